@@ -1,0 +1,1 @@
+"""uno-stats: settle UNO house-rule debates with data."""
