@@ -41,12 +41,26 @@ COLUMNS: tuple[Column, ...] = (
     Column("reshuffles", "uint16", False, "times the discard pile became the draw pile"),
     Column("hand_sizes", "uint8", True, "every seat's cards at the end, by seat"),
     Column("points", "uint16", True, "every seat's remaining-card points at the end, by seat"),
-    Column("max_deficit", "uint8", True,
-           "by seat, the most cards it held above the smallest hand, after each turn"),
-    Column("match_winner", "int8", False,
-           "winning seat (partners: 0 or 1) on a match's last round, null elsewhere", True),
-    Column("match_rounds", "uint16", False,
-           "rounds the match took (void ones included) on its last round, null elsewhere", True),
+    Column(
+        "max_deficit",
+        "uint8",
+        True,
+        "by seat, the most cards it held above the smallest hand, after each turn",
+    ),
+    Column(
+        "match_winner",
+        "int8",
+        False,
+        "winning seat (partners: 0 or 1) on a match's last round, null elsewhere",
+        True,
+    ),
+    Column(
+        "match_rounds",
+        "uint16",
+        False,
+        "rounds the match took (void ones included) on its last round, null elsewhere",
+        True,
+    ),
     Column("longest_stack", "uint8", False, "draw cards in the longest penalty chain of the round"),
     Column("stack_total", "uint16", False, "largest pending draw total of the round"),
     Column("challenges", "uint8", False, "Wild Draw Four challenges made"),
@@ -58,8 +72,13 @@ COLUMNS: tuple[Column, ...] = (
     Column("mistakes", "uint16", False, "invalid cards tried and taken back"),
     Column("hand_shuffles", "uint16", False, "Wild Shuffle Hands cards that took effect"),
     *(
-        Column(f"hands_t{t}", "uint8", True,
-               f"every seat's cards after turn {t}, null when the round ended earlier", True)
+        Column(
+            f"hands_t{t}",
+            "uint8",
+            True,
+            f"every seat's cards after turn {t}, null when the round ended earlier",
+            True,
+        )
         for t in CHECKPOINT_TURNS
     ),
 )

@@ -47,12 +47,30 @@ class KnobSpec:
 
 STRATEGIES: tuple[StrategyInfo, ...] = (
     StrategyInfo(
-        "random", 0,
+        "random",
+        0,
         "Plays a legal card chosen uniformly among the legal cards in hand (two red 5s are two "
         "choices); draws only when it holds none, or when voluntary_draw fires; plays a drawn card "
         "whenever it may and it is legal; names a wild's color uniformly; swaps with a uniformly "
         "random opponent on a 7; stacks whenever it can (uniform among stacking cards); jumps in "
         "whenever it can; challenges and bluffs only as its knobs say.",
+    ),
+    StrategyInfo(
+        "basic",
+        1,
+        "What a careful casual player does: plays a card of the active color if it has one, "
+        "else a number or symbol match, keeps Wilds for when nothing else fits and a Wild Draw "
+        "Four for last (never bluffing it), names the color it holds most of, and swaps with the "
+        "opponent holding the fewest cards on a 7. Ties are broken uniformly at random; it plays "
+        "a legal drawn card, stacks and jumps in whenever it can.",
+    ),
+    StrategyInfo(
+        "aggressive",
+        2,
+        "Attacks a player about to win: when the next player holds two cards or fewer it plays "
+        "Draw Twos, Wild Draw Fours, Skips and Reverses first (the highest-point first); "
+        "otherwise it dumps its highest-point card. Names the color it holds most of and swaps "
+        "with the opponent holding the fewest cards; ties are broken uniformly at random.",
     ),
 )
 STRATEGIES_BY_NAME: dict[str, StrategyInfo] = {s.name: s for s in STRATEGIES}
@@ -62,9 +80,16 @@ CHALLENGE_NEVER, CHALLENGE_ALWAYS, CHALLENGE_SMART = 0, 1, 2
 
 KNOBS: tuple[KnobSpec, ...] = (
     KnobSpec("forget_uno", "prob", 0.0, "probability of not calling UNO on the next-to-last card"),
-    KnobSpec("catch_uno", "prob", 1.0, "probability that this player catches an opponent's missed call"),
+    KnobSpec(
+        "catch_uno", "prob", 1.0, "probability that this player catches an opponent's missed call"
+    ),
     KnobSpec("challenge", "enum", "never", "when to challenge a Wild Draw Four", CHALLENGE_CHOICES),
-    KnobSpec("bluff", "prob", 0.0, "per turn: probability of treating illegal Wild Draw Fours as playable"),
+    KnobSpec(
+        "bluff",
+        "prob",
+        0.0,
+        "per turn: probability of treating illegal Wild Draw Fours as playable",
+    ),
     KnobSpec("voluntary_draw", "prob", 0.0, "probability of drawing while holding a playable card"),
     KnobSpec("mistake", "prob", 0.0, "probability of first trying an invalid card"),
 )
@@ -80,7 +105,12 @@ S_VOLUNTARY_DRAW = 5
 S_MISTAKE = 6
 S_COUNT = 7
 assert [k.key for k in KNOBS] == [
-    "forget_uno", "catch_uno", "challenge", "bluff", "voluntary_draw", "mistake"
+    "forget_uno",
+    "catch_uno",
+    "challenge",
+    "bluff",
+    "voluntary_draw",
+    "mistake",
 ], "knob columns out of step with KNOBS"
 
 

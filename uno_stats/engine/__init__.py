@@ -1,0 +1,207 @@
+"""The compiled UNO engine: play chunks of games into result columns, or trace one game.
+
+``simulate`` is what the runner calls in each worker; ``trace_game`` replays one game
+of a run move by move with the same compiled code and the same random stream.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from uno_stats.engine.cards import build_deck
+from uno_stats.engine.chunk import (
+    N_CHECKPOINTS,
+    OC_CHECKPOINTS,
+    OC_MATCH_VALID,
+    OP_CHECKPOINT0,
+    OP_DEFICIT,
+    OP_HAND,
+    OP_POINTS,
+    SCALAR_COLUMNS,
+    allocate_outputs,
+    run_chunk,
+)
+from uno_stats.engine.state import ST_EV_N, ST_PARTNERS, ST_TRACE, Table
+from uno_stats.rules import R_SCORING, SCORING_PARTNERS, encode_rules
+from uno_stats.schema import CHECKPOINT_TURNS, COLUMNS
+from uno_stats.strategy_table import encode_strategies
+
+if TYPE_CHECKING:
+    from uno_stats.scenario import Scenario
+
+__all__ = ["EngineConfig", "seed_key", "simulate", "trace_game", "warm_up"]
+
+
+def seed_key(seed: int) -> int:
+    """The run's 64-bit key from its seed (via numpy's SeedSequence)."""
+    return int(np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0])
+
+
+@dataclass(frozen=True)
+class EngineConfig:
+    """Everything a worker needs to play games of one scenario: small arrays and ints."""
+
+    players: int
+    rules: np.ndarray
+    seats: np.ndarray
+    deck: np.ndarray
+    match_target: int  # 0: single rounds
+    key: int
+
+    @classmethod
+    def from_scenario(cls, scenario: Scenario) -> EngineConfig:
+        """Encode a validated scenario for the engine."""
+        return cls.build(
+            players=scenario.players,
+            rules=scenario.rules,
+            seats=scenario.seats,
+            match_target=scenario.match_target or 0,
+            seed=scenario.seed,
+        )
+
+    @classmethod
+    def build(
+        cls,
+        players: int,
+        rules: dict[str, Any],
+        seats: list[dict[str, Any]] | tuple[dict[str, Any], ...],
+        match_target: int = 0,
+        seed: int = 0,
+    ) -> EngineConfig:
+        """Encode resolved rules and per-seat strategies (a notebook-friendly constructor)."""
+        encoded = encode_rules(rules)
+        return cls(
+            players=players,
+            rules=encoded,
+            seats=encode_strategies(list(seats)),
+            deck=build_deck(int(rules["shuffle_hands_cards"]), int(rules["custom_cards"])).astype(
+                np.int64
+            ),
+            match_target=int(match_target),
+            key=seed_key(seed),
+        )
+
+    @property
+    def scoring(self) -> int:
+        """The encoded scoring mode."""
+        return int(self.rules[R_SCORING])
+
+
+def _new_table(config: EngineConfig, max_events: int = 0) -> Table:
+    table = Table(config.players, max_events)
+    table.st[ST_PARTNERS] = 1 if config.scoring == SCORING_PARTNERS else 0
+    return table
+
+
+def _play(config: EngineConfig, table: Table, first_game: int, n_games: int, capacity: int):
+    out_s, out_p = allocate_outputs(capacity, config.players)
+    totals = np.zeros(config.players, dtype=np.int64)
+    rows = run_chunk(
+        np.uint64(config.key),
+        first_game,
+        n_games,
+        config.deck,
+        config.rules,
+        config.seats,
+        config.match_target,
+        config.scoring,
+        table.st,
+        table.hands,
+        table.hn,
+        table.pile,
+        table.disc,
+        table.cand,
+        np.zeros_like(table.cand),
+        table.max_deficit,
+        table.checkpoints,
+        table.rng,
+        table.events,
+        totals,
+        out_s,
+        out_p,
+    )
+    return rows, out_s, out_p
+
+
+def simulate(config: EngineConfig, first_game: int, n_games: int) -> dict[str, np.ndarray]:
+    """Play games ``first_game .. first_game + n_games - 1``; one array per result column.
+
+    Each game's random stream depends only on the run's seed and the game index, so
+    the result does not depend on how games are split into chunks or workers.
+    """
+    table = _new_table(config)
+    capacity = n_games if config.match_target == 0 else max(64, n_games * 24)
+    while True:
+        rows, out_s, out_p = _play(config, table, first_game, n_games, capacity)
+        if rows >= 0:
+            break
+        capacity *= 2  # a chunk of unusually long matches: replay it with more room
+    return _columns(config, out_s[:rows], out_p[:rows])
+
+
+def _columns(config: EngineConfig, out_s: np.ndarray, out_p: np.ndarray) -> dict[str, np.ndarray]:
+    rows = out_s.shape[0]
+    scalar = {name: out_s[:, i] for i, name in enumerate(SCALAR_COLUMNS)}
+    raw: dict[str, np.ndarray] = {
+        **scalar,
+        "players": np.full(rows, config.players),
+        "hand_sizes": out_p[:, OP_HAND, :],
+        "points": out_p[:, OP_POINTS, :],
+        "max_deficit": out_p[:, OP_DEFICIT, :],
+    }
+    match_valid = out_s[:, OC_MATCH_VALID] != 0
+    cols: dict[str, np.ndarray] = {}
+    for column in COLUMNS:
+        if column.name.startswith("hands_t"):
+            continue
+        cols[column.name] = np.ascontiguousarray(raw[column.name]).astype(column.dtype)
+    cols["match_winner__valid"] = match_valid
+    cols["match_rounds__valid"] = match_valid
+    bits = out_s[:, OC_CHECKPOINTS]
+    for k, turn in enumerate(CHECKPOINT_TURNS[:N_CHECKPOINTS]):
+        cols[f"hands_t{turn}"] = np.ascontiguousarray(out_p[:, OP_CHECKPOINT0 + k, :]).astype(
+            np.uint8
+        )
+        cols[f"hands_t{turn}__valid"] = (bits >> k) & 1 == 1
+    return cols
+
+
+def trace_game(config: EngineConfig, game: int, max_events: int = 500_000) -> list[str]:
+    """Game ``game`` of the run, move by move, as lines of text (a match: every round)."""
+    from uno_stats.engine.trace import describe
+
+    table = _new_table(config, max_events=max_events)
+    table.st[ST_TRACE] = 1
+    table.st[ST_EV_N] = 0
+    capacity = 1 if config.match_target == 0 else 256
+    while True:
+        table.st[ST_EV_N] = 0
+        rows, out_s, out_p = _play(config, table, game, 1, capacity)
+        if rows >= 0:
+            break
+        capacity *= 2
+    n_events = int(table.st[ST_EV_N])
+    events = table.events[: min(n_events, max_events)]
+    cols = _columns(config, out_s[:rows], out_p[:rows])
+    return describe(events, config.players, cols, truncated=n_events > max_events)
+
+
+def trace_events(config: EngineConfig, game: int, max_events: int = 500_000) -> np.ndarray:
+    """The raw event rows of game ``game`` (for tests and tools that replay the moves)."""
+    table = _new_table(config, max_events=max_events)
+    capacity = 1 if config.match_target == 0 else 4096
+    _play(config, table, game, 1, capacity)
+    return table.events[: min(int(table.st[ST_EV_N]), max_events)].copy()
+
+
+def warm_up() -> None:
+    """Compile the engine (or load it from numba's cache) by playing a tiny chunk."""
+    from uno_stats.rules import preset_rules
+    from uno_stats.strategy_table import default_seat
+
+    rules = preset_rules("mattel-2022")
+    config = EngineConfig.build(2, rules, [default_seat()] * 2)
+    simulate(config, 0, 1)

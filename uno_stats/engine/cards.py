@@ -1,0 +1,83 @@
+"""Cards as small integers, with lookup tables for color, symbol, points and names.
+
+A colored card is ``color * 13 + symbol`` (symbols 0-9 are numbers, then Skip,
+Reverse, Draw Two); the wilds follow at 52-55. The engine reads the tables as
+compile-time constants.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+N_COLORS = 4
+NO_COLOR = 4
+COLOR_NAMES = ("red", "yellow", "green", "blue")
+
+SKIP, REVERSE, DRAW_TWO = 10, 11, 12
+SYMBOLS_PER_COLOR = 13
+WILD, WILD_DRAW_FOUR, WILD_SHUFFLE, WILD_CUSTOM = 52, 53, 54, 55
+N_CARD_TYPES = 56
+# Symbols of the wilds: never equal to a colored card's symbol, so they only match by color.
+SYM_WILD, SYM_WILD_DRAW_FOUR, SYM_SHUFFLE, SYM_CUSTOM = 13, 14, 15, 16
+
+MAX_CARDS = 128  # room for the largest deck (108 + 4 + 4) in every pile and hand
+
+
+def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    color = np.full(N_CARD_TYPES, NO_COLOR, dtype=np.int64)
+    symbol = np.zeros(N_CARD_TYPES, dtype=np.int64)
+    points = np.zeros(N_CARD_TYPES, dtype=np.int64)
+    for c in range(4 * SYMBOLS_PER_COLOR):
+        color[c], symbol[c] = divmod(c, SYMBOLS_PER_COLOR)
+        points[c] = symbol[c] if symbol[c] < 10 else 20
+    for c, sym in zip(
+        (WILD, WILD_DRAW_FOUR, WILD_SHUFFLE, WILD_CUSTOM),
+        (SYM_WILD, SYM_WILD_DRAW_FOUR, SYM_SHUFFLE, SYM_CUSTOM),
+        strict=True,
+    ):
+        symbol[c] = sym
+        points[c] = 50
+    is_action = (symbol >= SKIP).astype(np.int64)  # Skip, Reverse, Draw Two and every wild
+    return color, symbol, points, is_action
+
+
+CARD_COLOR, CARD_SYMBOL, CARD_POINTS, CARD_IS_ACTION = _tables()
+
+
+def build_deck(shuffle_hands_cards: int = 0, custom_cards: int = 0) -> np.ndarray:
+    """The deck as card ids: the classic 108 plus the special wilds asked for."""
+    cards: list[int] = []
+    for color in range(N_COLORS):
+        base = color * SYMBOLS_PER_COLOR
+        cards.append(base)  # one 0
+        for sym in range(1, SYMBOLS_PER_COLOR):
+            cards += [base + sym, base + sym]  # two each of 1-9, Skip, Reverse, Draw Two
+    cards += [WILD] * 4 + [WILD_DRAW_FOUR] * 4
+    cards += [WILD_SHUFFLE] * shuffle_hands_cards + [WILD_CUSTOM] * custom_cards
+    return np.array(cards, dtype=np.int8)
+
+
+_SYMBOL_NAMES = {SKIP: "Skip", REVERSE: "Reverse", DRAW_TWO: "Draw Two"}
+_WILD_NAMES = {
+    WILD: "Wild",
+    WILD_DRAW_FOUR: "Wild Draw Four",
+    WILD_SHUFFLE: "Wild Shuffle Hands",
+    WILD_CUSTOM: "Wild Customizable",
+}
+
+
+def card_name(card: int) -> str:
+    """A card as a player would say it, e.g. ``red 7`` or ``blue Draw Two``."""
+    card = int(card)
+    if card in _WILD_NAMES:
+        return _WILD_NAMES[card]
+    color, sym = divmod(card, SYMBOLS_PER_COLOR)
+    return f"{COLOR_NAMES[color]} {_SYMBOL_NAMES.get(sym, str(sym))}"
+
+
+def card_id(name: str) -> int:
+    """The card id of a name written as :func:`card_name` writes it (for tests and scripts)."""
+    for card in range(N_CARD_TYPES):
+        if card_name(card).lower() == name.strip().lower():
+            return card
+    raise ValueError(f"unknown card {name!r}")

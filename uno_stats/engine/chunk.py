@@ -1,0 +1,276 @@
+"""A chunk of games: single rounds or whole matches (S13), each row written to output arrays."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from uno_stats.engine.cards import CARD_POINTS
+from uno_stats.engine.jit import engine_jit
+from uno_stats.engine.rng import seed_stream
+from uno_stats.engine.round import play_round
+from uno_stats.engine.state import (
+    N_CHECKPOINTS,
+    ST_CHALLENGES,
+    ST_CHALLENGES_WON,
+    ST_CHECKPOINTS,
+    ST_DEALER,
+    ST_DRAWN,
+    ST_FIRST,
+    ST_HAND_SHUFFLES,
+    ST_JUMP_INS,
+    ST_LONGEST_STACK,
+    ST_MISTAKES,
+    ST_PLAYERS,
+    ST_RESHUFFLES,
+    ST_SEVEN_SWAPS,
+    ST_STACK_TOTAL,
+    ST_STATUS,
+    ST_TURNS,
+    ST_UNO_PENALTIES,
+    ST_WINNER,
+    ST_ZERO_PASSES,
+)
+from uno_stats.rules import SCORING_LOW, SCORING_PARTNERS, SCORING_POINTS
+from uno_stats.schema import STATUS_VOID, STATUS_WON
+
+# Columns of the scalar output array, in order.
+SCALAR_COLUMNS = (
+    "game",
+    "round",
+    "dealer",
+    "first_player",
+    "winner",
+    "status",
+    "turns",
+    "cards_drawn",
+    "reshuffles",
+    "match_winner",
+    "match_rounds",
+    "match_valid",
+    "longest_stack",
+    "stack_total",
+    "challenges",
+    "challenges_won",
+    "uno_penalties",
+    "seven_swaps",
+    "zero_passes",
+    "jump_ins",
+    "mistakes",
+    "hand_shuffles",
+    "checkpoints",
+)
+(
+    OC_GAME,
+    OC_ROUND,
+    OC_DEALER,
+    OC_FIRST,
+    OC_WINNER,
+    OC_STATUS,
+    OC_TURNS,
+    OC_DRAWN,
+    OC_RESHUFFLES,
+    OC_MATCH_WINNER,
+    OC_MATCH_ROUNDS,
+    OC_MATCH_VALID,
+    OC_LONGEST_STACK,
+    OC_STACK_TOTAL,
+    OC_CHALLENGES,
+    OC_CHALLENGES_WON,
+    OC_UNO,
+    OC_SWAPS,
+    OC_ZPASSES,
+    OC_JUMPS,
+    OC_MISTAKES,
+    OC_SHUFFLES,
+    OC_CHECKPOINTS,
+) = range(len(SCALAR_COLUMNS))
+N_SCALAR = len(SCALAR_COLUMNS)
+# Planes of the per-seat output array: hand sizes, points, max deficit, then the checkpoints.
+OP_HAND, OP_POINTS, OP_DEFICIT, OP_CHECKPOINT0 = 0, 1, 2, 3
+N_SEAT_PLANES = OP_CHECKPOINT0 + N_CHECKPOINTS
+
+MATCH_ROUND_CAP = 5000  # a match still undecided after this many rounds is recorded as such
+
+
+@engine_jit
+def _hand_points(hands, hn, s):
+    total = 0
+    for i in range(hn[s]):
+        total += CARD_POINTS[hands[s, i]]
+    return total
+
+
+@engine_jit
+def _record(st, hands, hn, max_deficit, checkpoints, out_s, out_p, row, game, rnd):
+    out_s[row, OC_GAME] = game
+    out_s[row, OC_ROUND] = rnd
+    out_s[row, OC_DEALER] = st[ST_DEALER]
+    out_s[row, OC_FIRST] = st[ST_FIRST]
+    out_s[row, OC_WINNER] = st[ST_WINNER]
+    out_s[row, OC_STATUS] = st[ST_STATUS]
+    out_s[row, OC_TURNS] = st[ST_TURNS]
+    out_s[row, OC_DRAWN] = st[ST_DRAWN]
+    out_s[row, OC_RESHUFFLES] = st[ST_RESHUFFLES]
+    out_s[row, OC_MATCH_WINNER] = -1
+    out_s[row, OC_MATCH_ROUNDS] = 0
+    out_s[row, OC_MATCH_VALID] = 0
+    out_s[row, OC_LONGEST_STACK] = st[ST_LONGEST_STACK]
+    out_s[row, OC_STACK_TOTAL] = st[ST_STACK_TOTAL]
+    out_s[row, OC_CHALLENGES] = st[ST_CHALLENGES]
+    out_s[row, OC_CHALLENGES_WON] = st[ST_CHALLENGES_WON]
+    out_s[row, OC_UNO] = st[ST_UNO_PENALTIES]
+    out_s[row, OC_SWAPS] = st[ST_SEVEN_SWAPS]
+    out_s[row, OC_ZPASSES] = st[ST_ZERO_PASSES]
+    out_s[row, OC_JUMPS] = st[ST_JUMP_INS]
+    out_s[row, OC_MISTAKES] = st[ST_MISTAKES]
+    out_s[row, OC_SHUFFLES] = st[ST_HAND_SHUFFLES]
+    out_s[row, OC_CHECKPOINTS] = st[ST_CHECKPOINTS]
+    for s in range(st[ST_PLAYERS]):
+        out_p[row, OP_HAND, s] = hn[s]
+        out_p[row, OP_POINTS, s] = _hand_points(hands, hn, s)
+        out_p[row, OP_DEFICIT, s] = max_deficit[s]
+        for k in range(N_CHECKPOINTS):
+            out_p[row, OP_CHECKPOINT0 + k, s] = checkpoints[k, s]
+
+
+@engine_jit
+def _match_over(st, out_p, row, totals, scoring, target):
+    """S13: add this round's points; the winning seat (partners: pair 0 or 1), or -1 if not over."""
+    players = st[ST_PLAYERS]
+    status = st[ST_STATUS]
+    if status == STATUS_WON:
+        w = st[ST_WINNER]
+        if scoring == SCORING_POINTS:
+            for s in range(players):
+                if s != w:
+                    totals[w] += out_p[row, OP_POINTS, s]
+            if totals[w] >= target:
+                return w
+        elif scoring == SCORING_PARTNERS:
+            team = w % 2
+            for s in range(players):
+                if s % 2 != team:
+                    totals[team] += out_p[row, OP_POINTS, s]
+            if totals[team] >= target:
+                return team
+        elif scoring == SCORING_LOW:
+            for s in range(players):
+                totals[s] += out_p[row, OP_POINTS, s]
+    if scoring == SCORING_LOW:
+        reached = False
+        low = totals[0]
+        for s in range(players):
+            reached = reached or totals[s] >= target
+            low = min(low, totals[s])
+        lowest = -1
+        for s in range(players):
+            if totals[s] == low:
+                if lowest >= 0:
+                    return -1  # a tie for lowest plays further full rounds
+                lowest = s
+        if reached:
+            return lowest
+    return -1
+
+
+@engine_jit
+def run_chunk(
+    key,
+    first_game,
+    n_games,
+    deck,
+    rules,
+    seats,
+    target,
+    scoring,
+    st,
+    hands,
+    hn,
+    pile,
+    disc,
+    cand,
+    rank,
+    max_deficit,
+    checkpoints,
+    rng,
+    ev,
+    totals,
+    out_s,
+    out_p,
+):
+    """Play games ``first_game ..`` into the output rows; returns rows written, -1 if full.
+
+    ``target`` 0 plays single rounds (dealer seat P-1 every time); otherwise each game
+    is a match to ``target`` whose rounds are consecutive rows.
+    """
+    players = st[ST_PLAYERS]
+    capacity = out_s.shape[0]
+    row = 0
+    for g in range(n_games):
+        game = first_game + g
+        seed_stream(rng, key, game)
+        if target == 0:
+            play_round(
+                st,
+                hands,
+                hn,
+                pile,
+                disc,
+                deck,
+                rules,
+                seats,
+                rng,
+                ev,
+                cand,
+                rank,
+                max_deficit,
+                checkpoints,
+                players - 1,
+            )
+            _record(st, hands, hn, max_deficit, checkpoints, out_s, out_p, row, game, 0)
+            row += 1
+            continue
+        totals[:] = 0
+        dealt = 0
+        rnd = 0
+        while True:
+            if row >= capacity:
+                return -1
+            dealer = (dealt - 1) % players
+            play_round(
+                st,
+                hands,
+                hn,
+                pile,
+                disc,
+                deck,
+                rules,
+                seats,
+                rng,
+                ev,
+                cand,
+                rank,
+                max_deficit,
+                checkpoints,
+                dealer,
+            )
+            _record(st, hands, hn, max_deficit, checkpoints, out_s, out_p, row, game, rnd)
+            rnd += 1
+            row += 1
+            if st[ST_STATUS] != STATUS_VOID:
+                dealt += 1  # a void round is redealt by the same dealer
+            winner = _match_over(st, out_p, row - 1, totals, scoring, target)
+            if winner >= 0 or rnd >= MATCH_ROUND_CAP:
+                out_s[row - 1, OC_MATCH_WINNER] = winner
+                out_s[row - 1, OC_MATCH_ROUNDS] = rnd
+                out_s[row - 1, OC_MATCH_VALID] = 1
+                break
+    return row
+
+
+def allocate_outputs(rows: int, players: int) -> tuple[np.ndarray, np.ndarray]:
+    """Output arrays for ``rows`` rows: scalars ``(rows, N_SCALAR)``, seats ``(rows, planes, P)``."""
+    return (
+        np.zeros((rows, N_SCALAR), dtype=np.int64),
+        np.zeros((rows, N_SEAT_PLANES, players), dtype=np.int32),
+    )

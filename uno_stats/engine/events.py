@@ -1,0 +1,55 @@
+"""Trace events: what the engine writes, one row per action, when tracing is on.
+
+Each event is ``(kind, seat, a, b, c, d)``; the meaning of a-d depends on the kind
+(see :mod:`uno_stats.engine.trace` for the text of each). Tracing costs one branch
+per action when off.
+"""
+
+from __future__ import annotations
+
+from uno_stats.engine.jit import engine_jit
+from uno_stats.engine.state import ST_EV_N, ST_TRACE
+
+EV_DEAL = 1  # seat, card
+EV_TURN_UP = 2  # -, card, kept (1) or covered (0) / returned (2)
+EV_START = 3  # first seat, dealer, direction, color
+EV_TURN = 4  # seat, turn number, top card, active color, direction
+EV_PLAY = 5  # seat, card, how (0 normal, 1 drawn, 2 stack, 3 jump-in), hand size after
+EV_COLOR = 6  # seat, color named
+EV_DRAW = 7  # seat, card, reason (DRAW_*)
+EV_PASS = 8  # seat (nothing playable, nothing to draw)
+EV_LOSE_TURN = 9  # seat, reason (0 skip, 1 penalty, 2 challenge lost)
+EV_REVERSE = 10  # seat, new direction
+EV_PENALTY = 11  # seat, cards owed, reason (DRAW_*)
+EV_CHALLENGE = 12  # challenger, accused seat, 1 if the Wild Draw Four was illegal
+EV_UNO = 13  # seat, 0 called / 1 forgot, not caught / 2 forgot and caught
+EV_SWAP = 14  # seat, other seat
+EV_ROTATE = 15  # seat, direction the hands moved
+EV_SHUFFLE_HANDS = 16  # seat
+EV_REFILL = 17  # -, cards shuffled into the draw pile
+EV_MISTAKE = 18  # seat, card tried
+EV_STACK = 19  # seat, new pending total
+EV_EXTRA_TURN = 20  # seat
+EV_JUMP = 21  # seat jumping in, seat jumped on, card
+EV_END = 22  # winner, status
+EV_VOLUNTARY = 23  # seat draws while holding a playable card
+EV_HAND = 24  # seat, card: a card dealt into a hand by Shuffle Hands
+
+DRAW_TURN, DRAW_PENALTY, DRAW_CHALLENGE, DRAW_UNO, DRAW_MISTAKE, DRAW_FINAL = 0, 1, 2, 3, 4, 5
+PLAY_NORMAL, PLAY_DRAWN, PLAY_STACK, PLAY_JUMP = 0, 1, 2, 3
+
+
+@engine_jit
+def emit(st, ev, kind, seat, a, b, c, d):
+    """Record one event when tracing is on (silently stops when the buffer is full)."""
+    if st[ST_TRACE] == 0:
+        return
+    n = st[ST_EV_N]
+    if n < ev.shape[0]:
+        ev[n, 0] = kind
+        ev[n, 1] = seat
+        ev[n, 2] = a
+        ev[n, 3] = b
+        ev[n, 4] = c
+        ev[n, 5] = d
+    st[ST_EV_N] = n + 1

@@ -1,0 +1,153 @@
+"""Card movements and legality: drawing with lazy refill, hands, matching, Wild Draw Four."""
+
+from __future__ import annotations
+
+from uno_stats.engine.cards import (
+    CARD_COLOR,
+    CARD_IS_ACTION,
+    CARD_SYMBOL,
+    WILD,
+    WILD_DRAW_FOUR,
+)
+from uno_stats.engine.events import EV_DRAW, EV_REFILL, emit
+from uno_stats.engine.jit import engine_jit
+from uno_stats.engine.rng import shuffle
+from uno_stats.engine.state import ST_DISC_N, ST_DRAWN, ST_PASSES, ST_PILE_N, ST_RESHUFFLES
+from uno_stats.rules import (
+    R_NO_ACTION_FINISH,
+    R_WD4_RESTRICTION,
+    WD4_COLOR_OR_NUMBER,
+    WD4_COLOR_OR_WILD,
+    WD4_NONE,
+)
+
+
+@engine_jit
+def can_draw(st):
+    """True when a card can be drawn now (the pile, or discards to refill it from)."""
+    return st[ST_PILE_N] > 0 or st[ST_DISC_N] > 1
+
+
+@engine_jit
+def refill(st, pile, disc, rng, ev):
+    """Shuffle every discard but the top into the empty draw pile (RULES.md, Refill)."""
+    n = st[ST_DISC_N] - 1
+    if n <= 0:
+        return
+    for i in range(n):
+        pile[i] = disc[i]
+    disc[0] = disc[n]
+    st[ST_DISC_N] = 1
+    shuffle(pile, n, rng)
+    st[ST_PILE_N] = n
+    st[ST_RESHUFFLES] += 1
+    emit(st, ev, EV_REFILL, -1, n, 0, 0, 0)
+
+
+@engine_jit
+def draw_card(st, hands, hn, p, pile, disc, rng, ev, reason):
+    """Seat ``p`` draws one card into its hand; returns it, or -1 when none can be drawn."""
+    if st[ST_PILE_N] == 0:
+        refill(st, pile, disc, rng, ev)
+        if st[ST_PILE_N] == 0:
+            return -1
+    st[ST_PILE_N] -= 1
+    card = pile[st[ST_PILE_N]]
+    hands[p, hn[p]] = card
+    hn[p] += 1
+    st[ST_DRAWN] += 1
+    st[ST_PASSES] = 0
+    emit(st, ev, EV_DRAW, p, card, reason, 0, 0)
+    return card
+
+
+@engine_jit
+def draw_cards(st, hands, hn, p, n, pile, disc, rng, ev, reason):
+    """Seat ``p`` draws up to ``n`` cards (stopping short when none are left); returns the count."""
+    got = 0
+    for _ in range(n):
+        if draw_card(st, hands, hn, p, pile, disc, rng, ev, reason) < 0:
+            break
+        got += 1
+    return got
+
+
+@engine_jit
+def take_from_hand(hands, hn, p, idx):
+    """Remove and return the card at ``idx`` of seat ``p``'s hand (the last card fills the gap)."""
+    card = hands[p, idx]
+    last = hn[p] - 1
+    hands[p, idx] = hands[p, last]
+    hn[p] = last
+    return card
+
+
+@engine_jit
+def find_card(hands, hn, p, card):
+    """Index of ``card`` in seat ``p``'s hand, or -1."""
+    for i in range(hn[p]):
+        if hands[p, i] == card:
+            return i
+    return -1
+
+
+@engine_jit
+def matches(card, top, color):
+    """Color, number or symbol match on the top discard; every wild matches."""
+    if card >= WILD:
+        return True
+    return CARD_COLOR[card] == color or CARD_SYMBOL[card] == CARD_SYMBOL[top]
+
+
+@engine_jit
+def may_finish_on(card, hand_size, rules):
+    """False when ``no_action_finish`` forbids ``card`` as its player's last."""
+    return not (hand_size == 1 and rules[R_NO_ACTION_FINISH] != 0 and CARD_IS_ACTION[card] != 0)
+
+
+@engine_jit
+def wd4_allowed(hands, hn, p, color, top, rules):
+    """Whether seat ``p``'s hand (without its Wild Draw Fours) permits a Wild Draw Four.
+
+    RULES.md "Who blocks a Wild Draw Four": ``color`` - any card of the active color;
+    ``color-or-wild`` - that, or a Wild / Shuffle Hands / Customizable; ``color-or-number`` -
+    that, or a number card with the top card's number (only when the top card is a number).
+    """
+    restriction = rules[R_WD4_RESTRICTION]
+    if restriction == WD4_NONE:
+        return True
+    top_number = CARD_SYMBOL[top] if (top < WILD and CARD_SYMBOL[top] < 10) else -1
+    for i in range(hn[p]):
+        c = hands[p, i]
+        if c == WILD_DRAW_FOUR:
+            continue
+        if c < WILD:
+            if CARD_COLOR[c] == color:
+                return False
+            if restriction == WD4_COLOR_OR_NUMBER and CARD_SYMBOL[c] == top_number:
+                return False
+        elif restriction == WD4_COLOR_OR_WILD:
+            return False
+    return True
+
+
+@engine_jit
+def playable(card, hand_size, top, color, wd4_ok, rules):
+    """Whether ``card`` may be played on a normal turn (``wd4_ok`` already includes a bluff)."""
+    if not may_finish_on(card, hand_size, rules):
+        return False
+    if card == WILD_DRAW_FOUR:
+        return wd4_ok
+    return matches(card, top, color)
+
+
+@engine_jit
+def collect_playable(hands, hn, p, top, color, wd4_ok, rules, cand):
+    """Fill ``cand`` with the hand indices of every playable card; returns how many."""
+    n = 0
+    size = hn[p]
+    for i in range(size):
+        if playable(hands[p, i], size, top, color, wd4_ok, rules):
+            cand[n] = i
+            n += 1
+    return n

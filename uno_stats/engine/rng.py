@@ -1,0 +1,70 @@
+"""The engine's random numbers: SplitMix64, one independent stream per game.
+
+A game's stream is seeded from the run's 64-bit key and the game index, so a
+game plays the same whatever chunk or worker plays it (counter-based seeding).
+Arithmetic wraps modulo 2**64 by design.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from uno_stats.engine.jit import engine_jit
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
+_TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+
+
+@engine_jit
+def _mix(z):
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
+@engine_jit
+def seed_stream(rng, key, game):
+    """Point ``rng`` (a 1-element uint64 array) at the stream of ``game`` under ``key``."""
+    rng[0] = _mix(np.uint64(key) ^ _mix(np.uint64(game) * _GOLDEN + _GOLDEN))
+
+
+@engine_jit
+def next_u64(rng):
+    """The next 64 random bits."""
+    rng[0] += _GOLDEN
+    return _mix(rng[0])
+
+
+@engine_jit
+def uniform(rng):
+    """A float in [0, 1) with 53 random bits."""
+    return np.float64(next_u64(rng) >> _S11) * _TO_UNIT
+
+
+@engine_jit
+def below(rng, n):
+    """An integer in [0, n), uniform (bias below 2**-45 for any n the game uses)."""
+    return np.int64(uniform(rng) * n)
+
+
+@engine_jit
+def chance(rng, p):
+    """True with probability ``p``; draws nothing when ``p`` is 0 or 1."""
+    if p <= 0.0:
+        return False
+    if p >= 1.0:
+        return True
+    return uniform(rng) < p
+
+
+@engine_jit
+def shuffle(arr, n, rng):
+    """Fisher-Yates shuffle of ``arr[:n]`` in place."""
+    for i in range(n - 1, 0, -1):
+        j = below(rng, i + 1)
+        tmp = arr[i]
+        arr[i] = arr[j]
+        arr[j] = tmp

@@ -1,0 +1,254 @@
+"""A whole round: shuffle, deal, the opening card (S4) and the turn loop to won, void or capped."""
+
+from __future__ import annotations
+
+from uno_stats.engine.cards import (
+    CARD_COLOR,
+    CARD_IS_ACTION,
+    CARD_SYMBOL,
+    DRAW_TWO,
+    REVERSE,
+    SKIP,
+    WILD,
+    WILD_DRAW_FOUR,
+)
+from uno_stats.engine.events import (
+    DRAW_PENALTY,
+    EV_COLOR,
+    EV_DEAL,
+    EV_END,
+    EV_LOSE_TURN,
+    EV_PENALTY,
+    EV_START,
+    EV_TURN_UP,
+    emit,
+)
+from uno_stats.engine.jit import engine_jit
+from uno_stats.engine.piles import draw_cards
+from uno_stats.engine.rng import chance, shuffle
+from uno_stats.engine.state import (
+    ST_BLUFF,
+    ST_CHECKPOINTS,
+    ST_COLOR,
+    ST_CUR,
+    ST_DEALER,
+    ST_DIR,
+    ST_DISC_N,
+    ST_FIRST,
+    ST_PASSES,
+    ST_PEND_CARDS,
+    ST_PEND_KIND,
+    ST_PENDING,
+    ST_PILE_N,
+    ST_PLAYERS,
+    ST_STATUS,
+    ST_TURNS,
+    ST_WINNER,
+)
+from uno_stats.engine.turn import CONTINUE_TURN, normal_turn, resolve_penalty
+from uno_stats.rules import (
+    OPENING_REDRAW,
+    R_HAND_SIZE,
+    R_MAX_TURNS,
+    R_OPENING_ACTION,
+    R_OPENING_REVERSE,
+    R_WD4_CHALLENGE,
+    REVERSE_DEALER,
+)
+from uno_stats.schema import STATUS_CAPPED
+from uno_stats.strategies import BASIC, choose_color, strategy_of
+from uno_stats.strategy_table import S_BLUFF
+
+
+@engine_jit
+def reset_round(st, hn, max_deficit, dealer):
+    """Clear the round's state and counters before a deal."""
+    st[ST_STATUS] = -1
+    st[ST_WINNER] = -1
+    st[ST_DIR] = 1
+    st[ST_DEALER] = dealer
+    st[ST_PENDING] = 0
+    st[ST_PEND_CARDS] = 0
+    st[ST_PEND_KIND] = 0
+    st[ST_PASSES] = 0
+    for i in range(ST_TURNS, ST_CHECKPOINTS + 1):
+        st[i] = 0
+    hn[:] = 0
+    max_deficit[:] = 0
+
+
+@engine_jit
+def _only_draw_fours_left(st, pile):
+    for i in range(st[ST_PILE_N]):
+        if pile[i] != WILD_DRAW_FOUR:
+            return False
+    return True
+
+
+@engine_jit
+def _turn_up(st, pile, disc, rules, rng, ev):
+    """S4: turn the opening card; a Wild Draw Four goes back and the deck is reshuffled;
+    under ``redraw`` action cards and wilds are covered until a number card shows.
+
+    Gap (RULES.md is silent): when the pile runs out of cards to turn, the last card turned
+    stays and acts as under ``apply``; a pile of nothing but Wild Draw Fours keeps one as a Wild.
+    """
+    while True:
+        st[ST_PILE_N] -= 1
+        card = pile[st[ST_PILE_N]]
+        if card == WILD_DRAW_FOUR and not _only_draw_fours_left(st, pile):
+            pile[st[ST_PILE_N]] = card
+            st[ST_PILE_N] += 1
+            shuffle(pile, st[ST_PILE_N], rng)
+            emit(st, ev, EV_TURN_UP, -1, card, 2, 0, 0)
+            continue
+        disc[st[ST_DISC_N]] = card
+        st[ST_DISC_N] += 1
+        if (
+            rules[R_OPENING_ACTION] == OPENING_REDRAW
+            and CARD_IS_ACTION[card] != 0
+            and st[ST_PILE_N] > 0
+        ):
+            emit(st, ev, EV_TURN_UP, -1, card, 0, 0, 0)
+            continue
+        emit(st, ev, EV_TURN_UP, -1, card, 1, 0, 0)
+        return card
+
+
+@engine_jit
+def _open(st, hands, hn, card, pile, disc, rules, seats, rng, ev):
+    """S4 (``apply``): the opening card's effect on the first player; sets who starts."""
+    players = st[ST_PLAYERS]
+    dealer = st[ST_DEALER]
+    first = (dealer + 1) % players
+    st[ST_CUR] = first
+    st[ST_COLOR] = CARD_COLOR[card]
+    if card >= WILD:  # Wild, Shuffle Hands, Customizable: the first player names the color
+        st[ST_COLOR] = choose_color(strategy_of(seats, first), hands, hn, first, rng)
+        emit(st, ev, EV_COLOR, first, st[ST_COLOR], 0, 0, 0)
+        return
+    sym = CARD_SYMBOL[card]
+    if sym == SKIP:
+        emit(st, ev, EV_LOSE_TURN, first, 0, 0, 0, 0)
+        st[ST_CUR] = (first + 1) % players
+    elif sym == DRAW_TWO:
+        emit(st, ev, EV_PENALTY, first, 2, DRAW_PENALTY, 0, 0)
+        draw_cards(st, hands, hn, first, 2, pile, disc, rng, ev, DRAW_PENALTY)
+        emit(st, ev, EV_LOSE_TURN, first, 1, 0, 0, 0)
+        st[ST_CUR] = (first + 1) % players
+    elif sym == REVERSE:
+        st[ST_DIR] = -1
+        if rules[R_OPENING_REVERSE] == REVERSE_DEALER:
+            st[ST_CUR] = dealer
+        else:
+            st[ST_CUR] = (dealer - 1) % players
+
+
+@engine_jit
+def setup_round(
+    st, hands, hn, pile, disc, deck, rules, seats, rng, ev, max_deficit, dealer, shuffled=False
+):
+    """Shuffle the deck, deal ``hand_size`` cards one at a time from the dealer's left, open.
+
+    ``shuffled`` keeps the deck's order (its last card is dealt first): scripted tests.
+    """
+    reset_round(st, hn, max_deficit, dealer)
+    players = st[ST_PLAYERS]
+    n = deck.shape[0]
+    for i in range(n):
+        pile[i] = deck[i]
+    if not shuffled:
+        shuffle(pile, n, rng)
+    st[ST_PILE_N] = n
+    st[ST_DISC_N] = 0
+    for _ in range(rules[R_HAND_SIZE]):
+        for k in range(players):
+            s = (dealer + 1 + k) % players
+            st[ST_PILE_N] -= 1
+            card = pile[st[ST_PILE_N]]
+            hands[s, hn[s]] = card
+            hn[s] += 1
+            emit(st, ev, EV_DEAL, s, card, 0, 0, 0)
+    card = _turn_up(st, pile, disc, rules, rng, ev)
+    _open(st, hands, hn, card, pile, disc, rules, seats, rng, ev)
+    st[ST_FIRST] = st[ST_CUR]
+    emit(st, ev, EV_START, st[ST_CUR], dealer, st[ST_DIR], st[ST_COLOR], card)
+
+
+@engine_jit
+def play_turns(
+    st, hands, hn, pile, disc, deck, rules, seats, rng, ev, cand, rank, max_deficit, checkpoints
+):
+    """Play from the current position to the round's end: won, void or capped."""
+    max_turns = rules[R_MAX_TURNS]
+    challenges = rules[R_WD4_CHALLENGE] != 0
+    while st[ST_STATUS] < 0:
+        if st[ST_TURNS] >= max_turns:
+            st[ST_STATUS] = STATUS_CAPPED
+            break
+        p = st[ST_CUR]
+        # "Bluff": one draw each time a seat becomes active, only with challenges on.
+        # `basic` plays a Wild Draw Four only when legal, whatever its bluff knob says.
+        bluffs = challenges and strategy_of(seats, p) != BASIC
+        st[ST_BLUFF] = 1 if (bluffs and chance(rng, seats[p, S_BLUFF])) else 0
+        if st[ST_PENDING] > 0:
+            outcome = resolve_penalty(
+                st,
+                hands,
+                hn,
+                p,
+                pile,
+                disc,
+                deck,
+                rules,
+                seats,
+                rng,
+                ev,
+                cand,
+                max_deficit,
+                checkpoints,
+            )
+            if outcome != CONTINUE_TURN:
+                continue
+        normal_turn(
+            st,
+            hands,
+            hn,
+            p,
+            pile,
+            disc,
+            rules,
+            seats,
+            rng,
+            ev,
+            cand,
+            rank,
+            max_deficit,
+            checkpoints,
+        )
+    emit(st, ev, EV_END, st[ST_WINNER], st[ST_STATUS], st[ST_TURNS], 0, 0)
+
+
+@engine_jit
+def play_round(
+    st,
+    hands,
+    hn,
+    pile,
+    disc,
+    deck,
+    rules,
+    seats,
+    rng,
+    ev,
+    cand,
+    rank,
+    max_deficit,
+    checkpoints,
+    dealer,
+):
+    """Play one round to its end; the outcome is left in ``st`` and the arrays."""
+    setup_round(st, hands, hn, pile, disc, deck, rules, seats, rng, ev, max_deficit, dealer)
+    play_turns(
+        st, hands, hn, pile, disc, deck, rules, seats, rng, ev, cand, rank, max_deficit, checkpoints
+    )

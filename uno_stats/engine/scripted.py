@@ -1,0 +1,278 @@
+"""Scripted positions: play the engine from hands and piles a test (or a teacher) writes.
+
+Cards are written as :func:`uno_stats.engine.cards.card_name` writes them ("red 7",
+"blue Draw Two", "Wild Draw Four"). Piles are listed top first: the first card of
+``pile`` is the next card drawn. The engine code is the one runs use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from uno_stats.engine import EngineConfig, _new_table
+from uno_stats.engine.cards import CARD_COLOR, COLOR_NAMES, card_id, card_name
+from uno_stats.engine.rng import seed_stream
+from uno_stats.engine.round import play_turns, setup_round
+from uno_stats.engine.state import (
+    ST_CHALLENGES,
+    ST_CHALLENGES_WON,
+    ST_COLOR,
+    ST_CUR,
+    ST_DIR,
+    ST_DISC_N,
+    ST_DRAWN,
+    ST_EV_N,
+    ST_FIRST,
+    ST_HAND_SHUFFLES,
+    ST_JUMP_INS,
+    ST_LONGEST_STACK,
+    ST_MISTAKES,
+    ST_PASSES,
+    ST_PEND_CARDS,
+    ST_PEND_KIND,
+    ST_PENDING,
+    ST_PILE_N,
+    ST_RESHUFFLES,
+    ST_SEVEN_SWAPS,
+    ST_STACK_TOTAL,
+    ST_STATUS,
+    ST_TRACE,
+    ST_TURNS,
+    ST_UNO_PENALTIES,
+    ST_WINNER,
+    ST_ZERO_PASSES,
+)
+from uno_stats.rules import preset_rules
+from uno_stats.schema import STATUS_NAMES
+from uno_stats.strategy_table import default_seat
+
+_COUNTERS = {
+    "cards_drawn": ST_DRAWN,
+    "reshuffles": ST_RESHUFFLES,
+    "longest_stack": ST_LONGEST_STACK,
+    "stack_total": ST_STACK_TOTAL,
+    "challenges": ST_CHALLENGES,
+    "challenges_won": ST_CHALLENGES_WON,
+    "uno_penalties": ST_UNO_PENALTIES,
+    "seven_swaps": ST_SEVEN_SWAPS,
+    "zero_passes": ST_ZERO_PASSES,
+    "jump_ins": ST_JUMP_INS,
+    "mistakes": ST_MISTAKES,
+    "hand_shuffles": ST_HAND_SHUFFLES,
+    "passes": ST_PASSES,
+}
+
+
+@dataclass
+class Position:
+    """The table after scripted play: who holds what, what is on top, what is owed."""
+
+    status: str
+    winner: int
+    turns: int
+    current: int
+    first_player: int
+    direction: int
+    color: str
+    top: str
+    hands: list[list[str]]
+    pile: list[str]
+    discard_size: int
+    pending: int
+    pending_cards: int
+    counters: dict[str, int]
+    trace: list[str] = field(default_factory=list)
+    events: np.ndarray | None = None
+
+    def hand_sizes(self) -> list[int]:
+        """Cards held by each seat."""
+        return [len(h) for h in self.hands]
+
+
+def _config(
+    players: int,
+    preset: str,
+    rules: dict[str, Any] | None,
+    seats: Sequence[dict[str, Any]] | dict[str, Any] | None,
+    seed: int,
+) -> EngineConfig:
+    resolved = preset_rules(preset)
+    resolved.update(rules or {})
+    if seats is None:
+        seats = default_seat()
+    if isinstance(seats, dict):
+        seats = [{**default_seat(), **seats} for _ in range(players)]
+    else:
+        seats = [{**default_seat(), **s} for s in seats]
+    return EngineConfig.build(players, resolved, seats, seed=seed)
+
+
+def _ids(cards: Sequence[str]) -> list[int]:
+    return [card_id(c) for c in cards]
+
+
+def _position(config: EngineConfig, table: Any) -> Position:
+    from uno_stats.engine.trace import describe
+
+    st = table.st
+    players = config.players
+    n_ev = int(st[ST_EV_N])
+    events = table.events[: min(n_ev, table.events.shape[0])].copy()
+    status = int(st[ST_STATUS])
+    return Position(
+        status="playing" if status < 0 else STATUS_NAMES[status],
+        winner=int(st[ST_WINNER]),
+        turns=int(st[ST_TURNS]),
+        current=int(st[ST_CUR]),
+        first_player=int(st[ST_FIRST]),
+        direction=int(st[ST_DIR]),
+        color=COLOR_NAMES[int(st[ST_COLOR])] if int(st[ST_COLOR]) < 4 else "none",
+        top=card_name(table.disc[int(st[ST_DISC_N]) - 1]),
+        hands=[[card_name(c) for c in table.hands[s, : table.hn[s]]] for s in range(players)],
+        pile=[card_name(c) for c in table.pile[: int(st[ST_PILE_N])][::-1]],
+        discard_size=int(st[ST_DISC_N]),
+        pending=int(st[ST_PENDING]),
+        pending_cards=int(st[ST_PEND_CARDS]),
+        counters={name: int(st[i]) for name, i in _COUNTERS.items()},
+        trace=[line for line in describe(events, players, _empty_cols(players))],
+        events=events,
+    )
+
+
+def _empty_cols(players: int) -> dict[str, np.ndarray]:
+    return {
+        "turns": np.zeros(0),
+        "hand_sizes": np.zeros((0, players)),
+        "points": np.zeros((0, players)),
+        "round": np.zeros(0),
+        "status": np.zeros(0),
+        "cards_drawn": np.zeros(0),
+        "match_winner__valid": np.zeros(0, bool),
+    }
+
+
+def play_position(
+    hands: Sequence[Sequence[str]],
+    *,
+    top: str = "red 5",
+    discard: Sequence[str] = (),
+    pile: Sequence[str] = (),
+    color: str | None = None,
+    current: int = 0,
+    direction: int = 1,
+    pending: int = 0,
+    pending_kind: int = 0,
+    pending_cards: int = 0,
+    preset: str = "classic-house",
+    rules: dict[str, Any] | None = None,
+    seats: Sequence[dict[str, Any]] | dict[str, Any] | None = None,
+    turns: int = 1,
+    seed: int = 0,
+) -> Position:
+    """Play ``turns`` turns (or to the round's end) from a written position.
+
+    ``discard`` lists cards under ``top`` (used by refills); ``color`` is the active
+    color (default: the top card's). Rules are ``preset`` with ``rules`` overridden;
+    ``max_turns`` is set so that play stops once ``turns`` turns have been taken.
+    """
+    players = len(hands)
+    merged = dict(rules or {})
+    merged["max_turns"] = turns
+    config = _config(players, preset, merged, seats, seed)
+    table = _new_table(config, max_events=10_000)
+    st = table.st
+    st[ST_TRACE] = 1
+    st[ST_STATUS] = -1
+    st[ST_WINNER] = -1
+    for s, hand in enumerate(hands):
+        ids = _ids(hand)
+        table.hands[s, : len(ids)] = ids
+        table.hn[s] = len(ids)
+    under = _ids(discard)[::-1]  # listed top first: the last listed is the bottom
+    disc = [*under, card_id(top)]
+    table.disc[: len(disc)] = disc
+    st[ST_DISC_N] = len(disc)
+    pile_ids = _ids(pile)[::-1]  # the first listed is drawn first, from the end
+    table.pile[: len(pile_ids)] = pile_ids
+    st[ST_PILE_N] = len(pile_ids)
+    st[ST_COLOR] = COLOR_NAMES.index(color) if color else int(CARD_COLOR[card_id(top)])
+    st[ST_CUR] = current
+    st[ST_FIRST] = current
+    st[ST_DIR] = direction
+    st[ST_PENDING] = pending
+    st[ST_PEND_KIND] = pending_kind or (pending if pending in (2, 4) else 0)
+    st[ST_PEND_CARDS] = pending_cards or (1 if pending else 0)
+    seed_stream(table.rng, config.key, 0)
+    play_turns(
+        st,
+        table.hands,
+        table.hn,
+        table.pile,
+        table.disc,
+        config.deck,
+        config.rules,
+        config.seats,
+        table.rng,
+        table.events,
+        table.cand,
+        np.zeros_like(table.cand),
+        table.max_deficit,
+        table.checkpoints,
+    )
+    return _position(config, table)
+
+
+def deal_position(
+    deck_top_first: Sequence[str],
+    players: int,
+    *,
+    dealer: int | None = None,
+    preset: str = "classic-house",
+    rules: dict[str, Any] | None = None,
+    seats: Sequence[dict[str, Any]] | dict[str, Any] | None = None,
+    turns: int = 0,
+    seed: int = 0,
+) -> Position:
+    """Deal from a deck in the given order (first card dealt first), open, play ``turns``."""
+    merged = dict(rules or {})
+    merged["max_turns"] = turns
+    config = _config(players, preset, merged, seats, seed)
+    table = _new_table(config, max_events=10_000)
+    deck = np.array(_ids(deck_top_first)[::-1], dtype=np.int64)
+    seed_stream(table.rng, config.key, 0)
+    setup_round(
+        table.st,
+        table.hands,
+        table.hn,
+        table.pile,
+        table.disc,
+        deck,
+        config.rules,
+        config.seats,
+        table.rng,
+        table.events,
+        table.max_deficit,
+        players - 1 if dealer is None else dealer,
+        True,
+    )
+    play_turns(
+        table.st,
+        table.hands,
+        table.hn,
+        table.pile,
+        table.disc,
+        deck,
+        config.rules,
+        config.seats,
+        table.rng,
+        table.events,
+        table.cand,
+        np.zeros_like(table.cand),
+        table.max_deficit,
+        table.checkpoints,
+    )
+    return _position(config, table)

@@ -1,0 +1,131 @@
+"""Trace events as text: a round move by move, as ``uno-stats trace`` prints it."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from uno_stats.engine import events as E
+from uno_stats.engine.cards import COLOR_NAMES, card_name
+from uno_stats.schema import STATUS_NAMES
+
+_DRAW_REASONS = {
+    E.DRAW_TURN: "draws",
+    E.DRAW_PENALTY: "draws (penalty)",
+    E.DRAW_CHALLENGE: "draws (challenge)",
+    E.DRAW_UNO: "draws (UNO penalty)",
+    E.DRAW_MISTAKE: "draws (invalid-play penalty)",
+    E.DRAW_FINAL: "draws (final penalty)",
+}
+_PLAY_HOW = {
+    E.PLAY_NORMAL: "plays",
+    E.PLAY_DRAWN: "plays the drawn",
+    E.PLAY_STACK: "stacks",
+    E.PLAY_JUMP: "jumps in with",
+}
+_LOSE_REASONS = ("skipped", "loses the turn to the penalty", "loses the turn (challenge lost)")
+_UNO = ("calls UNO", "forgets to call UNO, nobody catches it", "forgets to call UNO and is caught")
+
+
+def _direction(d: int) -> str:
+    return "clockwise" if d > 0 else "counterclockwise"
+
+
+def _line(ev: np.ndarray) -> str | None:
+    kind, seat, a, b, c, d = (int(x) for x in ev)
+    s = f"seat {seat}"
+    if kind == E.EV_TURN:
+        return f"turn {a}: {s} to play on {card_name(b)} ({COLOR_NAMES[c]}, {_direction(d)})"
+    if kind == E.EV_PLAY:
+        return f"  {s} {_PLAY_HOW[b]} {card_name(a)} ({c} left)"
+    if kind == E.EV_COLOR:
+        return f"  {s} names {COLOR_NAMES[a]}"
+    if kind == E.EV_DRAW:
+        return f"  {s} {_DRAW_REASONS[b]} {card_name(a)}"
+    if kind == E.EV_PASS:
+        return f"  {s} passes: nothing playable, nothing to draw"
+    if kind == E.EV_LOSE_TURN:
+        return f"  {s} {_LOSE_REASONS[a]}"
+    if kind == E.EV_REVERSE:
+        return f"  direction is now {_direction(a)}"
+    if kind == E.EV_PENALTY:
+        return f"  {s} owes {a} card(s) ({_DRAW_REASONS[b].split('(')[-1].rstrip(')')})"
+    if kind == E.EV_CHALLENGE:
+        verdict = "illegal: the player draws 4" if b else "legal: the challenger pays"
+        return f"  {s} challenges seat {a}'s Wild Draw Four: {verdict}"
+    if kind == E.EV_UNO:
+        return f"  {s} {_UNO[a]}"
+    if kind == E.EV_SWAP:
+        return f"  {s} swaps hands with seat {a}"
+    if kind == E.EV_ROTATE:
+        return f"  every hand passes one seat {_direction(a)}"
+    if kind == E.EV_SHUFFLE_HANDS:
+        return f"  {s} shuffles all {a} cards in hand and deals them from their left"
+    if kind == E.EV_REFILL:
+        return f"  the discards are shuffled into a new draw pile ({a} cards)"
+    if kind == E.EV_MISTAKE:
+        return f"  {s} tries {card_name(a)}, which does not fit, and takes it back"
+    if kind == E.EV_STACK:
+        return f"  the pending draw total is now {a}"
+    if kind == E.EV_EXTRA_TURN:
+        return f"  {s} takes another turn (Wild Customizable)"
+    if kind == E.EV_JUMP:
+        return f"turn: {s} jumps in on seat {a}'s {card_name(b)}"
+    if kind == E.EV_VOLUNTARY:
+        return f"  {s} draws instead of playing"
+    if kind == E.EV_TURN_UP:
+        what = ("covered by the next card", "opens the discard pile", "goes back; reshuffle")[b]
+        return f"turned up: {card_name(a)} ({what})"
+    if kind == E.EV_START:
+        return f"seat {seat} starts, {_direction(b)}, color {COLOR_NAMES[c]}; dealer seat {a}"
+    if kind == E.EV_END:
+        status = STATUS_NAMES[a]
+        if status == "won":
+            return f"round over after {b} turns: seat {seat} wins"
+        return f"round over after {b} turns: {status}"
+    return None  # EV_DEAL and EV_HAND are summarised as hands, not printed one by one
+
+
+def _hands_line(hands: dict[int, list[int]]) -> list[str]:
+    return [
+        f"  seat {s}: " + ", ".join(card_name(c) for c in sorted(cards))
+        for s, cards in sorted(hands.items())
+    ]
+
+
+def describe(
+    events: np.ndarray, players: int, cols: dict[str, np.ndarray], truncated: bool = False
+) -> list[str]:
+    """Lines of text for a game's events, with the hands after the deal and at the end."""
+    lines: list[str] = []
+    dealt: dict[int, list[int]] = {}
+    rnd = 0
+    for ev in events:
+        kind = int(ev[0])
+        if kind == E.EV_DEAL:
+            dealt.setdefault(int(ev[1]), []).append(int(ev[2]))
+            continue
+        if dealt:
+            lines.append(f"round {rnd}: dealt hands")
+            lines += _hands_line(dealt)
+            dealt = {}
+        if kind == E.EV_END:
+            rnd += 1
+        text = _line(ev)
+        if text is not None:
+            lines.append(text)
+    if truncated:
+        lines.append("(trace truncated: event buffer full)")
+    for row in range(len(cols["turns"])):
+        sizes = ", ".join(str(int(x)) for x in cols["hand_sizes"][row])
+        points = ", ".join(str(int(x)) for x in cols["points"][row])
+        lines.append(
+            f"round {int(cols['round'][row])} result: {STATUS_NAMES[int(cols['status'][row])]}, "
+            f"hand sizes by seat [{sizes}], points by seat [{points}], "
+            f"cards drawn {int(cols['cards_drawn'][row])}"
+        )
+        if cols["match_winner__valid"][row]:
+            lines.append(
+                f"match over after {int(cols['match_rounds'][row])} rounds: "
+                f"winner {int(cols['match_winner'][row])}"
+            )
+    return lines
