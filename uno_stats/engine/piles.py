@@ -142,12 +142,20 @@ def playable(card, hand_size, top, color, wd4_ok, rules):
 
 
 @engine_jit
-def collect_playable(hands, hn, p, top, color, wd4_ok, rules, cand):
-    """Fill ``cand`` with the hand indices of every playable card; returns how many."""
+def collect_playable(hands, hn, p, top, color, bluff, rules, cand):
+    """Fill ``cand`` with the hand indices of every playable card; returns how many.
+
+    The Wild Draw Four restriction is only checked when the hand holds one (``bluff``
+    makes it playable regardless).
+    """
     n = 0
     size = hn[p]
+    wd4_ok = -1  # not judged yet
     for i in range(size):
-        if playable(hands[p, i], size, top, color, wd4_ok, rules):
+        card = hands[p, i]
+        if card == WILD_DRAW_FOUR and wd4_ok < 0:
+            wd4_ok = 1 if (bluff or wd4_allowed(hands, hn, p, color, top, rules)) else 0
+        if playable(card, size, top, color, wd4_ok == 1, rules):
             cand[n] = i
             n += 1
     return n

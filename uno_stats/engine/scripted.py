@@ -206,7 +206,7 @@ def play_position(
     st[ST_PENDING] = pending
     st[ST_PEND_KIND] = pending_kind or (pending if pending in (2, 4) else 0)
     st[ST_PEND_CARDS] = pending_cards or (1 if pending else 0)
-    seed_stream(table.rng, config.key, 0)
+    seed_stream(table.rng, np.uint64(config.key), 0)
     play_turns(
         st,
         table.hands,
@@ -243,7 +243,7 @@ def deal_position(
     config = _config(players, preset, merged, seats, seed)
     table = _new_table(config, max_events=10_000)
     deck = np.array(_ids(deck_top_first)[::-1], dtype=np.int64)
-    seed_stream(table.rng, config.key, 0)
+    seed_stream(table.rng, np.uint64(config.key), 0)
     setup_round(
         table.st,
         table.hands,

@@ -436,11 +436,11 @@ def normal_turn(
     top = disc[st[ST_DISC_N] - 1]
     color = st[ST_COLOR]
     emit(st, ev, EV_TURN, p, st[ST_TURNS], top, color, st[ST_DIR])
-    wd4_ok = st[ST_BLUFF] != 0 or wd4_allowed(hands, hn, p, color, top, rules)
+    bluff = st[ST_BLUFF] != 0
     if seats[p, S_MISTAKE] > 0.0:
+        wd4_ok = bluff or wd4_allowed(hands, hn, p, color, top, rules)
         _try_mistake(st, hands, hn, p, top, color, wd4_ok, pile, disc, rules, seats, rng, ev)
-        wd4_ok = st[ST_BLUFF] != 0 or wd4_allowed(hands, hn, p, color, top, rules)
-    n = collect_playable(hands, hn, p, top, color, wd4_ok, rules, cand)
+    n = collect_playable(hands, hn, p, top, color, bluff, rules, cand)
     voluntary = (
         n > 0
         and rules[R_VOLUNTARY_DRAW] != 0

@@ -1,0 +1,63 @@
+# uno-stats: everyday commands. The first target that needs the venv creates it.
+#   make run          simulate the Mattel 2022 four-player table
+#   make test         the whole test suite (make test-fast: without the slow statistical tests)
+#   make lint         ruff check + ruff format --check
+#   make bench        engine throughput and cold/warm start -> bench-results/bench.json
+#   make reports      rerun the shipped scenarios of REPORT_SCENARIOS into reports/NAME/
+#   make clean        remove results, caches and build leftovers (keeps .venv and reports/)
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+SCENARIO ?= scenarios/mattel-2022-4p.yaml
+# Shipped scenarios (scenarios/NAME.yaml) whose reports are kept in reports/NAME/.
+REPORT_SCENARIOS ?= mattel-2022-4p seven-zero jump-in draw-until-playable forced-play \
+	no-action-finish uno-penalty challenge-bluffing match-points match-low-score match-partners \
+	players-sweep strategies-mixed
+# The stacking debate compares three scenarios in one report.
+STACKING := stacking-off stacking-draw-two stacking-all
+# Serial pytest is faster than -n 2 on this 2-core machine (see README "Development").
+PYTEST ?= $(BIN)/pytest
+
+.PHONY: install run test test-fast lint bench reports clean
+
+# Reinstall only when pyproject.toml changed since the last install.
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/uno-stats run $(SCENARIO)
+
+test: $(STAMP)
+	$(PYTEST)
+
+test-fast: $(STAMP)
+	$(PYTEST) -m "not slow"
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+bench: $(STAMP)
+	$(BIN)/python scripts/bench.py
+
+reports: $(STAMP)
+	@set -e; for name in $(REPORT_SCENARIOS); do \
+		echo "== $$name"; \
+		$(BIN)/uno-stats run scenarios/$$name.yaml --out results --quiet --fresh; \
+		$(BIN)/uno-stats report results/$$name --out reports/$$name; \
+	done
+	@set -e; for name in $(STACKING); do \
+		$(BIN)/uno-stats run scenarios/$$name.yaml --out results --quiet --fresh; \
+	done
+	$(BIN)/uno-stats report $(addprefix results/,$(STACKING)) --out reports/stacking \
+		--title "Does stacking make rounds drag on?"
+
+clean:
+	rm -rf results bench-results build dist .pytest_cache .ruff_cache .hypothesis *.egg-info
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,267 @@
+"""Synthetic results folders for the stats and report tests (the engine is not needed).
+
+``write_run`` writes ``manifest.json`` (the runner's shape) and ``parts/part-000000.parquet``
+with every column of :mod:`uno_stats.schema`, ``status`` as a string. The data are random
+but plausible: turns from a gamma-Poisson law with a chosen mean, winners by chosen seat
+probabilities, losers holding larger hands and deeper deficits than winners.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from uno_stats.results import MANIFEST, PARTS_DIR, write_json
+from uno_stats.rules import resolve_rules
+from uno_stats.schema import CHECKPOINT_TURNS, COLUMNS
+from uno_stats.strategy_table import default_seat
+
+_DTYPES: dict[str, pl.DataType] = {
+    "uint8": pl.UInt8(),
+    "uint16": pl.UInt16(),
+    "uint32": pl.UInt32(),
+    "uint64": pl.UInt64(),
+    "int8": pl.Int8(),
+}
+
+
+def schema_frame(columns: dict[str, Any]) -> pl.DataFrame:
+    """A frame with exactly the schema's columns and dtypes (per-seat ones as lists)."""
+    out = {}
+    for col in COLUMNS:
+        dtype = pl.String() if col.name == "status" else _DTYPES[col.dtype]
+        if col.per_seat:
+            dtype = pl.List(dtype)
+        out[col.name] = pl.Series(col.name, columns[col.name]).cast(dtype)
+    return pl.DataFrame(out)
+
+
+def synthetic_rows(
+    games: int,
+    players: int = 4,
+    seed: int = 1,
+    mean_turns: float = 40.0,
+    win_probs: list[float] | None = None,
+    void_p: float = 0.01,
+    capped_p: float = 0.0,
+    max_turns: int = 10_000,
+    match: bool = False,
+) -> pl.DataFrame:
+    """``games`` random rounds with the schema's columns."""
+    rng = np.random.default_rng(seed)
+    status = rng.choice(3, size=games, p=[1 - void_p - capped_p, void_p, capped_p])
+    r = 4.0
+    turns = 1 + rng.negative_binomial(r, r / (r + mean_turns - 1), size=games)
+    turns = np.where(status == 2, max_turns, turns)
+    won = status == 0
+    winner = np.where(won, rng.choice(players, size=games, p=win_probs), -1)
+    seat = np.arange(players)
+    is_winner = seat[None, :] == winner[:, None]
+    hands = np.where(is_winner, 0, rng.integers(1, 13, size=(games, players)))
+    points = hands * rng.integers(3, 13, size=(games, players))
+    max_deficit = np.where(
+        is_winner, rng.integers(0, 6, size=(games, players)), rng.integers(0, 12, (games, players))
+    )
+    cols: dict[str, Any] = {
+        "players": np.full(games, players),
+        "dealer": np.full(games, players - 1),
+        "first_player": np.where(rng.random(games) < 0.9, 0, rng.integers(0, players, games)),
+        "winner": winner,
+        "status": np.array(["won", "void", "capped"])[status],
+        "turns": turns,
+        "cards_drawn": turns // 2 + rng.poisson(5, games),
+        "hand_sizes": hands,
+        "points": points,
+        "max_deficit": max_deficit,
+    }
+    cols["reshuffles"] = cols["cards_drawn"] // 80
+    for name in (
+        "longest_stack",
+        "stack_total",
+        "challenges",
+        "challenges_won",
+        "uno_penalties",
+        "seven_swaps",
+        "zero_passes",
+        "jump_ins",
+        "mistakes",
+        "hand_shuffles",
+    ):
+        cols[name] = np.zeros(games, dtype=np.int64)
+    for t in CHECKPOINT_TURNS:
+        held = np.where(
+            is_winner, rng.integers(1, 7, (games, players)), rng.integers(1, 13, (games, players))
+        )
+        cols[f"hands_t{t}"] = pl.Series(held.astype(np.uint8)).cast(pl.List(pl.UInt8))
+    if match:
+        lengths = rng.integers(3, 13, size=games)
+        match_id = np.repeat(np.arange(games), lengths)[:games]
+        starts = np.searchsorted(match_id, match_id)
+        rounds = np.arange(games) - starts
+        last = np.append(match_id[1:] != match_id[:-1], True)
+        cols |= {
+            "game": match_id,
+            "round": rounds,
+            "match_rounds": pl.Series(np.where(last, rounds + 1, 0)).cast(pl.UInt16),
+            "match_winner": pl.Series(rng.integers(0, players, games)).cast(pl.Int8),
+        }
+        for name in ("match_rounds", "match_winner"):
+            cols[name] = pl.select(
+                pl.when(pl.lit(pl.Series(last))).then(pl.lit(cols[name]))
+            ).to_series()
+    else:
+        cols |= {
+            "game": np.arange(games),
+            "round": np.zeros(games, dtype=np.int64),
+            "match_rounds": pl.Series([None] * games, dtype=pl.UInt16),
+            "match_winner": pl.Series([None] * games, dtype=pl.Int8),
+        }
+    frame = schema_frame(cols)
+    return frame.with_columns(
+        pl.when(pl.col("turns") > t).then(pl.col(f"hands_t{t}")).alias(f"hands_t{t}")
+        for t in CHECKPOINT_TURNS
+    )
+
+
+def write_frame(folder: Path, frame: pl.DataFrame) -> None:
+    """Write ``frame`` as the run's only Parquet part."""
+    (folder / PARTS_DIR).mkdir(parents=True, exist_ok=True)
+    frame.write_parquet(folder / PARTS_DIR / "part-000000.parquet")
+
+
+def run_manifest(
+    name: str,
+    games: int,
+    players: int = 4,
+    seed: int = 1,
+    description: str = "A synthetic test run",
+    preset: str = "mattel-2022",
+    rules: dict[str, Any] | None = None,
+    seats: list[dict[str, Any]] | None = None,
+    match_target: int | None = None,
+    sweep: dict[str, list[Any]] | None = None,
+    sweep_label: str | None = None,
+    sweep_assignment: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A run manifest in the shape of the brief (flat ``preset``, ``seats`` per seat)."""
+    seat_list = [default_seat() | (seats[i] if seats else {}) for i in range(players)]
+    return {
+        "name": name,
+        "version": "0.1.0",
+        "seed": seed,
+        "games": games,
+        "scenario": {
+            "name": name,
+            "description": description,
+            "players": players,
+            "games": games,
+            "seed": seed,
+            "preset": preset,
+            "rules": resolve_rules(preset, rules or {}),
+            "seats": seat_list,
+            "match_target": match_target,
+            "sweep": sweep,
+        },
+        "sweep_label": sweep_label,
+        "sweep_assignment": sweep_assignment,
+        "wall_time_s": 1.25,
+        "games_per_s": games / 1.25,
+        "rows": games,
+        "created": datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC).isoformat(),
+    }
+
+
+def runner_shape(manifest: dict[str, Any]) -> dict[str, Any]:
+    """The same manifest with its scenario as ``Scenario.to_dict`` writes it (the file's shape:
+    ``rules.preset``, ``strategies`` with one entry when all seats agree, ``match.target``)."""
+    flat = manifest["scenario"]
+    seats = flat["seats"]
+    scenario = {
+        "name": flat["name"],
+        "description": flat["description"],
+        "players": flat["players"],
+        "games": flat["games"],
+        "seed": flat["seed"],
+        "rules": {"preset": flat["preset"], **flat["rules"]},
+        "strategies": seats[:1] if all(s == seats[0] for s in seats) else seats,
+    }
+    if flat["match_target"] is not None:
+        scenario["match"] = {"target": flat["match_target"]}
+    return manifest | {"scenario": scenario}
+
+
+def write_run(
+    root: Path,
+    name: str = "baseline",
+    games: int = 2000,
+    players: int = 4,
+    seed: int = 1,
+    manifest: dict[str, Any] | None = None,
+    frame: pl.DataFrame | None = None,
+    **rows: Any,
+) -> Path:
+    """Write a results folder ``root/name`` and return it; ``rows`` go to ``synthetic_rows``."""
+    folder = root / name
+    folder.mkdir(parents=True, exist_ok=True)
+    if frame is None:
+        frame = synthetic_rows(games, players, seed, **rows)
+    meta = manifest or run_manifest(
+        name, games, players, seed, match_target=500 if rows.get("match") else None
+    )
+    meta["rows"] = frame.height
+    write_json(folder / MANIFEST, meta)
+    write_frame(folder, frame)
+    return folder
+
+
+def write_sweep(
+    root: Path,
+    name: str,
+    axes: dict[str, list[Any]],
+    games: int = 1000,
+    seed: int = 7,
+    checkpoints: bool = True,
+) -> Path:
+    """A sweep folder over ``players`` and/or ``mean_turns`` (a synthetic stand-in for a rule).
+
+    ``checkpoints=False`` drops the ``hands_t*`` columns (as an older engine might).
+    """
+    import itertools
+
+    folder = root / name
+    labels = []
+    for i, values in enumerate(itertools.product(*axes.values())):
+        assignment = dict(zip(axes, values, strict=True))
+        label = ",".join(f"{k}={v}" for k, v in assignment.items())
+        labels.append(label)
+        players = int(assignment.get("players", 4))
+        meta = run_manifest(
+            name,
+            games,
+            players,
+            seed + i,
+            sweep=axes,
+            sweep_label=label,
+            sweep_assignment=assignment,
+        )
+        mean = float(assignment.get("mean_turns", 30 + 5 * players))
+        frame = synthetic_rows(games, players, seed + i, mean_turns=mean)
+        if not checkpoints:
+            frame = frame.drop(f"hands_t{t}" for t in CHECKPOINT_TURNS)
+        write_run(folder, label, games, players, seed + i, manifest=meta, frame=frame)
+    write_json(
+        folder / MANIFEST,
+        {
+            "name": name,
+            "sweep": True,
+            "axes": axes,
+            "points": labels,
+            "seed": seed,
+            "version": "0.1.0",
+        },
+    )
+    return folder

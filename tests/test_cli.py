@@ -1,0 +1,209 @@
+"""The command line, through typer's CliRunner: outputs, exit codes and the one-line errors."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from uno_stats.cli import app
+from uno_stats.results import read_manifest, tool_version
+from uno_stats.rules import PRESET_NAMES, RULES
+from uno_stats.strategy_table import KNOBS, STRATEGIES
+
+TINY = """\
+name: tiny-cli
+description: a quick table
+players: 3
+games: 50000
+seed: 5
+rules:
+  preset: mattel-2022
+"""
+TYPO = """\
+name: typo
+players: 4
+rules:
+  preset: mattel-2022
+  stak_draw_two: true
+"""
+SWEEP = """\
+name: tiny-sweep
+players: 4
+games: 500
+seed: 1
+rules:
+  preset: mattel-2022
+sweep:
+  rules.stack_draw_two: [false, true]
+"""
+
+cli = CliRunner()
+
+
+@pytest.fixture
+def tiny(tmp_path) -> Path:
+    path = tmp_path / "tiny.yaml"
+    path.write_text(TINY)
+    return path
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def error_lines(result) -> list[str]:
+    return [line for line in result.stderr.splitlines() if line.strip()]
+
+
+def test_version():
+    result = cli.invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.stdout.strip() == f"uno-stats {tool_version()}"
+
+
+def test_rules_lists_every_key_and_preset():
+    result = cli.invoke(app, ["rules"])
+    assert result.exit_code == 0, result.output
+    for spec in RULES:
+        assert re.search(rf"^\s*{spec.key}\s", result.stdout, re.M), spec.key
+    md = cli.invoke(app, ["rules", "--format", "md"])
+    assert md.exit_code == 0
+    assert md.stdout.startswith("| key")
+    header = md.stdout.splitlines()[0]
+    for preset in PRESET_NAMES:
+        assert preset in header
+    assert sum(line.startswith("| ") for line in md.stdout.splitlines()) == len(RULES) + 1
+
+
+def test_strategies_lists_names_and_knobs():
+    result = cli.invoke(app, ["strategies"])
+    assert result.exit_code == 0, result.output
+    for info in STRATEGIES:
+        assert info.name in result.stdout
+    for knob in KNOBS:
+        assert knob.key in result.stdout
+
+
+def test_validate_ok(tiny, tmp_path):
+    sweep = write(tmp_path, "sweep.yaml", SWEEP)
+    result = cli.invoke(app, ["validate", str(tiny), str(sweep)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [
+        f"ok: {tiny}: tiny-cli, 3 players, preset mattel-2022, no sweep",
+        f"ok: {sweep}: tiny-sweep, 4 players, preset mattel-2022, 2 sweep points",
+    ]
+
+
+def test_validate_error_is_one_line_with_file_line_and_key(tmp_path):
+    typo = write(tmp_path, "typo.yaml", TYPO)
+    result = cli.invoke(app, ["validate", str(typo)])
+    assert result.exit_code == 1
+    lines = error_lines(result)
+    assert len(lines) == 1
+    assert lines[0].startswith(f"Error: {typo}:5: rules.stak_draw_two:")
+    assert "stack_draw_two" in lines[0]
+    assert result.stdout == ""
+
+
+def test_run_bad_scenario_writes_nothing(tmp_path):
+    typo = write(tmp_path, "typo.yaml", TYPO)
+    out = tmp_path / "out"
+    result = cli.invoke(app, ["run", str(typo), "--out", str(out), "--quiet"])
+    assert result.exit_code == 1
+    assert len(error_lines(result)) == 1 and error_lines(result)[0].startswith("Error: ")
+    assert not out.exists()
+
+
+def test_run_missing_file_is_one_error_line(tmp_path):
+    missing = tmp_path / "nope.yaml"
+    result = cli.invoke(app, ["run", str(missing), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 1
+    lines = error_lines(result)
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and str(missing) in lines[0]
+
+
+def test_usage_errors_exit_2(tiny):
+    assert cli.invoke(app, ["run"]).exit_code == 2
+    assert cli.invoke(app, ["run", str(tiny), "--workers", "0"]).exit_code == 2
+    assert cli.invoke(app, ["compare", "only-one"]).exit_code == 2
+    assert cli.invoke(app, ["nonsense"]).exit_code == 2
+
+
+def test_run_writes_parts_and_manifest_and_prints_summary(tiny, tmp_path):
+    out = tmp_path / "out"
+    args = ["run", str(tiny), "--games", "2000", "--out", str(out), "--workers", "1", "--quiet"]
+    result = cli.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    run_dir = out / "tiny-cli"
+    manifest = read_manifest(run_dir)
+    assert manifest["games"] == 2000 and manifest["complete"] is True
+    assert manifest["rows"] == 2000
+    assert list((run_dir / "parts").glob("part-*.parquet"))
+    assert result.stdout.strip()
+    assert "2,000 games" in result.stderr
+
+    again = cli.invoke(app, args)
+    assert again.exit_code == 0, again.output
+    assert "chunks resumed from disk" in again.stderr
+
+    other = cli.invoke(app, [*args[:-1], "--seed", "6"])
+    assert other.exit_code == 1
+    assert "--fresh" in error_lines(other)[0]
+    fresh = cli.invoke(app, [*args, "--seed", "6", "--fresh"])
+    assert fresh.exit_code == 0, fresh.output
+    assert read_manifest(run_dir)["seed"] == 6
+
+
+def test_run_sweep_and_summary(tmp_path):
+    sweep = write(tmp_path, "sweep.yaml", SWEEP)
+    out = tmp_path / "out"
+    result = cli.invoke(app, ["run", str(sweep), "--out", str(out), "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert json.loads((out / "tiny-sweep" / "manifest.json").read_text())["sweep"] is True
+    summary = cli.invoke(app, ["summary", str(out / "tiny-sweep"), "--format", "json"])
+    assert summary.exit_code == 0, summary.output
+    json.loads(summary.stdout)
+
+
+def test_summary_of_missing_folder_is_one_error_line(tmp_path):
+    result = cli.invoke(app, ["summary", str(tmp_path / "nope")])
+    assert result.exit_code == 1
+    assert len(error_lines(result)) == 1
+
+
+def test_compare_runs_scenarios_first(tiny, tmp_path):
+    other = write(tmp_path, "other.yaml", TINY.replace("tiny-cli", "tiny-other").replace("5", "9"))
+    out = tmp_path / "out"
+    args = ["compare", str(tiny), str(other), "--games", "1000", "--out", str(out), "--quiet"]
+    result = cli.invoke(app, [*args, "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert (out / "tiny-cli" / "manifest.json").exists()
+    assert (out / "tiny-other" / "manifest.json").exists()
+    assert result.stdout.strip()
+
+
+def test_trace_prints_lines(tiny):
+    result = cli.invoke(app, ["trace", str(tiny), "--game", "3"])
+    assert result.exit_code == 0, result.output
+    assert len(result.stdout.splitlines()) > 5
+
+
+def test_trace_sweep_needs_point(tmp_path):
+    sweep = write(tmp_path, "sweep.yaml", SWEEP)
+    result = cli.invoke(app, ["trace", str(sweep), "--game", "0"])
+    assert result.exit_code == 1
+    assert "--point" in error_lines(result)[0]
+
+
+def test_bench_prints_rates(tiny):
+    result = cli.invoke(
+        app, ["bench", "--games", "2000", "--workers", "1", "--scenario", str(tiny)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "games/s" in result.stdout and "rounds/s" in result.stdout

@@ -1,0 +1,245 @@
+"""Reports: terminal tables, machine-readable formats, Markdown/HTML files and PNG plots."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import struct
+from pathlib import Path
+
+import pytest
+from helpers import run_manifest, runner_shape, write_run, write_sweep
+
+from uno_stats import report
+from uno_stats.errors import ResultsError
+from uno_stats.results import open_runs
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    """Width and height from a PNG's IHDR chunk (which must come first)."""
+    data = path.read_bytes()
+    assert data[:8] == PNG_SIGNATURE, f"{path.name}: not a PNG"
+    length, kind = struct.unpack(">I4s", data[8:16])
+    assert kind == b"IHDR" and length == 13
+    return struct.unpack(">II", data[16:24])
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("results")
+    manifest = run_manifest(
+        "stacking-on",
+        2000,
+        4,
+        9,
+        description="Stack Draw Twos",
+        rules={"stack_draw_two": True},
+        seats=[{}, {}, {}, {"strategy": "random", "bluff": 0.3}],
+    )
+    return {
+        "base": write_run(root, "baseline", games=2000, seed=8, mean_turns=35),
+        "stack": write_run(
+            root, "stacking-on", games=2000, seed=9, mean_turns=42, manifest=manifest
+        ),
+        "match": write_run(root, "matches", games=900, seed=10, match=True),
+        "three": write_run(root, "three", games=600, players=3, seed=11),
+        "sweep1": write_sweep(root, "by-players", {"players": [2, 3, 4]}, games=300),
+        "sweep2": write_sweep(
+            root, "grid", {"players": [2, 4], "mean_turns": [20, 30]}, games=300, checkpoints=False
+        ),
+    }
+
+
+@pytest.fixture(scope="module")
+def written(results, tmp_path_factory) -> tuple[Path, list[Path]]:
+    out = tmp_path_factory.mktemp("report") / "reports" / "demo"
+    runs = open_runs(results["base"]) + open_runs(results["stack"]) + open_runs(results["sweep2"])
+    return out, report.write_report(runs, out, title="Demo report")
+
+
+def test_run_summary_text(results) -> None:
+    text = report.run_summary_text(open_runs(results["base"])[0], games_per_s=123456.0)
+    assert "2,000" in text and "123,456 games/s" in text
+    for word in ("mean", "median", "p90", "95% CI", "Wilson", "fair share", "chi-square"):
+        assert word in text
+    assert re.search(r"\d+\.\d+ to \d+\.\d+", text), "every estimate has an interval"
+
+
+def test_summary_table_and_markdown(results) -> None:
+    runs = open_runs(results["base"]) + open_runs(results["match"])
+    table = report.summary_text(runs)
+    for heading in (
+        "Round length (turns)",
+        "Match length (rounds)",
+        "Seat advantage",
+        "Comeback probability",
+        "Win chance by card deficit",
+        "Strategy strength",
+    ):
+        assert heading in table
+    md = report.summary_text(runs[:1], "md")
+    assert "## Seat advantage" in md and "|---" in md
+
+
+def test_summary_json_and_csv(results) -> None:
+    runs = open_runs(results["base"]) + open_runs(results["three"])
+    data = json.loads(report.summary_text(runs, "json"))
+    assert data["runs"][0]["run"] == "baseline"
+    questions = {a["question"] for a in data["answers"]}
+    assert {
+        "round_length",
+        "seat_advantage",
+        "comeback",
+        "deficit_at_turn",
+        "strategy_strength",
+    } <= questions
+    mean = next(
+        a for a in data["answers"] if a["run"] == "baseline" and a["metric"] == "mean_turns"
+    )
+    assert mean["low"] < mean["estimate"] < mean["high"] and mean["n"] == 2000
+    rows = list(csv.DictReader(io.StringIO(report.summary_text(runs, "csv"))))
+    assert list(rows[0]) == ["run", "question", "metric", "estimate", "low", "high", "n"]
+    assert {r["run"] for r in rows} == {"baseline", "three"}
+    float(rows[0]["estimate"])
+
+
+def test_summary_of_a_sweep_has_one_row_per_point(results) -> None:
+    text = report.summary_text(open_runs(results["sweep2"]))
+    section = text[text.index("Sweep grid") :]
+    assert len(re.findall(r"^\s*[24]\s+(20|30)\s+300\s", section, re.MULTILINE)) == 4
+
+
+def test_compare_text_verdicts(results) -> None:
+    runs = open_runs(results["base"]) + open_runs(results["stack"])
+    text = report.compare_text(runs)
+    assert "Holm p" in text and "Welch t" in text and "Mann-Whitney U" in text
+    assert "stacking-on makes 4-player rounds" in text and "longer than baseline" in text
+    data = json.loads(report.compare_text(runs, "json"))
+    assert data["baseline"] == "baseline" and len(data["comparisons"]) == 7
+    rows = list(csv.DictReader(io.StringIO(report.compare_text(runs, "csv"))))
+    assert {"difference_low", "ratio_high", "p_holm", "verdict"} <= set(rows[0])
+
+
+def test_compare_text_notes_skipped_seat_metric(results) -> None:
+    text = report.compare_text(open_runs(results["base"]) + open_runs(results["three"]))
+    assert "seat 0 win rate not compared for three: 3 players against 4" in text
+
+
+def test_bad_inputs_raise_one_line(results, tmp_path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "manifest.json").write_text(json.dumps(run_manifest("empty", 0)))
+    calls = [
+        lambda: open_runs(tmp_path / "missing"),
+        lambda: open_runs(empty),
+        lambda: report.summary_text(open_runs(results["base"]), "xml"),
+        lambda: report.compare_text(open_runs(results["base"])),
+        lambda: report.summary_text([]),
+    ]
+    zero = write_run(tmp_path, "zero-rows", games=5, seed=1)
+    frame_path = next((zero / "parts").glob("*.parquet"))
+    import polars as pl
+
+    pl.read_parquet(frame_path).head(0).write_parquet(frame_path)
+    calls.append(lambda: report.summary_text(open_runs(zero)))
+    for call in calls:
+        with pytest.raises(ResultsError) as info:
+            call()
+        assert str(info.value) and "\n" not in str(info.value)
+
+
+def test_report_files(written) -> None:
+    out, paths = written
+    assert paths[0] == out / "report.md" and paths[1] == out / "report.html"
+    assert all(p.exists() for p in paths)
+    pngs = sorted(out.glob("*.png"))
+    assert sorted(p for p in paths if p.suffix == ".png") == pngs
+    assert {
+        "turns_histogram.png",
+        "survival.png",
+        "seat_win_rates.png",
+        "comeback.png",
+        "sweep_grid.png",
+        "deficit_baseline.png",
+    } <= {p.name for p in pngs}
+    for png in pngs:
+        width, height = png_size(png)
+        assert 300 <= width <= 3000 and 300 <= height <= 3000, png.name
+
+
+def test_markdown_links_every_png(written) -> None:
+    out, _ = written
+    md = (out / "report.md").read_text()
+    linked = re.findall(r"!\[[^\n]*?\]\(([^)\s]+\.png)\)", md)
+    assert sorted(linked) == sorted(p.name for p in out.glob("*.png"))
+    assert all((out / name).exists() for name in linked)
+
+
+def test_html_is_self_contained(written) -> None:
+    out, _ = written
+    page = (out / "report.html").read_text()
+    assert page.count('src="data:image/png;base64,') == len(list(out.glob("*.png")))
+    assert not re.search(r'src="(?!data:)', page), "no external images"
+    assert "<table>" in page and "Demo report" in page
+
+
+def test_report_states_every_run(written) -> None:
+    out, _ = written
+    md = (out / "report.md").read_text()
+    for text in (
+        "stacking-on",
+        "Stack Draw Twos",
+        "mattel-2022",
+        "stack_draw_two=True",
+        "0: random; 1: random; 2: random; 3: random (bluff=0.3)",
+        "2,000",
+        "1.2",
+        "| 9 ",
+        "0.1.0",
+        "## Rule effect",
+        "## Methods",
+        "Holm",
+    ):
+        assert text in md, text
+
+
+def test_one_axis_sweep_plot(results, tmp_path) -> None:
+    from uno_stats import plots
+    from uno_stats.stats import round_length
+
+    runs = open_runs(results["sweep1"])
+    points = [(r.manifest["sweep_assignment"], round_length(r.scan()).mean) for r in runs]
+    path = plots.sweep("by-players", ["players"], points, tmp_path / "sweep.png")
+    assert 300 <= png_size(path)[0] <= 3000
+
+
+def test_runner_shaped_manifest(tmp_path) -> None:
+    """Manifests as the runner writes them (rules.preset, strategies, match.target) read alike."""
+    flat = run_manifest(
+        "house",
+        400,
+        4,
+        3,
+        preset="classic-house",
+        rules={"seven_zero": True},
+        seats=[{"strategy": "random", "bluff": 0.1}] + [{}] * 3,
+        match_target=500,
+    )
+    folder = write_run(
+        tmp_path, "house", games=400, seed=3, manifest=runner_shape(flat), match=True
+    )
+    data = json.loads(report.summary_text(open_runs(folder), "json"))
+    meta = data["runs"][0]
+    assert meta["preset"] == "classic-house" and meta["rules_changed"] == {"seven_zero": True}
+    assert meta["seats"] == "0: random (bluff=0.1); 1: random; 2: random; 3: random"
+    assert meta["match_target"] == 500
+    same = runner_shape(run_manifest("plain", 400, 3, 4))
+    assert same["scenario"]["strategies"] == [same["scenario"]["strategies"][0]]
+    plain = write_run(tmp_path, "plain", games=400, players=3, seed=4, manifest=same)
+    assert json.loads(report.summary_text(open_runs(plain), "json"))["runs"][0]["seats"] == (
+        "3 x random"
+    )

@@ -1,0 +1,111 @@
+"""Parquet parts and manifests: what the engine hands over is what polars reads back."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+
+from uno_stats.errors import ResultsError
+from uno_stats.results import (
+    count_rows,
+    done_chunks,
+    open_run,
+    open_runs,
+    part_path,
+    remove_stale_tmp,
+    write_json,
+    write_part,
+)
+from uno_stats.schema import COLUMNS, STATUS_NAMES
+
+PLAYERS = 3
+
+
+def fake_columns(rows: int, players: int, first_game: int = 0, seed: int = 0) -> dict:
+    """Engine-shaped arrays with random values of each column's dtype and some nulls."""
+    rng = np.random.default_rng(seed)
+    out: dict[str, np.ndarray] = {}
+    for col in COLUMNS:
+        shape = (rows, players) if col.per_seat else (rows,)
+        info = np.iinfo(col.dtype)
+        out[col.name] = rng.integers(info.min, info.max, size=shape, endpoint=True, dtype=col.dtype)
+        if col.nullable:
+            out[col.name + "__valid"] = rng.random(rows) < 0.6
+    out["game"] = np.arange(first_game, first_game + rows, dtype=np.uint64)
+    out["status"] = rng.integers(0, len(STATUS_NAMES), size=rows, dtype=np.uint8)
+    return out
+
+
+def make_run(tmp_path, columns_by_chunk: dict[int, dict]) -> None:
+    for chunk, columns in columns_by_chunk.items():
+        write_part(tmp_path, chunk, columns, PLAYERS)
+    write_json(
+        tmp_path / "manifest.json",
+        {"name": "t", "scenario": {"players": PLAYERS}, "sweep_label": None},
+    )
+
+
+def test_round_trip_exact_values(tmp_path):
+    cols = fake_columns(50, PLAYERS, seed=1)
+    make_run(tmp_path, {0: cols})
+    frame = open_run(tmp_path).scan().collect()
+    assert frame.columns == [c.name for c in COLUMNS]
+    assert frame.height == 50
+    for col in COLUMNS:
+        got = frame[col.name]
+        if col.name == "status":
+            assert got.dtype == pl.String
+            assert got.to_list() == [STATUS_NAMES[c] for c in cols["status"]]
+            continue
+        want = cols[col.name]
+        if col.per_seat:
+            assert got.dtype == pl.List(pl.Series(want[:, 0]).dtype)
+        else:
+            assert got.dtype == pl.Series(want).dtype
+        valid = cols.get(col.name + "__valid", np.ones(50, dtype=bool))
+        expected = [w.tolist() if v else None for w, v in zip(want, valid, strict=True)]
+        assert got.to_list() == expected, col.name
+
+
+def test_parts_read_together_in_chunk_order(tmp_path):
+    make_run(tmp_path, {1: fake_columns(7, PLAYERS, first_game=7), 0: fake_columns(7, PLAYERS)})
+    run = open_run(tmp_path)
+    assert [p.name for p in run.part_files()] == ["part-000000.parquet", "part-000001.parquet"]
+    assert run.scan().select("game").collect()["game"].to_list() == list(range(14))
+    assert done_chunks(tmp_path) == {0, 1}
+    assert count_rows(tmp_path) == 14
+    glob = pl.scan_parquet(str(tmp_path / "**/*.parquet")).select(pl.len()).collect().item()
+    assert glob == 14
+
+
+def test_write_is_atomic_and_stale_tmp_ignored(tmp_path):
+    path = write_part(tmp_path, 3, fake_columns(5, PLAYERS), PLAYERS)
+    assert path == part_path(tmp_path, 3)
+    assert [p.name for p in path.parent.iterdir()] == ["part-000003.parquet"]
+    stale = path.parent / ".part-000004.parquet.123.tmp"
+    stale.write_bytes(b"half a file")
+    assert done_chunks(tmp_path) == {3}
+    remove_stale_tmp(tmp_path)
+    assert not stale.exists()
+
+
+def test_missing_column_and_bad_shape_rejected(tmp_path):
+    cols = fake_columns(4, PLAYERS)
+    del cols["turns"]
+    with pytest.raises(ResultsError, match="turns"):
+        write_part(tmp_path, 0, cols, PLAYERS)
+    cols = fake_columns(4, PLAYERS)
+    with pytest.raises(ResultsError, match="hand_sizes"):
+        write_part(tmp_path, 0, cols, PLAYERS + 1)
+    assert not (tmp_path / "parts").exists() or done_chunks(tmp_path) == set()
+
+
+def test_open_runs_errors(tmp_path):
+    with pytest.raises(ResultsError, match="no such results folder"):
+        open_runs(tmp_path / "nope")
+    with pytest.raises(ResultsError, match="not a results folder"):
+        open_runs(tmp_path)
+    write_json(tmp_path / "manifest.json", {"name": "t", "scenario": {"players": 2}})
+    with pytest.raises(ResultsError, match="empty results folder"):
+        open_runs(tmp_path)

@@ -1,0 +1,423 @@
+"""The ``uno-stats`` command line: a thin typer layer over the library.
+
+Library errors (:class:`~uno_stats.errors.UnoStatsError`) and missing input files become
+one ``Error: ...`` line on stderr and exit code 1; usage errors exit 2; Ctrl-C during a run
+exits 130 after saying how to resume. Heavy modules (numba, matplotlib) are imported only
+by the commands that need them, so ``rules`` and ``validate`` answer at once.
+"""
+
+import os
+import sys
+import textwrap
+from collections.abc import Iterator
+from contextlib import contextmanager
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from tabulate import tabulate
+
+from uno_stats.errors import UnoStatsError
+from uno_stats.results import Run, open_runs, tool_version
+
+app = typer.Typer(
+    name="uno-stats",
+    help="Settle UNO house-rule debates with data: simulate millions of rounds, get statistics.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+class Format(StrEnum):
+    """Output formats of the summary and compare tables."""
+
+    table = "table"
+    md = "md"
+    json = "json"
+    csv = "csv"
+
+
+class TableFormat(StrEnum):
+    """Output formats of the reference tables (rules, strategies)."""
+
+    table = "table"
+    md = "md"
+
+
+def _fail(message: str, code: int = 1) -> NoReturn:
+    typer.echo(f"Error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+@contextmanager
+def _errors() -> Iterator[None]:
+    """Turn library errors and missing inputs into one ``Error:`` line and exit code 1."""
+    try:
+        yield
+    except UnoStatsError as exc:
+        _fail(str(exc))
+    except FileNotFoundError as exc:
+        _fail(f"{exc.filename}: no such file or directory" if exc.filename else str(exc))
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"uno-stats {tool_version()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Settle UNO house-rule debates with data: simulate millions of rounds, get statistics."""
+
+
+# --- shared option types ------------------------------------------------------------------
+
+ScenarioArg = Annotated[
+    Path, typer.Argument(help="Scenario YAML file (see SCENARIO.md).", show_default=False)
+]
+WorkersOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--workers", "-w", min=1, help="Worker processes (default: every core; 1: in-process)."
+    ),
+]
+GamesOpt = Annotated[
+    int | None, typer.Option("--games", "-n", min=1, help="Override the scenario's games.")
+]
+OutOpt = Annotated[
+    Path, typer.Option("--out", "-o", help="Results folder; the run goes to OUT/<name>/.")
+]
+FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Output format.")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+SchedulerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        help="Run on a Dask cluster: scheduler address (tcp://host:8786), or 'local'.",
+    ),
+]
+
+
+def _interrupted(exc: Any) -> NoReturn:
+    typer.echo(
+        f"Interrupted: {exc.games_done:,} of {exc.games_total:,} games are saved in {exc.path}; "
+        "run the same command again to resume.",
+        err=True,
+    )
+    raise typer.Exit(130)
+
+
+def _run_file(
+    path: Path,
+    *,
+    games: int | None,
+    seed: int | None,
+    workers: int | None,
+    out: Path,
+    fresh: bool,
+    quiet: bool,
+    scheduler: str | None,
+    chunk_size: int | None = None,
+) -> Any:
+    """Load, validate and run one scenario file; the :class:`RunOutcome`."""
+    from uno_stats.runner import RunInterrupted, run_scenario
+    from uno_stats.scenario import load_scenario, with_overrides
+
+    scenario = with_overrides(load_scenario(path), games=games, seed=seed)
+    try:
+        return run_scenario(
+            scenario,
+            out_dir=out,
+            workers=workers,
+            progress=not quiet,
+            scheduler=scheduler,
+            chunk_size=chunk_size,
+            fresh=fresh,
+        )
+    except RunInterrupted as exc:
+        _interrupted(exc)
+
+
+# --- commands ---------------------------------------------------------------------------------
+
+
+@app.command()
+def run(
+    scenario: ScenarioArg,
+    games: GamesOpt = None,
+    seed: Annotated[int | None, typer.Option("--seed", min=0, help="Override the seed.")] = None,
+    workers: WorkersOpt = None,
+    out: OutOpt = Path("results"),
+    fresh: Annotated[
+        bool, typer.Option("--fresh", help="Clear OUT/<name>/ first instead of resuming.")
+    ] = False,
+    quiet: QuietOpt = False,
+    scheduler: SchedulerOpt = None,
+    chunk_size: Annotated[
+        int | None,
+        typer.Option("--chunk-size", min=1, help="Games per chunk (default: about a second)."),
+    ] = None,
+) -> None:
+    """Simulate a scenario and print its summary (rerun to resume an interrupted run)."""
+    from uno_stats import report
+
+    with _errors():
+        outcome = _run_file(
+            scenario,
+            games=games,
+            seed=seed,
+            workers=workers,
+            out=out,
+            fresh=fresh,
+            quiet=quiet,
+            scheduler=scheduler,
+            chunk_size=chunk_size,
+        )
+        rate = outcome.games_per_s or None
+        if len(outcome.runs) == 1 and not outcome.runs[0].manifest.get("sweep_label"):
+            typer.echo(report.run_summary_text(outcome.runs[0], rate))
+        else:
+            typer.echo(report.summary_text(outcome.runs, Format.table.value))
+        done = f"{outcome.games:,} games in {outcome.path}"
+        if outcome.resumed_chunks:
+            done += f" ({outcome.resumed_chunks} chunks resumed from disk)"
+        typer.echo(done, err=True)
+
+
+def _describe(path: Path, scenario: Any) -> str:
+    points = scenario.sweep_points()
+    seats = sorted({p.scenario.players for p in points} or {scenario.players})
+    players = ", ".join(str(n) for n in seats)
+    sweep = f"{len(points)} sweep points" if points else "no sweep"
+    return f"ok: {path}: {scenario.name}, {players} players, preset {scenario.preset}, {sweep}"
+
+
+@app.command()
+def validate(
+    scenarios: Annotated[
+        list[Path], typer.Argument(help="Scenario YAML files to check.", show_default=False)
+    ],
+) -> None:
+    """Check scenario files without simulating anything."""
+    from uno_stats.scenario import load_scenario
+
+    failed = False
+    for path in scenarios:
+        try:
+            typer.echo(_describe(path, load_scenario(path)))
+        except UnoStatsError as exc:
+            typer.echo(f"Error: {exc}", err=True)
+            failed = True
+    if failed:
+        raise typer.Exit(1)
+
+
+def _yaml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _tablefmt(fmt: TableFormat) -> str:
+    return "github" if fmt is TableFormat.md else "simple"
+
+
+@app.command()
+def rules(
+    fmt: Annotated[TableFormat, typer.Option("--format", "-f", help="Output format.")] = (
+        TableFormat.table
+    ),
+) -> None:
+    """List every rule key: allowed values, default, the presets' values and meaning."""
+    from uno_stats.rules import PRESET_NAMES, RULES
+
+    headers = ["key", "values", "default", *PRESET_NAMES, "meaning"]
+    rows = [
+        [
+            spec.key,
+            spec.allowed(),
+            _yaml_value(spec.default),
+            *(_yaml_value(spec.preset_value(p)) for p in PRESET_NAMES),
+            spec.meaning,
+        ]
+        for spec in RULES
+    ]
+    wrap = None if fmt is TableFormat.md else [None, 14, 11, *[11] * len(PRESET_NAMES), 40]
+    table = tabulate(
+        rows, headers, tablefmt=_tablefmt(fmt), maxcolwidths=wrap, maxheadercolwidths=wrap
+    )
+    typer.echo(table)
+
+
+@app.command()
+def strategies(
+    fmt: Annotated[TableFormat, typer.Option("--format", "-f", help="Output format.")] = (
+        TableFormat.table
+    ),
+) -> None:
+    """List the strategies with what each does, and the per-seat knobs."""
+    from uno_stats.strategy_table import KNOBS, STRATEGIES
+
+    for info in STRATEGIES:
+        if fmt is TableFormat.md:
+            typer.echo(f"### `{info.name}`\n\n{info.doc}\n")
+        else:
+            typer.echo(f"{info.name}\n{textwrap.indent(textwrap.fill(info.doc, 88), '  ')}\n")
+    rows = [[k.key, k.allowed(), _yaml_value(k.default), k.meaning] for k in KNOBS]
+    wrap = None if fmt is TableFormat.md else [None, 26, None, 50]
+    typer.echo("Knobs (per seat, beside `strategy:`):\n")
+    typer.echo(
+        tabulate(rows, ["knob", "values", "default", "meaning"], _tablefmt(fmt), maxcolwidths=wrap)
+    )
+
+
+def _trace_scenario(scenario: Any, point: str | None) -> Any:
+    points = scenario.sweep_points()
+    if not points:
+        return scenario
+    labels = [p.label for p in points]
+    if point is None:
+        raise UnoStatsError(f"a sweep of {len(points)} points: pick one with --point ({labels[0]})")
+    for p in points:
+        if p.label == point:
+            return p.scenario
+    raise UnoStatsError(f"no sweep point {point!r}; the points are {', '.join(labels)}")
+
+
+@app.command()
+def trace(
+    scenario: ScenarioArg,
+    game: Annotated[int, typer.Option("--game", "-g", min=0, help="Index of the round to trace.")],
+    point: Annotated[
+        str | None, typer.Option("--point", help="Sweep point label (sweep scenarios only).")
+    ] = None,
+) -> None:
+    """Print one round move by move, exactly as a run plays game K."""
+    from uno_stats import engine
+    from uno_stats.scenario import load_scenario
+
+    with _errors():
+        resolved = _trace_scenario(load_scenario(scenario), point)
+        for line in engine.trace_game(engine.EngineConfig.from_scenario(resolved), game):
+            typer.echo(line)
+
+
+@app.command()
+def bench(
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games per measurement.")] = (
+        200_000
+    ),
+    workers: Annotated[
+        int | None, typer.Option("--workers", "-w", min=1, help="Largest worker count to time.")
+    ] = None,
+    scenario: Annotated[
+        Path | None, typer.Option("--scenario", help="Scenario to time (default: 4 players).")
+    ] = None,
+) -> None:
+    """Time the engine: games/s with 1 worker and with more (compile time excluded)."""
+    from uno_stats import bench as bench_mod
+
+    with _errors():
+        chosen = bench_mod.load_bench_scenario(scenario)
+        top = workers or os.cpu_count() or 1
+        counts = sorted({1, top})
+        results = bench_mod.benchmark(chosen, games, counts)
+        typer.echo(bench_mod.results_table(results))
+        typer.echo(bench_mod.notes(results))
+
+
+def _open_all(folders: list[Path]) -> list[Run]:
+    runs: list[Run] = []
+    for folder in folders:
+        runs.extend(open_runs(folder))
+    return runs
+
+
+FoldersArg = Annotated[
+    list[Path], typer.Argument(help="Results folders (a run or a sweep).", show_default=False)
+]
+
+
+@app.command()
+def summary(folders: FoldersArg, fmt: FormatOpt = Format.table) -> None:
+    """Summarise finished runs: round length, seat advantage, comebacks."""
+    with _errors():
+        from uno_stats import report
+
+        typer.echo(report.summary_text(_open_all(folders), fmt.value))
+
+
+@app.command()
+def compare(
+    items: Annotated[
+        list[str],
+        typer.Argument(
+            help="Two or more results folders or scenario .yaml files (run first into --out).",
+            show_default=False,
+        ),
+    ],
+    fmt: FormatOpt = Format.table,
+    games: GamesOpt = None,
+    workers: WorkersOpt = None,
+    out: OutOpt = Path("results"),
+    quiet: QuietOpt = False,
+) -> None:
+    """Compare runs: differences with intervals, tests, effect sizes and a verdict."""
+    if len(items) < 2:
+        raise typer.BadParameter(
+            "give at least two results folders or scenarios", param_hint="ITEMS"
+        )
+    with _errors():
+        from uno_stats import report
+
+        runs: list[Run] = []
+        for item in items:
+            path = Path(item)
+            if path.suffix in (".yaml", ".yml"):
+                outcome = _run_file(
+                    path,
+                    games=games,
+                    seed=None,
+                    workers=workers,
+                    out=out,
+                    fresh=False,
+                    quiet=quiet,
+                    scheduler=None,
+                )
+                runs.extend(outcome.runs)
+            else:
+                runs.extend(open_runs(path))
+        typer.echo(report.compare_text(runs, fmt.value))
+
+
+@app.command("report")
+def report_cmd(
+    folders: FoldersArg,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the report into.")],
+    title: Annotated[str | None, typer.Option("--title", help="Report title.")] = None,
+) -> None:
+    """Write a Markdown/HTML report with tables and plots for results folders."""
+    with _errors():
+        from uno_stats import report
+
+        for path in report.write_report(_open_all(folders), out, title=title):
+            typer.echo(str(path))
+
+
+def main() -> None:
+    """Console-script entry point of ``uno-stats``."""
+    app(prog_name="uno-stats")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

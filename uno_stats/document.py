@@ -1,0 +1,148 @@
+"""A tiny document model (headings, paragraphs, tables, images) rendered three ways.
+
+The same blocks become terminal text (tabulate ``simple`` tables), Markdown (``github``
+tables, images linked as PNG files next to the document) and a self-contained HTML page
+(images embedded as base64 ``data:image/png`` URIs, one inline stylesheet).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tabulate import tabulate
+
+
+@dataclass(frozen=True)
+class Heading:
+    """A section heading; level 1 is the document title."""
+
+    text: str
+    level: int = 2
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    """A paragraph of plain text."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table of preformatted cells."""
+
+    headers: Sequence[str]
+    rows: Sequence[Sequence[object]]
+    caption: str | None = None
+
+
+@dataclass(frozen=True)
+class Image:
+    """A PNG file written beside the document."""
+
+    path: Path
+    alt: str
+
+
+@dataclass
+class Document:
+    """An ordered list of blocks."""
+
+    blocks: list[Heading | Paragraph | Table | Image] = field(default_factory=list)
+
+    def heading(self, text: str, level: int = 2) -> None:
+        """Append a heading."""
+        self.blocks.append(Heading(text, level))
+
+    def para(self, text: str) -> None:
+        """Append a paragraph."""
+        self.blocks.append(Paragraph(text))
+
+    def table(
+        self, headers: Sequence[str], rows: Sequence[Sequence[object]], caption: str | None = None
+    ) -> None:
+        """Append a table (skipped when it has no rows)."""
+        if rows:
+            self.blocks.append(Table(list(headers), [list(r) for r in rows], caption))
+
+    def image(self, path: Path, alt: str) -> None:
+        """Append an image."""
+        self.blocks.append(Image(path, alt))
+
+
+def _tab(table: Table, fmt: str) -> str:
+    return tabulate(table.rows, headers=list(table.headers), tablefmt=fmt, disable_numparse=True)
+
+
+def render_text(doc: Document) -> str:
+    """Terminal text: underlined headings, ``simple`` tables; images are left out."""
+    out: list[str] = []
+    for block in doc.blocks:
+        if isinstance(block, Heading):
+            rule = "=" if block.level <= 2 else "-"
+            out.append(f"{block.text}\n{rule * len(block.text)}")
+        elif isinstance(block, Paragraph):
+            out.append(block.text)
+        elif isinstance(block, Table):
+            caption = f"{block.caption}\n" if block.caption else ""
+            out.append(caption + _tab(block, "simple"))
+    return "\n\n".join(out) + "\n"
+
+
+def render_markdown(doc: Document) -> str:
+    """Markdown: ``#`` headings, GitHub tables, images linked by file name."""
+    out: list[str] = []
+    for block in doc.blocks:
+        if isinstance(block, Heading):
+            out.append(f"{'#' * block.level} {block.text}")
+        elif isinstance(block, Paragraph):
+            out.append(block.text)
+        elif isinstance(block, Table):
+            caption = f"*{block.caption}*\n\n" if block.caption else ""
+            out.append(caption + _tab(block, "github"))
+        else:
+            out.append(f"![{block.alt}]({block.path.name})")
+    return "\n\n".join(out) + "\n"
+
+
+_CSS = """
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; max-width: 1100px;
+       margin: 2em auto; padding: 0 1em; color: #222; line-height: 1.45; }
+h1, h2, h3 { color: #1b3a5c; } h2 { border-bottom: 1px solid #ccd; padding-bottom: .2em; }
+table { border-collapse: collapse; margin: .6em 0 1.2em; font-size: .9em; }
+th, td { border: 1px solid #ccd; padding: .25em .6em; text-align: right; }
+th { background: #eef2f7; } td:first-child, th:first-child { text-align: left; }
+figure { margin: 1em 0; } img { max-width: 100%; height: auto; }
+figcaption, .caption { font-size: .85em; color: #555; }
+"""
+
+
+def render_html(doc: Document, title: str) -> str:
+    """A self-contained HTML page: inline CSS, images as base64 data URIs."""
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
+    ]
+    for block in doc.blocks:
+        if isinstance(block, Heading):
+            out.append(f"<h{block.level}>{html.escape(block.text)}</h{block.level}>")
+        elif isinstance(block, Paragraph):
+            out.append(f"<p>{html.escape(block.text)}</p>")
+        elif isinstance(block, Table):
+            if block.caption:
+                out.append(f'<p class="caption">{html.escape(block.caption)}</p>')
+            out.append(_tab(block, "html"))
+        else:
+            data = base64.b64encode(block.path.read_bytes()).decode("ascii")
+            alt = html.escape(block.alt)
+            out.append(
+                f'<figure><img alt="{alt}" src="data:image/png;base64,{data}">'
+                f"<figcaption>{alt}</figcaption></figure>"
+            )
+    out.append("</body></html>")
+    return "\n".join(out) + "\n"

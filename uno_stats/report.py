@@ -1,0 +1,350 @@
+"""Presentation only: terminal tables, Markdown/HTML reports with PNG plots, JSON and CSV.
+
+Every number comes from :mod:`uno_stats.stats` / :mod:`uno_stats.compare`; this module
+chooses what to show and how. Public API (called by the CLI and the runner):
+:func:`run_summary_text`, :func:`summary_text`, :func:`compare_text`, :func:`write_report`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from uno_stats import plots
+from uno_stats.compare import RunComparison, compare_runs
+from uno_stats.document import Document, render_html, render_markdown, render_text
+from uno_stats.errors import ResultsError
+from uno_stats.estimates import format_p
+from uno_stats.records import records
+from uno_stats.results import Run, tool_version
+from uno_stats.sections import (
+    comeback_section,
+    comparison_section,
+    count_pct,
+    deficit_section,
+    est,
+    length_section,
+    match_section,
+    num,
+    pct,
+    run_meta,
+    runs_section,
+    seat_section,
+    status_section,
+    strategy_section,
+    sweep_section,
+)
+from uno_stats.stats import (
+    RunAnswers,
+    answer_run,
+    round_length,
+    seat_win_rates,
+    status_counts,
+    survival_curve,
+    sweep_groups,
+    turns_histogram,
+)
+
+FORMATS = ("table", "md", "json", "csv")
+METHODS = (
+    "Methods. Means: Student t interval. Quantiles (inverted CDF, an observed value): "
+    "nonparametric bootstrap percentile interval, 1,000 seeded resamples of all rows (drawn "
+    "as multinomial counts over the distinct values). Proportions: Wilson score interval. "
+    "Seat shares: Pearson chi-square against equal shares over won rounds. Comparisons: Welch "
+    "t for means (ratio interval by the delta method on the log ratio), Mann-Whitney U for "
+    "length distributions (quantile difference and ratio intervals by bootstrap), "
+    "two-proportion z test for rates (Newcombe hybrid score interval for the difference, Katz "
+    "log interval for the ratio); effect sizes Cohen's d, rank-biserial r, Cohen's h; p-values "
+    "Holm-corrected over all comparisons. Void and capped rounds have no winner and are left "
+    "out of every seat, comeback and strategy statistic."
+)
+
+
+def _check_format(fmt: str) -> None:
+    if fmt not in FORMATS:
+        raise ResultsError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
+
+
+def _require_runs(runs: Sequence[Run]) -> None:
+    if not runs:
+        raise ResultsError("no runs given")
+
+
+def run_summary_text(run: Run, games_per_s: float | None = None) -> str:
+    """The compact table printed after ``uno-stats run``: status, turns, seats, speed."""
+    lf = run.scan()
+    status = status_counts(lf)
+    length = round_length(lf)
+    doc = Document()
+    doc.para(
+        f"{run.name}: {status.n:,} rounds, {run.players} players, seed {run.manifest.get('seed')}"
+    )
+    doc.table(
+        ["rounds", "won", "void", "capped"],
+        [
+            [
+                f"{status.n:,}",
+                *(
+                    count_pct(c, e)
+                    for c, e in zip(
+                        status.counts, (status.won, status.void, status.capped), strict=True
+                    )
+                ),
+            ]
+        ],
+    )
+    doc.table(
+        ["turns", "estimate", "95% CI", "n", "interval"],
+        [
+            [name, num(e.value, d), f"{num(e.low, d)} to {num(e.high, d)}", f"{e.n:,}", how]
+            for name, e, d, how in (
+                ("mean", length.mean, 2, "t"),
+                ("median", length.median, 0, "bootstrap"),
+                ("p90", length.p90, 0, "bootstrap"),
+            )
+        ],
+    )
+    if status.counts[0]:
+        seats = seat_win_rates(lf, run.players)
+        doc.table(
+            ["seat", "wins", "win rate", "95% CI (Wilson)", "fair share"],
+            [
+                [
+                    i,
+                    f"{w:,}",
+                    f"{100 * e.value:.2f}%",
+                    f"{100 * e.low:.2f} to {100 * e.high:.2f}%",
+                    f"{100 * seats.fair:.2f}%",
+                ]
+                for i, (w, e) in enumerate(zip(seats.wins, seats.seats, strict=True))
+            ],
+        )
+        chi = seats.chi_square
+        doc.para(
+            f"Seat shares vs 1/{run.players}: chi-square {num(chi.statistic)} "
+            f"(df {chi.df}), {format_p(chi.p)}, n = {seats.n_won:,} won rounds."
+        )
+    rate = games_per_s if games_per_s is not None else run.manifest.get("games_per_s")
+    if rate:
+        doc.para(f"Speed: {float(rate):,.0f} games/s.")
+    return render_text(doc)
+
+
+def _summary_document(answers: Sequence[RunAnswers], runs: Sequence[Run]) -> Document:
+    doc = Document()
+    runs_section(doc, runs)
+    status_section(doc, answers)
+    length_section(doc, answers)
+    match_section(doc, answers)
+    seat_section(doc, answers)
+    comeback_section(doc, answers)
+    deficit_section(doc, answers)
+    strategy_section(doc, answers)
+    sweep_section(doc, sweep_groups(runs), {str(a.run.path): a for a in answers})
+    return doc
+
+
+def _csv(rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> str:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(columns), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def _json(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=2, default=str, allow_nan=False) + "\n"
+
+
+def summary_text(runs: list[Run], fmt: str = "table") -> str:
+    """All answers for each run (and per-point rows for sweeps) as table, md, json or csv.
+
+    json is one object ``{"runs": [...], "answers": [...]}``; csv is one tidy table with
+    columns run, question, metric, estimate, low, high, n.
+    """
+    _check_format(fmt)
+    _require_runs(runs)
+    answers = [answer_run(run) for run in runs]
+    if fmt in ("json", "csv"):
+        rows = [r for a in answers for r in records(a)]
+        if fmt == "csv":
+            return _csv(rows, ["run", "question", "metric", "estimate", "low", "high", "n"])
+        return _json({"runs": [run_meta(r) for r in runs], "answers": rows})
+    doc = _summary_document(answers, runs)
+    return render_markdown(doc) if fmt == "md" else render_text(doc)
+
+
+def _comparison_rows(results: Sequence[RunComparison]) -> list[dict[str, Any]]:
+    rows = []
+    for r in results:
+        c = r.comparison
+        fields = {
+            "baseline": r.baseline.name,
+            "run": r.run.name,
+            "metric": c.metric,
+            "baseline_estimate": c.baseline.value,
+            "run_estimate": c.other.value,
+            "difference": c.difference.value,
+            "difference_low": c.difference.low,
+            "difference_high": c.difference.high,
+            "ratio": c.ratio.value,
+            "ratio_low": c.ratio.low,
+            "ratio_high": c.ratio.high,
+            "test": c.test,
+            "statistic": c.statistic,
+            "effect_name": c.effect_name,
+            "effect": c.effect,
+            "p": c.p,
+            "p_holm": c.p_holm,
+            "n_baseline": c.baseline.n,
+            "n_run": c.other.n,
+            "verdict": r.verdict,
+        }
+        rows.append(
+            {
+                k: (None if isinstance(v, float) and not math.isfinite(v) else v)
+                for k, v in fields.items()
+            }
+        )
+    return rows
+
+
+def compare_text(runs: list[Run], fmt: str = "table") -> str:
+    """``runs[0]`` as baseline against every other run: table, verdict lines, Holm p-values.
+
+    Per-seat metrics are skipped (with a note) where player counts differ.
+    """
+    _check_format(fmt)
+    results, notes = compare_runs(runs)
+    if fmt in ("json", "csv"):
+        rows = _comparison_rows(results)
+        if fmt == "csv":
+            return _csv(rows, list(rows[0]) if rows else ["baseline", "run", "metric"])
+        return _json(
+            {
+                "baseline": runs[0].name,
+                "runs": [run_meta(r) for r in runs],
+                "comparisons": rows,
+                "notes": list(notes),
+            }
+        )
+    doc = Document()
+    runs_section(doc, runs)
+    doc.heading("Rule effect")
+    comparison_section(doc, results, notes)
+    return render_markdown(doc) if fmt == "md" else render_text(doc)
+
+
+def _slug(text: str, taken: set[str]) -> str:
+    base = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "run"
+    slug, i = base, 2
+    while slug in taken:
+        slug, i = f"{base}-{i}", i + 1
+    taken.add(slug)
+    return slug
+
+
+def write_report(runs: list[Run], out: str | Path, title: str | None = None) -> list[Path]:
+    """Write ``out/report.md``, a self-contained ``out/report.html`` and ``out/*.png``.
+
+    Returns the paths written (Markdown, HTML, then the PNGs).
+    """
+    _require_runs(runs)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    answers = [answer_run(run) for run in runs]
+    groups = sweep_groups(runs)
+    title = title or "uno-stats report: " + ", ".join(
+        dict.fromkeys(str(r.manifest.get("name", r.name)) for r in runs)
+    )
+    pngs: list[Path] = []
+
+    def plot(path: Path) -> Path:
+        pngs.append(path)
+        return path
+
+    names = [a.run.name for a in answers]
+    top = max(a.length.p99.value for a in answers)
+    width = max(1, math.ceil(top / 80))
+    xmax = width * math.ceil((top + 1) / width)
+
+    doc = Document()
+    doc.heading(title, 1)
+    doc.para(
+        f"Generated by uno-stats {tool_version()}. Every figure is given with its 95% "
+        "interval and sample size; see Methods at the end."
+    )
+    runs_section(doc, runs)
+    status_section(doc, answers)
+    length_section(doc, answers)
+    lfs = [run.scan() for run in runs]
+    doc.image(
+        plot(
+            plots.turns_histogram(
+                [(n, turns_histogram(lf, width, xmax)) for n, lf in zip(names, lfs, strict=True)],
+                out / "turns_histogram.png",
+            )
+        ),
+        "Distribution of round length in turns",
+    )
+    doc.image(
+        plot(
+            plots.survival(
+                [(n, survival_curve(lf, xmax)) for n, lf in zip(names, lfs, strict=True)],
+                out / "survival.png",
+            )
+        ),
+        "P(round still running after t turns)",
+    )
+    match_section(doc, answers)
+    seat_section(doc, answers)
+    seated = [(a.run.name, a.seats) for a in answers if a.seats is not None]
+    if seated:
+        doc.image(
+            plot(plots.seat_win_rates(seated, out / "seat_win_rates.png")),
+            "Win share by seat with 95% intervals and the fair share",
+        )
+    comeback_section(doc, answers)
+    curves = [(a.run.name, a.comeback) for a in answers if a.comeback is not None]
+    if curves:
+        doc.image(
+            plot(plots.comeback(curves, out / "comeback.png")), "Comeback probability by deficit k"
+        )
+    deficit_section(doc, answers)
+    taken: set[str] = set()
+    for a in answers:
+        if a.deficit is not None:
+            path = out / f"deficit_{_slug(a.run.name, taken)}.png"
+            doc.image(
+                plot(plots.deficit_heatmap(a.run.name, a.deficit, path)),
+                f"P(win | deficit d at turn t), {a.run.name}",
+            )
+    strategy_section(doc, answers)
+    by_path = {str(a.run.path): a for a in answers}
+    sweep_section(doc, groups, by_path)
+    for g in groups:
+        points = [
+            (r.manifest["sweep_assignment"], by_path[str(r.path)].length.mean) for r in g.runs
+        ]
+        doc.image(
+            plot(plots.sweep(g.name, g.axes, points, out / f"sweep_{_slug(g.name, taken)}.png")),
+            f"Mean round length across sweep {g.name}",
+        )
+    if len(runs) >= 2:
+        doc.heading("Rule effect")
+        comparison_section(doc, *compare_runs(runs))
+    doc.heading("Methods")
+    doc.para(METHODS)
+    md, page = out / "report.md", out / "report.html"
+    md.write_text(render_markdown(doc))
+    page.write_text(render_html(doc, title))
+    return [md, page, *pngs]
+
+
+__all__ = ["compare_text", "est", "pct", "run_summary_text", "summary_text", "write_report"]

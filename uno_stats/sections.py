@@ -1,0 +1,440 @@
+"""Presentation of computed answers: document sections and tidy records (no statistics here).
+
+:mod:`uno_stats.report` assembles these into terminal tables, Markdown, HTML, JSON and CSV.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from uno_stats.compare import RunComparison
+from uno_stats.document import Document
+from uno_stats.estimates import Estimate, format_p
+from uno_stats.results import Run
+from uno_stats.rules import preset_rules
+from uno_stats.stats import (
+    RunAnswers,
+    SweepGroup,
+    run_match_target,
+    run_preset,
+    run_rules,
+    run_seats,
+    seat_label,
+)
+
+DEFICIT_TURNS = (10, 20, 30, 50, 75, 100)
+DEFICIT_ROWS = 10
+MIN_CELL_N = 30
+
+# --- formatting -----------------------------------------------------------------------------
+
+
+def num(x: float, digits: int = 2) -> str:
+    """A number with ``digits`` decimals (thousands separated); ``n/a`` when not finite."""
+    return f"{x:,.{digits}f}" if math.isfinite(x) else "n/a"
+
+
+def est(e: Estimate, digits: int = 2) -> str:
+    """``value [low, high]``."""
+    return f"{num(e.value, digits)} [{num(e.low, digits)}, {num(e.high, digits)}]"
+
+
+def pct(e: Estimate, digits: int = 1) -> str:
+    """A proportion in percent: ``25.1% [24.8, 25.4]``."""
+    scaled = Estimate(100 * e.value, 100 * e.low, 100 * e.high, e.n)
+    return f"{num(scaled.value, digits)}% [{num(scaled.low, digits)}, {num(scaled.high, digits)}]"
+
+
+def p_cell(p: float) -> str:
+    """A p-value for a table cell: ``0.0457``, ``3.1e-12`` or ``< 1e-300``."""
+    return format_p(p).removeprefix("p = ").removeprefix("p ")
+
+
+def count_pct(count: int, e: Estimate) -> str:
+    """``count (share% [low, high])``."""
+    return f"{count:,} ({pct(e, 2)})"
+
+
+# --- run metadata ---------------------------------------------------------------------------
+
+
+def rules_changed(run: Run) -> dict[str, Any]:
+    """The run's rule values that differ from its preset (all rules if the preset is unknown)."""
+    rules = run_rules(run)
+    try:
+        base = preset_rules(str(run_preset(run)))
+    except KeyError:
+        return rules
+    return {k: v for k, v in rules.items() if base.get(k) != v}
+
+
+def seats_text(run: Run) -> str:
+    """The seats' strategies, e.g. ``4 x random`` or ``0: random; 1: random (bluff=0.2)``."""
+    labels = [seat_label(s) for s in run_seats(run)]
+    if len(set(labels)) == 1:
+        return f"{run.players} x {labels[0]}"
+    return "; ".join(f"{i}: {label}" for i, label in enumerate(labels))
+
+
+def run_meta(run: Run) -> dict[str, Any]:
+    """What a report states about a run: identity, seed, version, rules, seats, size, time."""
+    m = run.manifest
+    return {
+        "run": run.name,
+        "path": str(run.path),
+        "description": (m.get("scenario") or {}).get("description", ""),
+        "seed": m.get("seed"),
+        "version": m.get("version"),
+        "players": run.players,
+        "preset": run_preset(run),
+        "rules_changed": rules_changed(run),
+        "seats": seats_text(run),
+        "rows": m.get("rows"),
+        "games": m.get("games"),
+        "wall_time_s": m.get("wall_time_s"),
+        "games_per_s": m.get("games_per_s"),
+        "match_target": run_match_target(run),
+        "sweep_assignment": m.get("sweep_assignment"),
+        "created": m.get("created"),
+    }
+
+
+def runs_section(doc: Document, runs: Sequence[Run]) -> None:
+    """The table of runs: seed, version, preset and changed rules, seats, size, wall time."""
+    doc.heading("Runs")
+    rows = []
+    for run in runs:
+        meta = run_meta(run)
+        changed = ", ".join(f"{k}={v}" for k, v in meta["rules_changed"].items()) or "none"
+        wall = meta["wall_time_s"]
+        rows.append(
+            [
+                meta["run"],
+                meta["description"],
+                meta["seed"],
+                meta["version"],
+                meta["players"],
+                meta["preset"],
+                changed,
+                meta["seats"],
+                f"{meta['rows'] or 0:,}",
+                num(float(wall), 1) if wall is not None else "n/a",
+            ]
+        )
+    doc.table(
+        [
+            "run",
+            "description",
+            "seed",
+            "version",
+            "players",
+            "preset",
+            "rules changed from preset",
+            "seats",
+            "rows",
+            "wall time (s)",
+        ],
+        rows,
+    )
+
+
+# --- answers --------------------------------------------------------------------------------
+
+
+def status_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
+    """Rounds won, void and capped."""
+    doc.heading("Round status")
+    doc.table(
+        ["run", "rounds", "won", "void", "capped"],
+        [
+            [
+                a.run.name,
+                f"{a.status.n:,}",
+                *(
+                    count_pct(c, e)
+                    for c, e in zip(
+                        a.status.counts, (a.status.won, a.status.void, a.status.capped), strict=True
+                    )
+                ),
+            ]
+            for a in answers
+        ],
+        "count (share [95% Wilson CI]) of all rounds",
+    )
+
+
+def length_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
+    """Round length in turns."""
+    doc.heading("Round length (turns)")
+    doc.table(
+        ["run", "rounds", "mean", "median", "p10", "p90", "p99", "sd"],
+        [
+            [
+                a.run.name,
+                f"{a.length.n:,}",
+                est(a.length.mean),
+                est(a.length.median, 0),
+                est(a.length.p10, 0),
+                est(a.length.p90, 0),
+                est(a.length.p99, 0),
+                num(a.length.sd),
+            ]
+            for a in answers
+        ],
+        "turns per round, all rounds; mean [95% t CI], quantiles [95% bootstrap CI]",
+    )
+
+
+def match_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
+    """Match length in rounds and match winners (only runs that played matches)."""
+    with_matches = [a for a in answers if a.match is not None]
+    if not with_matches:
+        return
+    doc.heading("Match length (rounds)")
+    doc.table(
+        ["run", "matches", "mean", "median", "p90", "p99"],
+        [
+            [
+                a.run.name,
+                f"{a.match.length.n:,}",
+                est(a.match.length.mean),
+                est(a.match.length.median, 0),
+                est(a.match.length.p90, 0),
+                est(a.match.length.p99, 0),
+            ]
+            for a in with_matches
+            if a.match is not None
+        ],
+        "rounds per match, void rounds included; mean [95% t CI], quantiles [95% bootstrap CI]",
+    )
+    for a in with_matches:
+        m = a.match
+        assert m is not None
+        side = "pair" if m.sides == 2 and a.run.players == 4 else "seat"
+        doc.table(
+            [side, "matches won", "share [95% CI]", "fair share"],
+            [
+                [i, f"{w:,}", pct(s), f"{100 / m.sides:.1f}%"]
+                for i, (w, s) in enumerate(zip(m.wins, m.shares, strict=True))
+            ],
+            f"{a.run.name}: match winners; chi-square vs equal shares = "
+            f"{num(m.chi_square.statistic)} (df {m.chi_square.df}), {format_p(m.chi_square.p)}",
+        )
+
+
+def seat_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
+    """Win share per seat, chi-square against equal shares, first player's points edge."""
+    doc.heading("Seat advantage")
+    for a in answers:
+        s = a.seats
+        if s is None:
+            doc.para(f"{a.run.name}: no won rounds, no seat statistics.")
+            continue
+        doc.table(
+            ["seat", "wins", "win share [95% CI]", "fair share", "share - fair"],
+            [
+                [i, f"{w:,}", pct(e), f"{100 * s.fair:.1f}%", f"{100 * (e.value - s.fair):+.2f} pp"]
+                for i, (w, e) in enumerate(zip(s.wins, s.seats, strict=True))
+            ],
+            f"{a.run.name}: share of {s.n_won:,} won rounds; chi-square vs 1/{s.players} = "
+            f"{num(s.chi_square.statistic)} (df {s.chi_square.df}), {format_p(s.chi_square.p)}",
+        )
+    doc.table(
+        ["run", "won rounds", "first player", "other seats (mean)", "edge", "t", "p"],
+        [
+            [
+                a.run.name,
+                f"{a.edge.edge.n:,}",
+                est(a.edge.first),
+                est(a.edge.others),
+                est(a.edge.edge),
+                num(a.edge.t),
+                p_cell(a.edge.p),
+            ]
+            for a in answers
+            if a.edge is not None
+        ],
+        "points scored per won round by the first player against the other seats' mean "
+        "(paired, 95% t CI; winner scores the others' cards)",
+    )
+
+
+def comeback_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
+    """P(win | max deficit >= k)."""
+    doc.heading("Comeback probability")
+    for a in answers:
+        c = a.comeback
+        if c is None:
+            continue
+        doc.table(
+            ["k", "seat-rounds", "wins", "P(win) [95% CI]", "overall"],
+            [
+                [k, f"{e.n:,}", f"{w:,}", pct(e), f"{100 * c.overall:.1f}%"]
+                for k, e, w in zip(c.ks, c.rates, c.wins, strict=True)
+            ],
+            f"{a.run.name}: P(win | at some point held k or more cards above the smallest hand), "
+            "seat-rounds of won rounds",
+        )
+
+
+def deficit_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
+    """P(win | deficit d at turn t), selected checkpoints."""
+    tables = [a for a in answers if a.deficit is not None]
+    if not tables:
+        return
+    doc.heading("Win chance by card deficit during the round")
+    for a in tables:
+        t = a.deficit
+        assert t is not None
+        cols = [i for i, turn in enumerate(t.turns) if turn in DEFICIT_TURNS] or list(
+            range(min(6, t.turns.size))
+        )
+        rows = []
+        for d in range(min(t.deficits.size, DEFICIT_ROWS + 1)):
+            cells = [
+                f"{100 * t.rate[d, j]:.1f} [{100 * t.low[d, j]:.1f}, {100 * t.high[d, j]:.1f}]"
+                if t.n[d, j] >= MIN_CELL_N
+                else ""
+                for j in cols
+            ]
+            rows.append([d, *cells])
+        doc.table(
+            ["deficit d", *(f"t={t.turns[j]}" for j in cols)],
+            rows,
+            f"{a.run.name}: P(win) in % [95% Wilson CI] holding d cards more than the "
+            f"smallest hand after turn t; blank where fewer than {MIN_CELL_N} seat-rounds",
+        )
+
+
+def strategy_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
+    """Win share and points per round by strategy."""
+    doc.heading("Strategy strength")
+    doc.table(
+        [
+            "run",
+            "strategy",
+            "seats",
+            "seat-rounds",
+            "win share [95% CI]",
+            "fair share",
+            "points scored / round",
+            "points left / round",
+        ],
+        [
+            [
+                a.run.name,
+                r.label,
+                ",".join(map(str, r.seats)),
+                f"{r.win.n:,}",
+                pct(r.win),
+                f"{100 / a.run.players:.1f}%",
+                est(r.points_scored),
+                est(r.points_left),
+            ]
+            for a in answers
+            for r in a.strategies
+        ],
+        "per seat-round of won rounds; points scored: the winner collects the other hands' "
+        "points; points left: own remaining card points (95% t CI)",
+    )
+
+
+def sweep_section(
+    doc: Document, groups: Sequence[SweepGroup], by_path: dict[str, RunAnswers]
+) -> None:
+    """One row per sweep point: the key metrics against the swept keys."""
+    for g in groups:
+        doc.heading(f"Sweep {g.name}")
+        rows = []
+        for run in g.runs:
+            a = by_path[str(run.path)]
+            point = run.manifest["sweep_assignment"]
+            seat0 = pct(a.seats.seats[0]) if a.seats else "n/a"
+            rows.append(
+                [
+                    *(point[x] for x in g.axes),
+                    f"{a.length.n:,}",
+                    est(a.length.mean),
+                    est(a.length.median, 0),
+                    est(a.length.p90, 0),
+                    seat0,
+                    pct(a.status.void, 2),
+                    pct(a.status.capped, 2),
+                ]
+            )
+        doc.table(
+            [
+                *g.axes,
+                "rounds",
+                "mean turns",
+                "median turns",
+                "p90 turns",
+                "seat 0 win share",
+                "void rate",
+                "capped rate",
+            ],
+            rows,
+            "95% CIs in brackets",
+        )
+
+
+def comparison_section(
+    doc: Document, results: Sequence[RunComparison], notes: Sequence[str]
+) -> None:
+    """The comparison table and one verdict line per metric."""
+    if not results:
+        return
+    base = results[0].baseline
+    doc.para(
+        f"Baseline: {base.name}. Differences are run - baseline, ratios run / baseline; "
+        f"p-values Holm-corrected over all {results[0].comparison.family} comparisons."
+    )
+    rows = []
+    for r in results:
+        c = r.comparison
+        rate = c.kind in ("rate", "seat")
+        show = (lambda e: pct(e, 2)) if rate else (lambda e: est(e))
+        diff = (
+            (
+                f"{100 * c.difference.value:+.2f} pp [{100 * c.difference.low:+.2f}, "
+                f"{100 * c.difference.high:+.2f}]"
+            )
+            if rate
+            else est(c.difference)
+        )
+        rows.append(
+            [
+                r.run.name,
+                c.label,
+                show(c.baseline),
+                show(c.other),
+                diff,
+                est(c.ratio, 3),
+                c.test,
+                f"{c.effect_name} {c.effect:+.3f}",
+                p_cell(c.p),
+                p_cell(c.p_holm),
+            ]
+        )
+    doc.table(
+        [
+            "run",
+            "metric",
+            "baseline [95% CI]",
+            "run [95% CI]",
+            "difference [95% CI]",
+            "ratio [95% CI]",
+            "test",
+            "effect size",
+            "p",
+            "Holm p",
+        ],
+        rows,
+    )
+    doc.heading("Verdicts", 3)
+    for r in results:
+        doc.para(r.verdict)
+    for note in notes:
+        doc.para(f"Note: {note}")

@@ -1,0 +1,398 @@
+"""Answers to the questions of SCENARIO.md, one function per question.
+
+Every function takes a polars ``LazyFrame`` of result rows (``Run.scan()``) and does its
+aggregation in polars; intervals and tests come from ``scipy.stats`` through
+:mod:`uno_stats.estimates`. Results are small frozen dataclasses. Conventions:
+
+- Round length uses every round (won, void and capped; a capped round counts its
+  ``max_turns``). Quantile intervals are nonparametric bootstrap percentile intervals.
+- Seat, comeback, deficit and strategy questions (:mod:`uno_stats.seat_stats`) use won
+  rounds only; see that module for the points conventions.
+
+The per-seat questions and the rule-effect comparisons (:mod:`uno_stats.compare`) are
+re-exported here, so ``stats`` is the one place to call every question from.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from uno_stats.compare import (
+    DEFAULT_METRICS,
+    MetricComparison,
+    compare_metric,
+    seat_win_rate_difference,
+    verdict,
+)
+from uno_stats.errors import ResultsError
+from uno_stats.estimates import (
+    ChiSquare,
+    Estimate,
+    chi_square_equal,
+    has_matches,
+    holm,
+    mean_estimate,
+    proportion,
+    proportions,
+    quantile_estimates,
+    require_rows,
+    status_expr,
+    value_counts,
+    wilson,
+)
+from uno_stats.results import Run
+from uno_stats.seat_stats import (
+    ComebackCurve,
+    DeficitTable,
+    PointsEdge,
+    SeatWinRates,
+    StrategyRow,
+    checkpoint_columns,
+    comeback_curve,
+    deficit_win_table,
+    first_seat_points_edge,
+    seat_chi_square,
+    seat_label,
+    seat_win_rates,
+    seat_wins,
+    strategy_strength,
+)
+
+__all__ = [
+    "DEFAULT_METRICS",
+    "ChiSquare",
+    "ComebackCurve",
+    "DeficitTable",
+    "Estimate",
+    "Histogram",
+    "LengthStats",
+    "MatchLength",
+    "MetricComparison",
+    "PointsEdge",
+    "RunAnswers",
+    "SeatWinRates",
+    "StatusCounts",
+    "StrategyRow",
+    "SurvivalCurve",
+    "SweepGroup",
+    "answer_run",
+    "comeback_curve",
+    "compare_metric",
+    "deficit_win_table",
+    "first_seat_points_edge",
+    "has_matches",
+    "holm",
+    "match_length",
+    "round_length",
+    "run_match_target",
+    "run_preset",
+    "run_rules",
+    "run_scoring",
+    "run_seats",
+    "seat_chi_square",
+    "seat_label",
+    "seat_win_rate_difference",
+    "seat_win_rates",
+    "status_counts",
+    "strategy_strength",
+    "survival_curve",
+    "sweep_groups",
+    "turns_histogram",
+    "verdict",
+]
+
+QUANTILES: tuple[float, ...] = (0.1, 0.5, 0.9, 0.99)
+
+
+# --- round status and length ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StatusCounts:
+    """How many rounds were won, void or capped, with Wilson intervals on the shares."""
+
+    n: int
+    won: Estimate
+    void: Estimate
+    capped: Estimate
+    counts: tuple[int, int, int]
+
+
+def status_counts(lf: pl.LazyFrame) -> StatusCounts:
+    """Rounds by status: ``won``, ``void`` (deadlock remedy) and ``capped`` (hit max_turns)."""
+    status = status_expr(lf)
+    row = (
+        lf.select(
+            pl.len().alias("n"),
+            *((status == s).sum().alias(s) for s in ("won", "void", "capped")),
+        )
+        .collect()
+        .row(0, named=True)
+    )
+    require_rows(row["n"], "rounds")
+    names = ("won", "void", "capped")
+    return StatusCounts(
+        row["n"], *(proportion(row[s], row["n"]) for s in names), tuple(row[s] for s in names)
+    )
+
+
+@dataclass(frozen=True)
+class LengthStats:
+    """Distribution summary of a length column (turns, or rounds per match).
+
+    ``mean`` carries a t interval; ``p10``, ``median``, ``p90`` and ``p99`` carry
+    bootstrap percentile intervals (quantiles as inverted CDF: an observed value).
+    """
+
+    column: str
+    n: int
+    mean: Estimate
+    sd: float
+    p10: Estimate
+    median: Estimate
+    p90: Estimate
+    p99: Estimate
+    minimum: float
+    maximum: float
+
+
+def round_length(
+    lf: pl.LazyFrame, column: str = "turns", resamples: int = 1000, seed: int = 20260
+) -> LengthStats:
+    """Mean (t interval), p10/median/p90/p99 (bootstrap, ``resamples`` seeded) of ``column``."""
+    row = (
+        lf.select(
+            pl.col(column).drop_nulls().len().alias("n"),
+            pl.col(column).mean().alias("mean"),
+            pl.col(column).std().alias("sd"),
+            pl.col(column).min().cast(pl.Float64).alias("min"),
+            pl.col(column).max().cast(pl.Float64).alias("max"),
+        )
+        .collect()
+        .row(0, named=True)
+    )
+    n = int(row["n"])
+    require_rows(n, f"values of {column}")
+    sd = float(row["sd"]) if row["sd"] is not None else math.nan
+    values, counts = value_counts(lf, column)
+    p10, median, p90, p99 = quantile_estimates(values, counts, QUANTILES, resamples, seed)
+    return LengthStats(
+        column,
+        n,
+        mean_estimate(float(row["mean"]), sd, n),
+        sd,
+        p10,
+        median,
+        p90,
+        p99,
+        float(row["min"]),
+        float(row["max"]),
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class SurvivalCurve:
+    """P(round still running after t turns) = P(turns > t) for t = 0..max_t, Wilson band."""
+
+    t: np.ndarray
+    survival: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    n: int
+
+
+def survival_curve(
+    lf: pl.LazyFrame, max_t: int | None = None, column: str = "turns"
+) -> SurvivalCurve:
+    """Empirical survival function of ``column`` with pointwise Wilson 95% intervals."""
+    values, counts = value_counts(lf, column)
+    n = int(counts.sum())
+    require_rows(n, "rounds")
+    top = int(values[-1]) if max_t is None else int(max_t)
+    t = np.arange(0, top + 1)
+    at_or_below = np.concatenate(([0], np.cumsum(counts)))[np.searchsorted(values, t, "right")]
+    above = n - at_or_below
+    rate, low, high = wilson(above, n)
+    return SurvivalCurve(t, rate, low, high, n)
+
+
+@dataclass(frozen=True, eq=False)
+class Histogram:
+    """Counts of ``column`` in bins ``[edges[i], edges[i+1])``; values past the last edge overflow."""
+
+    edges: np.ndarray
+    counts: np.ndarray
+    overflow: int
+    n: int
+
+
+def turns_histogram(
+    lf: pl.LazyFrame, width: int = 1, max_value: int | None = None, column: str = "turns"
+) -> Histogram:
+    """Histogram of ``column`` in bins of ``width`` from 0 up to ``max_value`` (default: the max)."""
+    binned = (
+        lf.select((pl.col(column).drop_nulls() // width).cast(pl.Int64).alias("bin"))
+        .group_by("bin")
+        .agg(pl.len().alias("k"))
+        .collect()
+    )
+    bins, k = binned["bin"].to_numpy(), binned["k"].to_numpy()
+    n = int(k.sum())
+    require_rows(n, "rounds")
+    last = int(bins.max()) if max_value is None else int(max_value) // width
+    counts = np.zeros(last + 1, dtype=np.int64)
+    inside = bins <= last
+    counts[bins[inside]] = k[inside]
+    edges = np.arange(last + 2, dtype=np.float64) * width
+    return Histogram(edges, counts, int(k[~inside].sum()), n)
+
+
+# --- matches --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MatchLength:
+    """Rounds per match and match-winner shares (per seat, or per pair under partners)."""
+
+    length: LengthStats
+    sides: int
+    shares: tuple[Estimate, ...]
+    wins: tuple[int, ...]
+    chi_square: ChiSquare
+
+
+def match_length(lf: pl.LazyFrame, sides: int | None = None, seed: int = 20260) -> MatchLength:
+    """Match length in rounds (rows with ``match_rounds`` set) and who won the matches.
+
+    ``sides``: seats that can win a match (default: the players column; 2 under partners).
+    """
+    if not has_matches(lf):
+        raise ResultsError("no finished matches in these results (match columns are null)")
+    finished = lf.filter(pl.col("match_rounds").is_not_null())
+    if sides is None:
+        sides = int(finished.select(pl.col("players").max()).collect().item())
+    length = round_length(finished, "match_rounds", seed=seed)
+    wins = seat_wins(finished, "match_winner", sides)
+    return MatchLength(
+        length,
+        sides,
+        proportions(wins, int(wins.sum())),
+        tuple(int(w) for w in wins),
+        chi_square_equal(wins),
+    )
+
+
+# --- a whole run ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RunAnswers:
+    """Every question answered for one run; parts are None where the data cannot answer."""
+
+    run: Run
+    status: StatusCounts
+    length: LengthStats
+    seats: SeatWinRates | None
+    edge: PointsEdge | None
+    comeback: ComebackCurve | None
+    deficit: DeficitTable | None
+    strategies: tuple[StrategyRow, ...]
+    match: MatchLength | None
+
+
+# Manifest readers. Two scenario shapes occur: the runner's (``Scenario.to_dict``: the file's
+# shape, ``rules.preset``, ``strategies`` with one entry when all seats agree, ``match.target``)
+# and a flat one (``preset``, ``seats`` per seat, ``match_target``). Both are read here.
+
+
+def _scenario(run: Run) -> dict[str, Any]:
+    return run.manifest.get("scenario") or {}
+
+
+def run_preset(run: Run) -> str | None:
+    """The rule preset the run started from."""
+    scenario = _scenario(run)
+    preset = scenario.get("preset") or (scenario.get("rules") or {}).get("preset")
+    return str(preset) if preset else None
+
+
+def run_rules(run: Run) -> dict[str, Any]:
+    """Every resolved rule value of the run (without the ``preset`` key)."""
+    return {k: v for k, v in (_scenario(run).get("rules") or {}).items() if k != "preset"}
+
+
+def run_seats(run: Run) -> list[dict[str, Any]]:
+    """One strategy dict per seat (a single listed entry applies to every seat)."""
+    scenario = _scenario(run)
+    seats = scenario.get("seats") or scenario.get("strategies") or [{"strategy": "random"}]
+    return [dict(s) for s in seats] if len(seats) > 1 else [dict(seats[0])] * run.players
+
+
+def run_match_target(run: Run) -> int | None:
+    """The match target, or None for single rounds."""
+    scenario = _scenario(run)
+    target = scenario.get("match_target") or (scenario.get("match") or {}).get("target")
+    return int(target) if target is not None else None
+
+
+def run_scoring(run: Run) -> str:
+    """The run's ``scoring`` rule (``points`` when the manifest does not say)."""
+    return str(run_rules(run).get("scoring", "points"))
+
+
+def answer_run(run: Run) -> RunAnswers:
+    """Answer every question of SCENARIO.md for ``run``."""
+    lf = run.scan()
+    players = run.players
+    scoring = run_scoring(run)
+    status = status_counts(lf)
+    won = status.counts[0] > 0
+    seats = run_seats(run)
+    deficit = None
+    if won and checkpoint_columns(lf):
+        try:
+            deficit = deficit_win_table(lf, players)
+        except ResultsError:  # every checkpoint null: rounds shorter than the first checkpoint
+            deficit = None
+    matches = has_matches(lf)
+    return RunAnswers(
+        run=run,
+        status=status,
+        length=round_length(lf),
+        seats=seat_win_rates(lf, players) if won else None,
+        edge=first_seat_points_edge(lf, players, scoring) if won else None,
+        comeback=comeback_curve(lf, players) if won else None,
+        deficit=deficit,
+        strategies=strategy_strength(lf, seats, scoring) if won else (),
+        match=match_length(lf, 2 if scoring == "partners" else players) if matches else None,
+    )
+
+
+@dataclass(frozen=True)
+class SweepGroup:
+    """The point runs of one sweep, with the swept keys in scenario order."""
+
+    name: str
+    axes: tuple[str, ...]
+    runs: tuple[Run, ...]
+
+
+def sweep_groups(runs: Sequence[Run]) -> list[SweepGroup]:
+    """Group sweep point runs (manifest ``sweep_assignment`` set) by scenario name."""
+    groups: dict[str, list[Run]] = {}
+    for run in runs:
+        if run.manifest.get("sweep_assignment"):
+            groups.setdefault(str(run.manifest["name"]), []).append(run)
+    out = []
+    for name, members in groups.items():
+        declared = members[0].manifest.get("scenario", {}).get("sweep") or {}
+        assigned = members[0].manifest["sweep_assignment"]
+        axes = tuple(a for a in declared if a in assigned) or tuple(assigned)
+        out.append(SweepGroup(name, axes, tuple(members)))
+    return out
