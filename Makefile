@@ -31,7 +31,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/uno-stats run $(SCENARIO)
+	$(BIN)/uno-stats run $(SCENARIO) --fresh
 
 test: $(STAMP)
 	$(PYTEST)

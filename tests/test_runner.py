@@ -161,6 +161,14 @@ def test_other_scenario_in_folder_needs_fresh(tmp_path):
     assert read_manifest(outcome.path)["seed"] == 8
 
 
+def test_changed_engine_code_needs_fresh(tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    run_quiet(scenario(tmp_path), out, workers=1, chunk_size=600)
+    monkeypatch.setattr(runner, "engine_hash", lambda: "another-engine")
+    with pytest.raises(RunError, match="its engine"):
+        run_quiet(scenario(tmp_path), out, workers=1)
+
+
 def test_refuses_folder_that_is_not_results(tmp_path):
     (tmp_path / "out" / "tiny").mkdir(parents=True)
     (tmp_path / "out" / "tiny" / "notes.txt").write_text("mine")

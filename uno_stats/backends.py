@@ -113,30 +113,34 @@ class DaskBackend:
                 self.client = Client(self.cluster)
             else:
                 self.client = Client(scheduler, timeout="10s")
-        except (OSError, TimeoutError) as exc:
+        except Exception as exc:  # bad address, refused, timed out: all one message
             self._close_cluster()
             raise RunError(f"cannot reach Dask scheduler {scheduler}: {exc}") from None
-        threads = sum(self.client.nthreads().values())
-        if threads < 1:
+        try:
+            self.client.wait_for_workers(1, timeout=30)
+        except TimeoutError:
             self.close(cancel=False)
-            raise RunError(f"Dask scheduler {scheduler} has no workers")
-        self.slots = SLOTS_PER_WORKER * threads
-        self._futures: list[Any] = []
+            raise RunError(f"Dask scheduler {scheduler} has no workers (waited 30 s)") from None
+        self.slots = SLOTS_PER_WORKER * max(1, sum(self.client.nthreads().values()))
+        self._pending: set[Any] = set()
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
         fut = self.client.submit(fn, *args, pure=False)
-        self._futures.append(fut)
+        self._pending.add(fut)
         return fut
 
     def wait_any(self, futures: list[Any]) -> list[Any]:
         from dask.distributed import wait as dask_wait
 
         done = dask_wait(futures, return_when="FIRST_COMPLETED").done
+        # Forget finished futures: a referenced future keeps its result in worker memory.
+        self._pending.difference_update(done)
         return [f for f in futures if f in done]
 
     def close(self, cancel: bool) -> None:
-        if cancel:
-            self.client.cancel([f for f in self._futures if not f.done()])
+        if cancel and self._pending:
+            self.client.cancel(list(self._pending))
+        self._pending.clear()
         self.client.close()
         self._close_cluster()
 

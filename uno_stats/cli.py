@@ -13,13 +13,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from tabulate import tabulate
 
 from uno_stats.errors import UnoStatsError
-from uno_stats.results import Run, open_runs, tool_version
+
+if TYPE_CHECKING:
+    from uno_stats.results import Run
 
 app = typer.Typer(
     name="uno-stats",
@@ -64,6 +66,8 @@ def _errors() -> Iterator[None]:
 
 def _version(value: bool) -> None:
     if value:
+        from uno_stats.results import tool_version
+
         typer.echo(f"uno-stats {tool_version()}")
         raise typer.Exit()
 
@@ -99,6 +103,9 @@ OutOpt = Annotated[
 ]
 FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Output format.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+FreshOpt = Annotated[
+    bool, typer.Option("--fresh", help="Clear OUT/<name>/ first instead of resuming.")
+]
 SchedulerOpt = Annotated[
     str | None,
     typer.Option(
@@ -158,9 +165,7 @@ def run(
     seed: Annotated[int | None, typer.Option("--seed", min=0, help="Override the seed.")] = None,
     workers: WorkersOpt = None,
     out: OutOpt = Path("results"),
-    fresh: Annotated[
-        bool, typer.Option("--fresh", help="Clear OUT/<name>/ first instead of resuming.")
-    ] = False,
+    fresh: FreshOpt = False,
     quiet: QuietOpt = False,
     scheduler: SchedulerOpt = None,
     chunk_size: Annotated[
@@ -287,7 +292,9 @@ def _trace_scenario(scenario: Any, point: str | None) -> Any:
         return scenario
     labels = [p.label for p in points]
     if point is None:
-        raise UnoStatsError(f"a sweep of {len(points)} points: pick one with --point ({labels[0]})")
+        raise UnoStatsError(
+            f"a sweep of {len(points)} points: pick one with --point ({', '.join(labels)})"
+        )
     for p in points:
         if p.label == point:
             return p.scenario
@@ -336,7 +343,9 @@ def bench(
         typer.echo(bench_mod.notes(results))
 
 
-def _open_all(folders: list[Path]) -> list[Run]:
+def _open_all(folders: list[Path]) -> "list[Run]":
+    from uno_stats.results import open_runs
+
     runs: list[Run] = []
     for folder in folders:
         runs.extend(open_runs(folder))
@@ -370,7 +379,9 @@ def compare(
     games: GamesOpt = None,
     workers: WorkersOpt = None,
     out: OutOpt = Path("results"),
+    fresh: FreshOpt = False,
     quiet: QuietOpt = False,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Compare runs: differences with intervals, tests, effect sizes and a verdict."""
     if len(items) < 2:
@@ -379,24 +390,25 @@ def compare(
         )
     with _errors():
         from uno_stats import report
+        from uno_stats.results import open_runs
 
         runs: list[Run] = []
         for item in items:
             path = Path(item)
-            if path.suffix in (".yaml", ".yml"):
-                outcome = _run_file(
-                    path,
-                    games=games,
-                    seed=None,
-                    workers=workers,
-                    out=out,
-                    fresh=False,
-                    quiet=quiet,
-                    scheduler=None,
-                )
-                runs.extend(outcome.runs)
-            else:
+            if path.suffix not in (".yaml", ".yml"):
                 runs.extend(open_runs(path))
+                continue
+            outcome = _run_file(
+                path,
+                games=games,
+                seed=None,
+                workers=workers,
+                out=out,
+                fresh=fresh,
+                quiet=quiet,
+                scheduler=scheduler,
+            )
+            runs.extend(outcome.runs)
         typer.echo(report.compare_text(runs, fmt.value))
 
 

@@ -95,7 +95,9 @@ def z_value(level: float = LEVEL) -> float:
     return float(st.norm.ppf(0.5 + level / 2))
 
 
-def wilson(successes: np.ndarray | int, n: np.ndarray | int, level: float = LEVEL):
+def wilson(
+    successes: np.ndarray | int, n: np.ndarray | int, level: float = LEVEL
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Wilson score interval (no continuity correction), vectorised; n = 0 gives NaN.
 
     Identical to ``scipy.stats.binomtest(k, n).proportion_ci(method="wilson")``.

@@ -17,6 +17,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -125,11 +126,32 @@ def plan_chunks(run: int, games: int, chunk_size: int) -> list[Chunk]:
     ]
 
 
+ENGINE_SOURCES = ("engine/*.py", "strategies.py", "strategy_table.py", "rules.py", "schema.py")
+"""The package files whose code decides what a game plays out to (see :func:`engine_hash`)."""
+
+
+@cache
+def engine_hash() -> str:
+    """Fingerprint of the engine's source: parts played by different engine code never mix."""
+    package = Path(__file__).parent
+    digest = hashlib.sha256()
+    for pattern in ENGINE_SOURCES:
+        for path in sorted(package.glob(pattern)):
+            digest.update(path.relative_to(package).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def config_hash(scenario: Scenario, chunk_size: int) -> str:
-    """Fingerprint of what a run folder holds: resolved scenario, chunk size, tool version."""
+    """Fingerprint of what a run folder holds: resolved scenario, chunk size, tool and engine."""
     data = scenario.to_dict()
     data.pop("source", None)  # where the file was read from does not change the results
-    payload = {"scenario": data, "chunk_size": chunk_size, "version": tool_version()}
+    payload = {
+        "scenario": data,
+        "chunk_size": chunk_size,
+        "version": tool_version(),
+        "engine": engine_hash(),
+    }
     text = json.dumps(payload, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -144,7 +166,8 @@ def _existing_manifest(path: Path) -> dict[str, Any] | None:
 
 def _mismatch(path: Path) -> RunError:
     return RunError(
-        f"{path} holds results of a different scenario (or chunk size or uno-stats version); "
+        f"{path} holds results of a different scenario (or chunk size, or another version of "
+        "uno-stats or its engine); "
         "rerun with --fresh to replace them, or choose another --out"
     )
 
@@ -204,6 +227,7 @@ def _plan_run(
         "created": old.get("created", _now()) if old else _now(),
         "complete": False,
         "config_hash": digest,
+        "engine_hash": engine_hash(),
     }
     plan = RunPlan(scenario, path, size, engine.EngineConfig.from_scenario(scenario), manifest)
     plan.label = manifest["sweep_label"]
@@ -284,6 +308,13 @@ def _submit(backend: Backend, plans: list[RunPlan], chunk: Chunk) -> Any:
     return backend.submit(run_chunk, plans[chunk.run].config, chunk.first_game, chunk.n_games)
 
 
+def _record_chunk(plan: RunPlan, rows: int) -> None:
+    """Keep the manifest in step with the parts on disk (a killed run still tells its progress)."""
+    plan.manifest["chunks_done"] = len(plan.done)
+    plan.manifest["rows"] += rows
+    write_json(plan.path / MANIFEST, plan.manifest)
+
+
 def _finish_manifests(
     plans: list[RunPlan], sweep: dict[str, Any] | None, root: Path, progress: _Progress
 ) -> None:
@@ -359,6 +390,7 @@ def run_scenario(
         plan = plans[chunk.run]
         write_part(plan.path, chunk.index, columns, plan.scenario.players)
         plan.done.add(chunk.index)
+        _record_chunk(plan, len(columns["game"]))
         state.computed += chunk.n_games
         bar.update(chunk.n_games)
 

@@ -28,6 +28,7 @@ from uno_stats.engine.state import (
     ST_PLAYERS,
     ST_WD4_PREV_COLOR,
     ST_WD4_PREV_TOP,
+    views,
 )
 from uno_stats.rules import R_WD4_RESTRICTION, WD4_COLOR_OR_NUMBER, WD4_COLOR_OR_WILD, WD4_NONE
 from uno_stats.strategy_table import (
@@ -81,15 +82,16 @@ def _basic_rank(card, color):
 
 
 @engine_jit
-def choose_card_for(kind, hands, hn, p, cand, n, st, rng, rank_buf):
+def choose_card_for(kind, tab, p, n, rng):
     """The hand index seat ``p`` (playing strategy ``kind``) plays among ``cand[:n]``."""
+    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
     if kind == RANDOM or n == 1:
         return _uniform_among(cand, n, rng)
     color = st[ST_COLOR]
     if kind == BASIC:
         for k in range(n):
-            rank_buf[k] = _basic_rank(hands[p, cand[k]], color)
-        return _best_by_rank(hands, p, cand, n, rank_buf, rng)
+            rank[k] = _basic_rank(hands[p, cand[k]], color)
+        return _best_by_rank(hands, p, cand, n, rank, rng)
     # AGGRESSIVE: attack a next player low on cards, otherwise shed the most points.
     players = st[ST_PLAYERS]
     nxt = (p + st[ST_DIR]) % players
@@ -99,8 +101,8 @@ def choose_card_for(kind, hands, hn, p, cand, n, st, rng, rank_buf):
         r = CARD_POINTS[card]
         if attack and CARD_SYMBOL[card] >= 10 and card != WILD:
             r += 100
-        rank_buf[k] = r
-    return _best_by_rank(hands, p, cand, n, rank_buf, rng)
+        rank[k] = r
+    return _best_by_rank(hands, p, cand, n, rank, rng)
 
 
 @engine_jit
@@ -162,13 +164,14 @@ def choose_swap_target(kind, st, hn, p, rng):
 
 
 @engine_jit
-def smart_bluff_estimate(hands, hn, p, accused, st, disc, deck, rules):
+def smart_bluff_estimate(tab, p, accused):
     """P(the accused held a card blocking its Wild Draw Four), from what seat ``p`` has seen.
 
     The unseen cards are the deck minus ``p``'s hand and the discard pile; the accused's
     hand (its size after the play) is taken as a uniform sample of them, so the chance
     that it holds at least one blocking card is ``1 - C(U - K, h) / C(U, h)``.
     """
+    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
     restriction = rules[R_WD4_RESTRICTION]
     if restriction == WD4_NONE:
         return 0.0
@@ -209,13 +212,13 @@ def _blocks(card, color, top_number, restriction):
 
 
 @engine_jit
-def wants_challenge(seats, hands, hn, p, accused, st, disc, deck, rules):
+def wants_challenge(seats, tab, p, accused):
     """Whether seat ``p`` challenges the Wild Draw Four just played on it (its ``challenge`` knob)."""
     mode = np.int64(seats[p, S_CHALLENGE])
     if mode == CHALLENGE_ALWAYS:
         return True
     if mode == CHALLENGE_SMART:
-        return smart_bluff_estimate(hands, hn, p, accused, st, disc, deck, rules) > 0.5
+        return smart_bluff_estimate(tab, p, accused) > 0.5
     return False
 
 

@@ -91,7 +91,7 @@ class EngineConfig:
 
 
 def _new_table(config: EngineConfig, max_events: int = 0) -> Table:
-    table = Table(config.players, max_events)
+    table = Table(config.players, config.rules, config.deck, max_events)
     table.st[ST_PARTNERS] = 1 if config.scoring == SCORING_PARTNERS else 0
     return table
 
@@ -103,22 +103,12 @@ def _play(config: EngineConfig, table: Table, first_game: int, n_games: int, cap
         np.uint64(config.key),
         first_game,
         n_games,
-        config.deck,
-        config.rules,
+        table.tab,
         config.seats,
-        config.match_target,
-        config.scoring,
-        table.st,
-        table.hands,
-        table.hn,
-        table.pile,
-        table.disc,
-        table.cand,
-        np.zeros_like(table.cand),
-        table.max_deficit,
-        table.checkpoints,
         table.rng,
         table.events,
+        config.match_target,
+        config.scoring,
         totals,
         out_s,
         out_p,
@@ -139,32 +129,27 @@ def simulate(config: EngineConfig, first_game: int, n_games: int) -> dict[str, n
         if rows >= 0:
             break
         capacity *= 2  # a chunk of unusually long matches: replay it with more room
-    return _columns(config, out_s[:rows], out_p[:rows])
+    return _columns(config, out_s[:, :rows], out_p[:, :rows])
 
 
 def _columns(config: EngineConfig, out_s: np.ndarray, out_p: np.ndarray) -> dict[str, np.ndarray]:
-    rows = out_s.shape[0]
-    scalar = {name: out_s[:, i] for i, name in enumerate(SCALAR_COLUMNS)}
-    raw: dict[str, np.ndarray] = {
-        **scalar,
-        "players": np.full(rows, config.players),
-        "hand_sizes": out_p[:, OP_HAND, :],
-        "points": out_p[:, OP_POINTS, :],
-        "max_deficit": out_p[:, OP_DEFICIT, :],
-    }
-    match_valid = out_s[:, OC_MATCH_VALID] != 0
+    """The engine's column-major outputs as one typed array per result column."""
+    rows = out_s.shape[1]
+    raw: dict[str, np.ndarray] = {name: out_s[i] for i, name in enumerate(SCALAR_COLUMNS)}
+    raw["players"] = np.full(rows, config.players)
+    raw["hand_sizes"] = out_p[OP_HAND]
+    raw["points"] = out_p[OP_POINTS]
+    raw["max_deficit"] = out_p[OP_DEFICIT]
+    match_valid = out_s[OC_MATCH_VALID] != 0
     cols: dict[str, np.ndarray] = {}
     for column in COLUMNS:
-        if column.name.startswith("hands_t"):
-            continue
-        cols[column.name] = np.ascontiguousarray(raw[column.name]).astype(column.dtype)
+        if not column.name.startswith("hands_t"):
+            cols[column.name] = raw[column.name].astype(column.dtype)
     cols["match_winner__valid"] = match_valid
     cols["match_rounds__valid"] = match_valid
-    bits = out_s[:, OC_CHECKPOINTS]
+    bits = out_s[OC_CHECKPOINTS]
     for k, turn in enumerate(CHECKPOINT_TURNS[:N_CHECKPOINTS]):
-        cols[f"hands_t{turn}"] = np.ascontiguousarray(out_p[:, OP_CHECKPOINT0 + k, :]).astype(
-            np.uint8
-        )
+        cols[f"hands_t{turn}"] = out_p[OP_CHECKPOINT0 + k].astype(np.uint8)
         cols[f"hands_t{turn}__valid"] = (bits >> k) & 1 == 1
     return cols
 
@@ -185,7 +170,7 @@ def trace_game(config: EngineConfig, game: int, max_events: int = 500_000) -> li
         capacity *= 2
     n_events = int(table.st[ST_EV_N])
     events = table.events[: min(n_events, max_events)]
-    cols = _columns(config, out_s[:rows], out_p[:rows])
+    cols = _columns(config, out_s[:, :rows], out_p[:, :rows])
     return describe(events, config.players, cols, truncated=n_events > max_events)
 
 

@@ -29,6 +29,8 @@ from uno_stats.engine.state import (
     ST_UNO_PENALTIES,
     ST_WINNER,
     ST_ZERO_PASSES,
+    T_ST,
+    views,
 )
 from uno_stats.rules import SCORING_LOW, SCORING_PARTNERS, SCORING_POINTS
 from uno_stats.schema import STATUS_VOID, STATUS_WON
@@ -101,36 +103,37 @@ def _hand_points(hands, hn, s):
 
 
 @engine_jit
-def _record(st, hands, hn, max_deficit, checkpoints, out_s, out_p, row, game, rnd):
-    out_s[row, OC_GAME] = game
-    out_s[row, OC_ROUND] = rnd
-    out_s[row, OC_DEALER] = st[ST_DEALER]
-    out_s[row, OC_FIRST] = st[ST_FIRST]
-    out_s[row, OC_WINNER] = st[ST_WINNER]
-    out_s[row, OC_STATUS] = st[ST_STATUS]
-    out_s[row, OC_TURNS] = st[ST_TURNS]
-    out_s[row, OC_DRAWN] = st[ST_DRAWN]
-    out_s[row, OC_RESHUFFLES] = st[ST_RESHUFFLES]
-    out_s[row, OC_MATCH_WINNER] = -1
-    out_s[row, OC_MATCH_ROUNDS] = 0
-    out_s[row, OC_MATCH_VALID] = 0
-    out_s[row, OC_LONGEST_STACK] = st[ST_LONGEST_STACK]
-    out_s[row, OC_STACK_TOTAL] = st[ST_STACK_TOTAL]
-    out_s[row, OC_CHALLENGES] = st[ST_CHALLENGES]
-    out_s[row, OC_CHALLENGES_WON] = st[ST_CHALLENGES_WON]
-    out_s[row, OC_UNO] = st[ST_UNO_PENALTIES]
-    out_s[row, OC_SWAPS] = st[ST_SEVEN_SWAPS]
-    out_s[row, OC_ZPASSES] = st[ST_ZERO_PASSES]
-    out_s[row, OC_JUMPS] = st[ST_JUMP_INS]
-    out_s[row, OC_MISTAKES] = st[ST_MISTAKES]
-    out_s[row, OC_SHUFFLES] = st[ST_HAND_SHUFFLES]
-    out_s[row, OC_CHECKPOINTS] = st[ST_CHECKPOINTS]
+def _record(tab, out_s, out_p, row, game, rnd):
+    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
+    out_s[OC_GAME, row] = game
+    out_s[OC_ROUND, row] = rnd
+    out_s[OC_DEALER, row] = st[ST_DEALER]
+    out_s[OC_FIRST, row] = st[ST_FIRST]
+    out_s[OC_WINNER, row] = st[ST_WINNER]
+    out_s[OC_STATUS, row] = st[ST_STATUS]
+    out_s[OC_TURNS, row] = st[ST_TURNS]
+    out_s[OC_DRAWN, row] = st[ST_DRAWN]
+    out_s[OC_RESHUFFLES, row] = st[ST_RESHUFFLES]
+    out_s[OC_MATCH_WINNER, row] = -1
+    out_s[OC_MATCH_ROUNDS, row] = 0
+    out_s[OC_MATCH_VALID, row] = 0
+    out_s[OC_LONGEST_STACK, row] = st[ST_LONGEST_STACK]
+    out_s[OC_STACK_TOTAL, row] = st[ST_STACK_TOTAL]
+    out_s[OC_CHALLENGES, row] = st[ST_CHALLENGES]
+    out_s[OC_CHALLENGES_WON, row] = st[ST_CHALLENGES_WON]
+    out_s[OC_UNO, row] = st[ST_UNO_PENALTIES]
+    out_s[OC_SWAPS, row] = st[ST_SEVEN_SWAPS]
+    out_s[OC_ZPASSES, row] = st[ST_ZERO_PASSES]
+    out_s[OC_JUMPS, row] = st[ST_JUMP_INS]
+    out_s[OC_MISTAKES, row] = st[ST_MISTAKES]
+    out_s[OC_SHUFFLES, row] = st[ST_HAND_SHUFFLES]
+    out_s[OC_CHECKPOINTS, row] = st[ST_CHECKPOINTS]
     for s in range(st[ST_PLAYERS]):
-        out_p[row, OP_HAND, s] = hn[s]
-        out_p[row, OP_POINTS, s] = _hand_points(hands, hn, s)
-        out_p[row, OP_DEFICIT, s] = max_deficit[s]
+        out_p[OP_HAND, row, s] = hn[s]
+        out_p[OP_POINTS, row, s] = _hand_points(hands, hn, s)
+        out_p[OP_DEFICIT, row, s] = max_deficit[s]
         for k in range(N_CHECKPOINTS):
-            out_p[row, OP_CHECKPOINT0 + k, s] = checkpoints[k, s]
+            out_p[OP_CHECKPOINT0 + k, row, s] = checkpoints[k, s]
 
 
 @engine_jit
@@ -143,19 +146,19 @@ def _match_over(st, out_p, row, totals, scoring, target):
         if scoring == SCORING_POINTS:
             for s in range(players):
                 if s != w:
-                    totals[w] += out_p[row, OP_POINTS, s]
+                    totals[w] += out_p[OP_POINTS, row, s]
             if totals[w] >= target:
                 return w
         elif scoring == SCORING_PARTNERS:
             team = w % 2
             for s in range(players):
                 if s % 2 != team:
-                    totals[team] += out_p[row, OP_POINTS, s]
+                    totals[team] += out_p[OP_POINTS, row, s]
             if totals[team] >= target:
                 return team
         elif scoring == SCORING_LOW:
             for s in range(players):
-                totals[s] += out_p[row, OP_POINTS, s]
+                totals[s] += out_p[OP_POINTS, row, s]
     if scoring == SCORING_LOW:
         reached = False
         low = totals[0]
@@ -174,60 +177,22 @@ def _match_over(st, out_p, row, totals, scoring, target):
 
 
 @engine_jit
-def run_chunk(
-    key,
-    first_game,
-    n_games,
-    deck,
-    rules,
-    seats,
-    target,
-    scoring,
-    st,
-    hands,
-    hn,
-    pile,
-    disc,
-    cand,
-    rank,
-    max_deficit,
-    checkpoints,
-    rng,
-    ev,
-    totals,
-    out_s,
-    out_p,
-):
+def run_chunk(key, first_game, n_games, tab, seats, rng, ev, target, scoring, totals, out_s, out_p):
     """Play games ``first_game ..`` into the output rows; returns rows written, -1 if full.
 
     ``target`` 0 plays single rounds (dealer seat P-1 every time); otherwise each game
     is a match to ``target`` whose rounds are consecutive rows.
     """
+    st = tab[T_ST]
     players = st[ST_PLAYERS]
-    capacity = out_s.shape[0]
+    capacity = out_s.shape[1]
     row = 0
     for g in range(n_games):
         game = first_game + g
         seed_stream(rng, key, game)
         if target == 0:
-            play_round(
-                st,
-                hands,
-                hn,
-                pile,
-                disc,
-                deck,
-                rules,
-                seats,
-                rng,
-                ev,
-                cand,
-                rank,
-                max_deficit,
-                checkpoints,
-                players - 1,
-            )
-            _record(st, hands, hn, max_deficit, checkpoints, out_s, out_p, row, game, 0)
+            play_round(tab, seats, rng, ev, players - 1)
+            _record(tab, out_s, out_p, row, game, 0)
             row += 1
             continue
         totals[:] = 0
@@ -237,40 +202,28 @@ def run_chunk(
             if row >= capacity:
                 return -1
             dealer = (dealt - 1) % players
-            play_round(
-                st,
-                hands,
-                hn,
-                pile,
-                disc,
-                deck,
-                rules,
-                seats,
-                rng,
-                ev,
-                cand,
-                rank,
-                max_deficit,
-                checkpoints,
-                dealer,
-            )
-            _record(st, hands, hn, max_deficit, checkpoints, out_s, out_p, row, game, rnd)
+            play_round(tab, seats, rng, ev, dealer)
+            _record(tab, out_s, out_p, row, game, rnd)
             rnd += 1
             row += 1
             if st[ST_STATUS] != STATUS_VOID:
                 dealt += 1  # a void round is redealt by the same dealer
             winner = _match_over(st, out_p, row - 1, totals, scoring, target)
             if winner >= 0 or rnd >= MATCH_ROUND_CAP:
-                out_s[row - 1, OC_MATCH_WINNER] = winner
-                out_s[row - 1, OC_MATCH_ROUNDS] = rnd
-                out_s[row - 1, OC_MATCH_VALID] = 1
+                out_s[OC_MATCH_WINNER, row - 1] = winner
+                out_s[OC_MATCH_ROUNDS, row - 1] = rnd
+                out_s[OC_MATCH_VALID, row - 1] = 1
                 break
     return row
 
 
 def allocate_outputs(rows: int, players: int) -> tuple[np.ndarray, np.ndarray]:
-    """Output arrays for ``rows`` rows: scalars ``(rows, N_SCALAR)``, seats ``(rows, planes, P)``."""
+    """Output arrays for ``rows`` rows: scalars ``(N_SCALAR, rows)``, seats ``(planes, rows, P)``.
+
+    Column-major, so each result column is one contiguous slice; every entry of a row is
+    written when the row is recorded, so the arrays need no zeroing.
+    """
     return (
-        np.zeros((rows, N_SCALAR), dtype=np.int64),
-        np.zeros((rows, N_SEAT_PLANES, players), dtype=np.int32),
+        np.empty((N_SCALAR, rows), dtype=np.int64),
+        np.empty((N_SEAT_PLANES, rows, players), dtype=np.int32),
     )

@@ -11,6 +11,10 @@ from uno_stats.engine.state import (
     ST_DIR,
     ST_PLAYERS,
     ST_TURNS,
+    T_CHECKPOINTS,
+    T_DEFICIT,
+    T_HN,
+    T_ST,
 )
 
 
@@ -73,8 +77,9 @@ def shuffle_hands(st, hands, hn, p, rng, ev):
 
 
 @engine_jit
-def measure(st, hn, max_deficit, checkpoints):
+def measure(tab):
     """After a turn that did not end the round: deficits, and hand sizes at turns 5, 10, ... 100."""
+    st, hn, max_deficit = tab[T_ST], tab[T_HN], tab[T_DEFICIT]
     players = st[ST_PLAYERS]
     low = hn[0]
     for s in range(1, players):
@@ -91,4 +96,4 @@ def measure(st, hn, max_deficit, checkpoints):
         if st[ST_CHECKPOINTS] & bit == 0:
             st[ST_CHECKPOINTS] |= bit
             for s in range(players):
-                checkpoints[k, s] = hn[s]
+                tab[T_CHECKPOINTS + k, s] = hn[s]

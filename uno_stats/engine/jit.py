@@ -11,3 +11,7 @@ from __future__ import annotations
 from numba import njit
 
 engine_jit = njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+
+# For tiny helpers whose result is a tuple of arrays (``state.views``): inlined at numba's
+# IR level so the tuple never exists at run time.
+engine_inline = njit(cache=True, nogil=True, error_model="numpy", _nrt=False, inline="always")

@@ -12,7 +12,18 @@ from uno_stats.engine.cards import (
 from uno_stats.engine.events import EV_DRAW, EV_REFILL, emit
 from uno_stats.engine.jit import engine_jit
 from uno_stats.engine.rng import shuffle
-from uno_stats.engine.state import ST_DISC_N, ST_DRAWN, ST_PASSES, ST_PILE_N, ST_RESHUFFLES
+from uno_stats.engine.state import (
+    ST_DISC_N,
+    ST_DRAWN,
+    ST_PASSES,
+    ST_PILE_N,
+    ST_RESHUFFLES,
+    T_DISC,
+    T_HANDS,
+    T_HN,
+    T_PILE,
+    T_ST,
+)
 from uno_stats.rules import (
     R_NO_ACTION_FINISH,
     R_WD4_RESTRICTION,
@@ -29,8 +40,9 @@ def can_draw(st):
 
 
 @engine_jit
-def refill(st, pile, disc, rng, ev):
+def refill(tab, rng, ev):
     """Shuffle every discard but the top into the empty draw pile (RULES.md, Refill)."""
+    st, pile, disc = tab[T_ST], tab[T_PILE], tab[T_DISC]
     n = st[ST_DISC_N] - 1
     if n <= 0:
         return
@@ -45,10 +57,11 @@ def refill(st, pile, disc, rng, ev):
 
 
 @engine_jit
-def draw_card(st, hands, hn, p, pile, disc, rng, ev, reason):
+def draw_card(tab, p, rng, ev, reason):
     """Seat ``p`` draws one card into its hand; returns it, or -1 when none can be drawn."""
+    st, hands, hn, pile = tab[T_ST], tab[T_HANDS:], tab[T_HN], tab[T_PILE]
     if st[ST_PILE_N] == 0:
-        refill(st, pile, disc, rng, ev)
+        refill(tab, rng, ev)
         if st[ST_PILE_N] == 0:
             return -1
     st[ST_PILE_N] -= 1
@@ -62,11 +75,11 @@ def draw_card(st, hands, hn, p, pile, disc, rng, ev, reason):
 
 
 @engine_jit
-def draw_cards(st, hands, hn, p, n, pile, disc, rng, ev, reason):
+def draw_cards(tab, p, n, rng, ev, reason):
     """Seat ``p`` draws up to ``n`` cards (stopping short when none are left); returns the count."""
     got = 0
     for _ in range(n):
-        if draw_card(st, hands, hn, p, pile, disc, rng, ev, reason) < 0:
+        if draw_card(tab, p, rng, ev, reason) < 0:
             break
         got += 1
     return got
@@ -145,17 +158,26 @@ def playable(card, hand_size, top, color, wd4_ok, rules):
 def collect_playable(hands, hn, p, top, color, bluff, rules, cand):
     """Fill ``cand`` with the hand indices of every playable card; returns how many.
 
-    The Wild Draw Four restriction is only checked when the hand holds one (``bluff``
-    makes it playable regardless).
+    The same test as :func:`playable`, with the loop invariants hoisted (this runs every
+    turn). The Wild Draw Four restriction is judged only when the hand holds one
+    (``bluff`` makes it playable regardless).
     """
-    n = 0
     size = hn[p]
+    top_symbol = CARD_SYMBOL[top]
+    last_card_rule = size == 1 and rules[R_NO_ACTION_FINISH] != 0
     wd4_ok = -1  # not judged yet
+    n = 0
     for i in range(size):
         card = hands[p, i]
-        if card == WILD_DRAW_FOUR and wd4_ok < 0:
-            wd4_ok = 1 if (bluff or wd4_allowed(hands, hn, p, color, top, rules)) else 0
-        if playable(card, size, top, color, wd4_ok == 1, rules):
+        if card < WILD:
+            ok = CARD_COLOR[card] == color or CARD_SYMBOL[card] == top_symbol
+        elif card == WILD_DRAW_FOUR:
+            if wd4_ok < 0:
+                wd4_ok = 1 if (bluff or wd4_allowed(hands, hn, p, color, top, rules)) else 0
+            ok = wd4_ok == 1
+        else:
+            ok = True
+        if ok and not (last_card_rule and CARD_IS_ACTION[card] != 0):
             cand[n] = i
             n += 1
     return n

@@ -44,6 +44,7 @@ from uno_stats.engine.state import (
     ST_STATUS,
     ST_TURNS,
     ST_WINNER,
+    views,
 )
 from uno_stats.engine.turn import CONTINUE_TURN, normal_turn, resolve_penalty
 from uno_stats.rules import (
@@ -86,13 +87,14 @@ def _only_draw_fours_left(st, pile):
 
 
 @engine_jit
-def _turn_up(st, pile, disc, rules, rng, ev):
+def _turn_up(tab, rng, ev):
     """S4: turn the opening card; a Wild Draw Four goes back and the deck is reshuffled;
     under ``redraw`` action cards and wilds are covered until a number card shows.
 
     Gap (RULES.md is silent): when the pile runs out of cards to turn, the last card turned
     stays and acts as under ``apply``; a pile of nothing but Wild Draw Fours keeps one as a Wild.
     """
+    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
     while True:
         st[ST_PILE_N] -= 1
         card = pile[st[ST_PILE_N]]
@@ -116,8 +118,9 @@ def _turn_up(st, pile, disc, rules, rng, ev):
 
 
 @engine_jit
-def _open(st, hands, hn, card, pile, disc, rules, seats, rng, ev):
+def _open(tab, card, seats, rng, ev):
     """S4 (``apply``): the opening card's effect on the first player; sets who starts."""
+    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
     players = st[ST_PLAYERS]
     dealer = st[ST_DEALER]
     first = (dealer + 1) % players
@@ -133,7 +136,7 @@ def _open(st, hands, hn, card, pile, disc, rules, seats, rng, ev):
         st[ST_CUR] = (first + 1) % players
     elif sym == DRAW_TWO:
         emit(st, ev, EV_PENALTY, first, 2, DRAW_PENALTY, 0, 0)
-        draw_cards(st, hands, hn, first, 2, pile, disc, rng, ev, DRAW_PENALTY)
+        draw_cards(tab, first, 2, rng, ev, DRAW_PENALTY)
         emit(st, ev, EV_LOSE_TURN, first, 1, 0, 0, 0)
         st[ST_CUR] = (first + 1) % players
     elif sym == REVERSE:
@@ -145,13 +148,12 @@ def _open(st, hands, hn, card, pile, disc, rules, seats, rng, ev):
 
 
 @engine_jit
-def setup_round(
-    st, hands, hn, pile, disc, deck, rules, seats, rng, ev, max_deficit, dealer, shuffled=False
-):
+def setup_round(tab, seats, rng, ev, dealer, shuffled=False):
     """Shuffle the deck, deal ``hand_size`` cards one at a time from the dealer's left, open.
 
     ``shuffled`` keeps the deck's order (its last card is dealt first): scripted tests.
     """
+    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
     reset_round(st, hn, max_deficit, dealer)
     players = st[ST_PLAYERS]
     n = deck.shape[0]
@@ -169,17 +171,16 @@ def setup_round(
             hands[s, hn[s]] = card
             hn[s] += 1
             emit(st, ev, EV_DEAL, s, card, 0, 0, 0)
-    card = _turn_up(st, pile, disc, rules, rng, ev)
-    _open(st, hands, hn, card, pile, disc, rules, seats, rng, ev)
+    card = _turn_up(tab, rng, ev)
+    _open(tab, card, seats, rng, ev)
     st[ST_FIRST] = st[ST_CUR]
     emit(st, ev, EV_START, st[ST_CUR], dealer, st[ST_DIR], st[ST_COLOR], card)
 
 
 @engine_jit
-def play_turns(
-    st, hands, hn, pile, disc, deck, rules, seats, rng, ev, cand, rank, max_deficit, checkpoints
-):
+def play_turns(tab, seats, rng, ev):
     """Play from the current position to the round's end: won, void or capped."""
+    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
     max_turns = rules[R_MAX_TURNS]
     challenges = rules[R_WD4_CHALLENGE] != 0
     while st[ST_STATUS] < 0:
@@ -192,63 +193,15 @@ def play_turns(
         bluffs = challenges and strategy_of(seats, p) != BASIC
         st[ST_BLUFF] = 1 if (bluffs and chance(rng, seats[p, S_BLUFF])) else 0
         if st[ST_PENDING] > 0:
-            outcome = resolve_penalty(
-                st,
-                hands,
-                hn,
-                p,
-                pile,
-                disc,
-                deck,
-                rules,
-                seats,
-                rng,
-                ev,
-                cand,
-                max_deficit,
-                checkpoints,
-            )
+            outcome = resolve_penalty(tab, p, seats, rng, ev)
             if outcome != CONTINUE_TURN:
                 continue
-        normal_turn(
-            st,
-            hands,
-            hn,
-            p,
-            pile,
-            disc,
-            rules,
-            seats,
-            rng,
-            ev,
-            cand,
-            rank,
-            max_deficit,
-            checkpoints,
-        )
+        normal_turn(tab, p, seats, rng, ev)
     emit(st, ev, EV_END, st[ST_WINNER], st[ST_STATUS], st[ST_TURNS], 0, 0)
 
 
 @engine_jit
-def play_round(
-    st,
-    hands,
-    hn,
-    pile,
-    disc,
-    deck,
-    rules,
-    seats,
-    rng,
-    ev,
-    cand,
-    rank,
-    max_deficit,
-    checkpoints,
-    dealer,
-):
-    """Play one round to its end; the outcome is left in ``st`` and the arrays."""
-    setup_round(st, hands, hn, pile, disc, deck, rules, seats, rng, ev, max_deficit, dealer)
-    play_turns(
-        st, hands, hn, pile, disc, deck, rules, seats, rng, ev, cand, rank, max_deficit, checkpoints
-    )
+def play_round(tab, seats, rng, ev, dealer):
+    """Play one round to its end; the outcome is left in ``tab``."""
+    setup_round(tab, seats, rng, ev, dealer)
+    play_turns(tab, seats, rng, ev)

@@ -207,22 +207,7 @@ def play_position(
     st[ST_PEND_KIND] = pending_kind or (pending if pending in (2, 4) else 0)
     st[ST_PEND_CARDS] = pending_cards or (1 if pending else 0)
     seed_stream(table.rng, np.uint64(config.key), 0)
-    play_turns(
-        st,
-        table.hands,
-        table.hn,
-        table.pile,
-        table.disc,
-        config.deck,
-        config.rules,
-        config.seats,
-        table.rng,
-        table.events,
-        table.cand,
-        np.zeros_like(table.cand),
-        table.max_deficit,
-        table.checkpoints,
-    )
+    play_turns(table.tab, config.seats, table.rng, table.events)
     return _position(config, table)
 
 
@@ -244,35 +229,14 @@ def deal_position(
     table = _new_table(config, max_events=10_000)
     deck = np.array(_ids(deck_top_first)[::-1], dtype=np.int64)
     seed_stream(table.rng, np.uint64(config.key), 0)
+    table.set_deck(deck)
     setup_round(
-        table.st,
-        table.hands,
-        table.hn,
-        table.pile,
-        table.disc,
-        deck,
-        config.rules,
+        table.tab,
         config.seats,
         table.rng,
         table.events,
-        table.max_deficit,
         players - 1 if dealer is None else dealer,
         True,
     )
-    play_turns(
-        table.st,
-        table.hands,
-        table.hn,
-        table.pile,
-        table.disc,
-        deck,
-        config.rules,
-        config.seats,
-        table.rng,
-        table.events,
-        table.cand,
-        np.zeros_like(table.cand),
-        table.max_deficit,
-        table.checkpoints,
-    )
+    play_turns(table.tab, config.seats, table.rng, table.events)
     return _position(config, table)

@@ -87,6 +87,7 @@ from uno_stats.engine.state import (
     ST_WD4_PREV_TOP,
     ST_WINNER,
     ST_ZERO_PASSES,
+    views,
 )
 from uno_stats.rules import (
     CUSTOM_EXTRA_TURN,
@@ -142,8 +143,9 @@ def _draw_value(card):
 
 
 @engine_jit
-def _uno_call(st, hands, hn, p, pile, disc, rules, seats, rng, ev):
+def _uno_call(tab, p, seats, rng, ev):
     """S10: the call on the next-to-last card; a caught miss draws ``uno_penalty`` at once."""
+    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
     penalty = rules[R_UNO_PENALTY]
     if penalty == 0:
         return
@@ -158,7 +160,7 @@ def _uno_call(st, hands, hn, p, pile, disc, rules, seats, rng, ev):
     if caught:
         emit(st, ev, EV_UNO, p, 2, 0, 0, 0)
         st[ST_UNO_PENALTIES] += 1
-        draw_cards(st, hands, hn, p, penalty, pile, disc, rng, ev, DRAW_UNO)
+        draw_cards(tab, p, penalty, rng, ev, DRAW_UNO)
     else:
         emit(st, ev, EV_UNO, p, 1, 0, 0, 0)
 
@@ -194,21 +196,23 @@ def _clear_penalty(st):
 
 
 @engine_jit
-def _go_out(st, hands, hn, p, card, pile, disc, rules, rng, ev):
+def _go_out(tab, p, card, rng, ev):
     """S5: emptying the hand ends the round; only the final penalty is still drawn."""
+    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
     st[ST_STATUS] = STATUS_WON
     st[ST_WINNER] = p
     if rules[R_FINAL_PENALTY] != 0 and _draw_value(card) > 0:
         _add_penalty(st, card)
         victim = next_seat(st, p)
         emit(st, ev, EV_PENALTY, victim, st[ST_PENDING], DRAW_FINAL, 0, 0)
-        draw_cards(st, hands, hn, victim, st[ST_PENDING], pile, disc, rng, ev, DRAW_FINAL)
+        draw_cards(tab, victim, st[ST_PENDING], rng, ev, DRAW_FINAL)
     _clear_penalty(st)
 
 
 @engine_jit
-def _apply_effect(st, hands, hn, p, card, rules, seats, rng, ev):
+def _apply_effect(tab, p, card, seats, rng, ev):
     """The effect of the card ``p`` just played (not jumped on), setting the next active seat."""
+    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
     players = st[ST_PLAYERS]
     sym = CARD_SYMBOL[card]
     nxt = next_seat(st, p)
@@ -249,10 +253,9 @@ def _apply_effect(st, hands, hn, p, card, rules, seats, rng, ev):
 
 
 @engine_jit
-def play_card(
-    st, hands, hn, p, idx, how, pile, disc, rules, seats, rng, ev, max_deficit, checkpoints
-):
+def play_card(tab, p, idx, how, seats, rng, ev):
     """Seat ``p`` plays the card at ``idx``; resolves UNO, going out, jump-ins and the effect."""
+    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
     while True:
         top = disc[st[ST_DISC_N] - 1]
         color_before = st[ST_COLOR]
@@ -273,14 +276,14 @@ def play_card(
         else:
             st[ST_COLOR] = CARD_COLOR[card]
         if hn[p] == 1:
-            _uno_call(st, hands, hn, p, pile, disc, rules, seats, rng, ev)
+            _uno_call(tab, p, seats, rng, ev)
         if hn[p] == 0:
-            _go_out(st, hands, hn, p, card, pile, disc, rules, rng, ev)
+            _go_out(tab, p, card, rng, ev)
             return
         if rules[R_JUMP_IN] != 0 and card < WILD and st[ST_TURNS] < rules[R_MAX_TURNS]:
             jumper = _find_jumper(st, hands, hn, p, card, rules)
             if jumper >= 0:  # S8: the jumped card's effect lapses
-                measure(st, hn, max_deficit, checkpoints)
+                measure(tab)
                 st[ST_TURNS] += 1
                 st[ST_JUMP_INS] += 1
                 emit(st, ev, EV_JUMP, jumper, p, card, 0, 0)
@@ -288,7 +291,7 @@ def play_card(
                 p = jumper
                 how = PLAY_JUMP
                 continue
-        _apply_effect(st, hands, hn, p, card, rules, seats, rng, ev)
+        _apply_effect(tab, p, card, seats, rng, ev)
         return
 
 
@@ -319,10 +322,9 @@ def _collect_stackers(st, hands, hn, p, top, rules, cand):
 
 
 @engine_jit
-def resolve_penalty(
-    st, hands, hn, p, pile, disc, deck, rules, seats, rng, ev, cand, max_deficit, checkpoints
-):
+def resolve_penalty(tab, p, seats, rng, ev):
     """Seat ``p`` owes the pending total: challenge (S7), stack (S6) or draw it."""
+    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
     if (
         rules[R_WD4_CHALLENGE] != 0
         and st[ST_PEND_KIND] == 4
@@ -330,7 +332,7 @@ def resolve_penalty(
         and st[ST_PENDING] == 4
     ):
         accused = st[ST_WD4_PLAYER]
-        if wants_challenge(seats, hands, hn, p, accused, st, disc, deck, rules):
+        if wants_challenge(seats, tab, p, accused):
             illegal = st[ST_WD4_LEGAL] == 0
             st[ST_CHALLENGES] += 1
             emit(st, ev, EV_CHALLENGE, p, accused, 1 if illegal else 0, 0, 0)
@@ -338,11 +340,11 @@ def resolve_penalty(
             if illegal:
                 st[ST_CHALLENGES_WON] += 1
                 emit(st, ev, EV_PENALTY, accused, 4, DRAW_CHALLENGE, 0, 0)
-                draw_cards(st, hands, hn, accused, 4, pile, disc, rng, ev, DRAW_CHALLENGE)
+                draw_cards(tab, accused, 4, rng, ev, DRAW_CHALLENGE)
                 return CONTINUE_TURN
             penalty = rules[R_CHALLENGE_PENALTY]
             emit(st, ev, EV_PENALTY, p, penalty, DRAW_CHALLENGE, 0, 0)
-            draw_cards(st, hands, hn, p, penalty, pile, disc, rng, ev, DRAW_CHALLENGE)
+            draw_cards(tab, p, penalty, rng, ev, DRAW_CHALLENGE)
             emit(st, ev, EV_LOSE_TURN, p, 2, 0, 0, 0)
             st[ST_CUR] = next_seat(st, p)
             return TURN_LOST
@@ -352,29 +354,14 @@ def resolve_penalty(
         st[ST_TURNS] += 1
         emit(st, ev, EV_TURN, p, st[ST_TURNS], top, st[ST_COLOR], st[ST_DIR])
         idx = cand[below(rng, n)]
-        play_card(
-            st,
-            hands,
-            hn,
-            p,
-            idx,
-            PLAY_STACK,
-            pile,
-            disc,
-            rules,
-            seats,
-            rng,
-            ev,
-            max_deficit,
-            checkpoints,
-        )
+        play_card(tab, p, idx, PLAY_STACK, seats, rng, ev)
         if st[ST_STATUS] < 0:
-            measure(st, hn, max_deficit, checkpoints)
+            measure(tab)
         return TURN_PLAYED
     total = st[ST_PENDING]
     _clear_penalty(st)
     emit(st, ev, EV_PENALTY, p, total, DRAW_PENALTY, 0, 0)
-    draw_cards(st, hands, hn, p, total, pile, disc, rng, ev, DRAW_PENALTY)
+    draw_cards(tab, p, total, rng, ev, DRAW_PENALTY)
     if rules[R_STACK_VICTIM_SKIPS] != 0:
         emit(st, ev, EV_LOSE_TURN, p, 1, 0, 0, 0)
         st[ST_CUR] = next_seat(st, p)
@@ -383,8 +370,9 @@ def resolve_penalty(
 
 
 @engine_jit
-def _try_mistake(st, hands, hn, p, top, color, wd4_ok, pile, disc, rules, seats, rng, ev):
+def _try_mistake(tab, p, top, color, wd4_ok, seats, rng, ev):
     """S11: with probability ``mistake`` try an unplayable card, take it back, draw the penalty."""
+    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
     if not chance(rng, seats[p, S_MISTAKE]):
         return
     size = hn[p]
@@ -405,16 +393,17 @@ def _try_mistake(st, hands, hn, p, top, color, wd4_ok, pile, disc, rules, seats,
     penalty = rules[R_INVALID_PLAY_PENALTY]
     if penalty > 0:
         emit(st, ev, EV_PENALTY, p, penalty, DRAW_MISTAKE, 0, 0)
-        draw_cards(st, hands, hn, p, penalty, pile, disc, rng, ev, DRAW_MISTAKE)
+        draw_cards(tab, p, penalty, rng, ev, DRAW_MISTAKE)
 
 
 @engine_jit
-def _draw_for_turn(st, hands, hn, p, top, color, pile, disc, rules, rng, ev):
+def _draw_for_turn(tab, p, top, color, rng, ev):
     """S2: draw one, or until a card fits; returns the playable drawn card's index, -1, or -2
     when nothing at all could be drawn (a pass)."""
+    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
     drew = False
     while True:
-        card = draw_card(st, hands, hn, p, pile, disc, rng, ev, DRAW_TURN)
+        card = draw_card(tab, p, rng, ev, DRAW_TURN)
         if card < 0:
             return -1 if drew else -2
         drew = True
@@ -428,10 +417,9 @@ def _draw_for_turn(st, hands, hn, p, top, color, pile, disc, rules, rng, ev):
 
 
 @engine_jit
-def normal_turn(
-    st, hands, hn, p, pile, disc, rules, seats, rng, ev, cand, rank, max_deficit, checkpoints
-):
+def normal_turn(tab, p, seats, rng, ev):
     """A normal turn of seat ``p``: play a legal card, or draw (and maybe play the drawn card)."""
+    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
     st[ST_TURNS] += 1
     top = disc[st[ST_DISC_N] - 1]
     color = st[ST_COLOR]
@@ -439,7 +427,7 @@ def normal_turn(
     bluff = st[ST_BLUFF] != 0
     if seats[p, S_MISTAKE] > 0.0:
         wd4_ok = bluff or wd4_allowed(hands, hn, p, color, top, rules)
-        _try_mistake(st, hands, hn, p, top, color, wd4_ok, pile, disc, rules, seats, rng, ev)
+        _try_mistake(tab, p, top, color, wd4_ok, seats, rng, ev)
     n = collect_playable(hands, hn, p, top, color, bluff, rules, cand)
     voluntary = (
         n > 0
@@ -449,44 +437,14 @@ def normal_turn(
         and chance(rng, seats[p, S_VOLUNTARY_DRAW])
     )
     if n > 0 and not voluntary:
-        idx = choose_card_for(strategy_of(seats, p), hands, hn, p, cand, n, st, rng, rank)
-        play_card(
-            st,
-            hands,
-            hn,
-            p,
-            idx,
-            PLAY_NORMAL,
-            pile,
-            disc,
-            rules,
-            seats,
-            rng,
-            ev,
-            max_deficit,
-            checkpoints,
-        )
+        idx = choose_card_for(strategy_of(seats, p), tab, p, n, rng)
+        play_card(tab, p, idx, PLAY_NORMAL, seats, rng, ev)
     else:
         if voluntary:
             emit(st, ev, EV_VOLUNTARY, p, 0, 0, 0, 0)
-        idx = _draw_for_turn(st, hands, hn, p, top, color, pile, disc, rules, rng, ev)
+        idx = _draw_for_turn(tab, p, top, color, rng, ev)
         if idx >= 0:  # every strategy plays a legal drawn card (SCENARIO.md), so may/must agree
-            play_card(
-                st,
-                hands,
-                hn,
-                p,
-                idx,
-                PLAY_DRAWN,
-                pile,
-                disc,
-                rules,
-                seats,
-                rng,
-                ev,
-                max_deficit,
-                checkpoints,
-            )
+            play_card(tab, p, idx, PLAY_DRAWN, seats, rng, ev)
         else:
             if idx == -2:  # "Passing": nothing playable and nothing to draw
                 st[ST_PASSES] += 1
@@ -496,4 +454,4 @@ def normal_turn(
                     return
             st[ST_CUR] = next_seat(st, p)
     if st[ST_STATUS] < 0:
-        measure(st, hn, max_deficit, checkpoints)
+        measure(tab)
