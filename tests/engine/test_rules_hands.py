@@ -204,7 +204,9 @@ def test_jump_in_off():
 def test_jump_in_barred_by_no_action_finish(no_action_finish):
     hands = [["red Skip", "blue 1", "blue 2"], ["green 3", "green 4"], ["red Skip"]]
     pos = play_position(
-        hands, rules={**JUMP, "no_action_finish": no_action_finish}, turns=1 + (not no_action_finish)
+        hands,
+        rules={**JUMP, "no_action_finish": no_action_finish},
+        turns=1 + (not no_action_finish),
     )
     if no_action_finish:
         assert pos.counters["jump_ins"] == 0 and pos.current == 2
@@ -214,9 +216,7 @@ def test_jump_in_barred_by_no_action_finish(no_action_finish):
 
 def test_jump_in_on_a_seven_lapses_its_swap():
     hands = [["red 7", "blue 1", "blue 2"], ["red 7", "green 1", "green 2"], ["yellow 1"]]
-    pos = play_position(
-        hands, rules={**JUMP, **SEVEN_ZERO}, turns=2, seats={"strategy": "basic"}
-    )
+    pos = play_position(hands, rules={**JUMP, **SEVEN_ZERO}, turns=2, seats={"strategy": "basic"})
     # only the jumper (seat 1) swaps, with the fewest-cards opponent (seat 2)
     assert [tuple(r[1:3]) for r in kinds(pos.events, E.EV_SWAP)] == [(1, 2)]
     assert same_cards(pos.hands[0], ["blue 1", "blue 2"])
@@ -225,9 +225,7 @@ def test_jump_in_on_a_seven_lapses_its_swap():
 
 
 def test_jump_in_on_a_stacking_draw_two():
-    hands = _four(
-        ["red Draw Two", "green 1", "green 2"], h2=["red Draw Two", "green 3", "green 4"]
-    )
+    hands = _four(["red Draw Two", "green 1", "green 2"], h2=["red Draw Two", "green 3", "green 4"])
     pos = play_position(
         hands,
         top="blue Draw Two",
@@ -285,7 +283,9 @@ def test_uno_called_no_penalty():
     assert pos.hand_sizes()[0] == 1 and int(kinds(pos.events, E.EV_UNO)[0][2]) == 0
 
 
-@pytest.mark.parametrize(("partner_catch", "opp_catch", "caught"), [(1.0, 0.0, False), (0.0, 1.0, True)])
+@pytest.mark.parametrize(
+    ("partner_catch", "opp_catch", "caught"), [(1.0, 0.0, False), (0.0, 1.0, True)]
+)
 def test_uno_partners_partner_does_not_catch(partner_catch, opp_catch, caught):
     seats = [
         {"forget_uno": 1.0},

@@ -182,7 +182,11 @@ def _owing(hand0, top, pending, kind, color=None, rules=None, turns=1, players=3
 
 def test_stack_draw_two_passes_the_total_on():
     pos = _owing(
-        ["red Draw Two", "green 1", "green 3"], "blue Draw Two", 2, 2, rules={"stack_draw_two": True}
+        ["red Draw Two", "green 1", "green 3"],
+        "blue Draw Two",
+        2,
+        2,
+        rules={"stack_draw_two": True},
     )
     assert plays(pos.events) == [(0, "red Draw Two", E.PLAY_STACK)]
     assert pos.pending == 4 and pos.pending_cards == 2 and pos.current == 1

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 from rules_helpers import COLORS, draws, filler, kinds, plays, same_cards
 
-from uno_stats.engine import EngineConfig, events as E
+from uno_stats.engine import EngineConfig
+from uno_stats.engine import events as E
 from uno_stats.engine.cards import build_deck, card_id, card_name
 from uno_stats.engine.scripted import deal_position, play_position
 from uno_stats.rules import preset_rules
@@ -157,9 +158,7 @@ def test_opening_wild_draw_four_goes_back_and_the_deck_is_reshuffled(mode):
 
 
 def test_skip_with_three_players():
-    pos = play_position(
-        [["red Skip", "blue 1", "blue 2"], ["red 1", "red 2"], ["red 3", "red 4"]]
-    )
+    pos = play_position([["red Skip", "blue 1", "blue 2"], ["red 1", "red 2"], ["red 3", "red 4"]])
     assert pos.current == 2 and pos.turns == 1
     assert kinds(pos.events, E.EV_LOSE_TURN)[0][1] == 1
 
@@ -172,9 +171,7 @@ def test_reverse_with_four_players():
     assert pos.direction == 1 and pos.current == 1
 
 
-@pytest.mark.parametrize(
-    ("two_player", "current", "direction"), [(True, 0, 1), (False, 1, -1)]
-)
+@pytest.mark.parametrize(("two_player", "current", "direction"), [(True, 0, 1), (False, 1, -1)])
 def test_two_player_reverse(two_player, current, direction):
     pos = play_position(
         [["red Reverse", "blue 1", "blue 2"], ["red 1", "red 2"]],
@@ -286,9 +283,7 @@ def test_voluntary_draw_is_offered_only_when_a_card_can_be_drawn():
 
 
 def test_voluntary_draw_knob_zero_plays():
-    pos = play_position(
-        [["red 1", "blue 2", "blue 3"], ["green 1", "green 2"]], pile=["green 9"]
-    )
+    pos = play_position([["red 1", "blue 2", "blue 3"], ["green 1", "green 2"]], pile=["green 9"])
     assert pos.top == "red 1"
 
 
@@ -304,7 +299,7 @@ def test_refill_shuffles_the_discards_but_the_top():
     assert pos.top == "red 5" and pos.discard_size == 1 and pos.color == "red"
     drawn = draws(pos.events)[0][1]
     assert drawn in ("green 9", "yellow 1")
-    assert same_cards(pos.pile + [drawn], ["green 9", "yellow 1"])
+    assert same_cards([*pos.pile, drawn], ["green 9", "yellow 1"])
     assert kinds(pos.events, E.EV_REFILL)[0][2] == 2
 
 
@@ -318,7 +313,7 @@ def test_refill_is_lazy_and_finishes_a_pending_penalty():
     )
     assert pos.counters["cards_drawn"] == 2 and pos.counters["reshuffles"] == 1
     assert same_cards(pos.hands[0], ["blue 1", "blue 2", "blue 3", "blue 7", "green 9"])
-    assert pos.discard_size == 2 and plays(pos.events) == [(1, "red 2", 0)] or plays(
+    assert (pos.discard_size == 2 and plays(pos.events) == [(1, "red 2", 0)]) or plays(
         pos.events
     ) == [(1, "red 1", 0)]  # seat 0 lost the turn; seat 1 took turn 1
 
@@ -399,9 +394,7 @@ def test_no_action_finish_still_plays_action_cards_down_to_one():
 
 
 def test_no_action_finish_a_number_card_may_still_win():
-    pos = play_position(
-        [["red 3"], ["green 1", "green 2"]], rules={"no_action_finish": True}
-    )
+    pos = play_position([["red 3"], ["green 1", "green 2"]], rules={"no_action_finish": True})
     assert pos.winner == 0
 
 

@@ -132,8 +132,9 @@ def _record(tab, out_s, out_p, row, game, rnd):
         out_p[OP_HAND, row, s] = hn[s]
         out_p[OP_POINTS, row, s] = _hand_points(hands, hn, s)
         out_p[OP_DEFICIT, row, s] = max_deficit[s]
-        for k in range(N_CHECKPOINTS):
-            out_p[OP_CHECKPOINT0 + k, row, s] = checkpoints[k, s]
+        for k in range(N_CHECKPOINTS):  # 0 where the round ended first (null on disk)
+            recorded = (st[ST_CHECKPOINTS] >> k) & 1
+            out_p[OP_CHECKPOINT0 + k, row, s] = checkpoints[k, s] if recorded else 0
 
 
 @engine_jit
