@@ -17,7 +17,6 @@ import sys
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +25,7 @@ from tqdm import tqdm
 
 from uno_stats import engine
 from uno_stats.backends import Backend, TaskFailed, execute, make_backend
+from uno_stats.engine.jit import engine_source_hash
 from uno_stats.errors import RunError
 from uno_stats.results import (
     MANIFEST,
@@ -126,20 +126,9 @@ def plan_chunks(run: int, games: int, chunk_size: int) -> list[Chunk]:
     ]
 
 
-ENGINE_SOURCES = ("engine/*.py", "strategies.py", "strategy_table.py", "rules.py", "schema.py")
-"""The package files whose code decides what a game plays out to (see :func:`engine_hash`)."""
-
-
-@cache
 def engine_hash() -> str:
     """Fingerprint of the engine's source: parts played by different engine code never mix."""
-    package = Path(__file__).parent
-    digest = hashlib.sha256()
-    for pattern in ENGINE_SOURCES:
-        for path in sorted(package.glob(pattern)):
-            digest.update(path.relative_to(package).as_posix().encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+    return engine_source_hash()
 
 
 def config_hash(scenario: Scenario, chunk_size: int) -> str:

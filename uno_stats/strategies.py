@@ -18,7 +18,7 @@ from uno_stats.engine.cards import (
     WILD,
     WILD_DRAW_FOUR,
 )
-from uno_stats.engine.jit import engine_jit
+from uno_stats.engine.jit import engine_inline, engine_jit
 from uno_stats.engine.rng import below
 from uno_stats.engine.state import (
     ST_COLOR,
@@ -81,7 +81,7 @@ def _basic_rank(card, color):
     return 0 if card == WILD_DRAW_FOUR else 1
 
 
-@engine_jit
+@engine_inline
 def choose_card_for(kind, tab, p, n, rng):
     """The hand index seat ``p`` (playing strategy ``kind``) plays among ``cand[:n]``."""
     st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)

@@ -10,7 +10,7 @@ from uno_stats.engine.cards import (
     WILD_DRAW_FOUR,
 )
 from uno_stats.engine.events import EV_DRAW, EV_REFILL, emit
-from uno_stats.engine.jit import engine_jit
+from uno_stats.engine.jit import engine_inline, engine_jit
 from uno_stats.engine.rng import shuffle
 from uno_stats.engine.state import (
     ST_DISC_N,
@@ -154,7 +154,7 @@ def playable(card, hand_size, top, color, wd4_ok, rules):
     return matches(card, top, color)
 
 
-@engine_jit
+@engine_inline
 def collect_playable(hands, hn, p, top, color, bluff, rules, cand):
     """Fill ``cand`` with the hand indices of every playable card; returns how many.
 

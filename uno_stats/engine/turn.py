@@ -46,7 +46,7 @@ from uno_stats.engine.events import (
     emit,
 )
 from uno_stats.engine.hands import measure, rotate_hands, shuffle_hands, swap_hands
-from uno_stats.engine.jit import engine_jit
+from uno_stats.engine.jit import engine_inline, engine_jit
 from uno_stats.engine.piles import (
     can_draw,
     collect_playable,
@@ -142,7 +142,7 @@ def _draw_value(card):
     return 0
 
 
-@engine_jit
+@engine_inline
 def _uno_call(tab, p, seats, rng, ev):
     """S10: the call on the next-to-last card; a caught miss draws ``uno_penalty`` at once."""
     st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
@@ -209,7 +209,7 @@ def _go_out(tab, p, card, rng, ev):
     _clear_penalty(st)
 
 
-@engine_jit
+@engine_inline
 def _apply_effect(tab, p, card, seats, rng, ev):
     """The effect of the card ``p`` just played (not jumped on), setting the next active seat."""
     st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
@@ -252,7 +252,7 @@ def _apply_effect(tab, p, card, seats, rng, ev):
         st[ST_CUR] = nxt
 
 
-@engine_jit
+@engine_inline
 def play_card(tab, p, idx, how, seats, rng, ev):
     """Seat ``p`` plays the card at ``idx``; resolves UNO, going out, jump-ins and the effect."""
     st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
@@ -295,7 +295,7 @@ def play_card(tab, p, idx, how, seats, rng, ev):
         return
 
 
-@engine_jit
+@engine_inline
 def _collect_stackers(st, hands, hn, p, top, rules, cand):
     """S6: hand indices of the cards that may answer the pending draw total."""
     kind = st[ST_PEND_KIND]
@@ -321,7 +321,7 @@ def _collect_stackers(st, hands, hn, p, top, rules, cand):
     return n
 
 
-@engine_jit
+@engine_inline
 def resolve_penalty(tab, p, seats, rng, ev):
     """Seat ``p`` owes the pending total: challenge (S7), stack (S6) or draw it."""
     st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
@@ -369,7 +369,7 @@ def resolve_penalty(tab, p, seats, rng, ev):
     return CONTINUE_TURN
 
 
-@engine_jit
+@engine_inline
 def _try_mistake(tab, p, top, color, wd4_ok, seats, rng, ev):
     """S11: with probability ``mistake`` try an unplayable card, take it back, draw the penalty."""
     st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
@@ -396,7 +396,7 @@ def _try_mistake(tab, p, top, color, wd4_ok, seats, rng, ev):
         draw_cards(tab, p, penalty, rng, ev, DRAW_MISTAKE)
 
 
-@engine_jit
+@engine_inline
 def _draw_for_turn(tab, p, top, color, rng, ev):
     """S2: draw one, or until a card fits; returns the playable drawn card's index, -1, or -2
     when nothing at all could be drawn (a pass)."""
@@ -416,7 +416,7 @@ def _draw_for_turn(tab, p, top, color, rng, ev):
             return -1
 
 
-@engine_jit
+@engine_inline
 def normal_turn(tab, p, seats, rng, ev):
     """A normal turn of seat ``p``: play a legal card, or draw (and maybe play the drawn card)."""
     st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
