@@ -253,3 +253,11 @@ def test_dask_cluster_gives_same_results(tmp_path, reference):
             scenario(tmp_path), tmp_path / "out", workers=2, scheduler=cluster.scheduler_address
         )
     assert frame(outcome.path).equals(reference)
+
+
+def test_sweep_points_equal_the_same_points_run_one_by_one(tmp_path):
+    s = scenario(tmp_path, SWEEP)
+    swept = run_quiet(s, tmp_path / "sweep", workers=2)
+    for run, point in zip(swept.runs, s.sweep_points(), strict=True):
+        alone = run_quiet(point.scenario, tmp_path / "alone" / point.label, workers=1)
+        assert frame(run.path).equals(frame(alone.path)), point.label

@@ -33,6 +33,7 @@ class Backend(Protocol):
     """Runs functions somewhere and reports which of its futures are done."""
 
     slots: int
+    shares_disk: bool  # True: a chunk may write its own Parquet part on this machine
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Start ``fn(*args)``; a future with ``result()``."""
@@ -51,6 +52,7 @@ class InlineBackend:
     """Runs each function at once in this process (``workers=1``): no pickling, easy debugging."""
 
     slots = 1
+    shares_disk = True  # chunks write their own Parquet part
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
         fut: Future = Future()
@@ -75,6 +77,8 @@ def _init_worker() -> None:
 class PoolBackend:
     """A local :class:`~concurrent.futures.ProcessPoolExecutor` of ``workers`` processes."""
 
+    shares_disk = True  # workers write their own Parquet parts
+
     def __init__(self, workers: int, start_method: str = START_METHOD) -> None:
         if start_method == "fork":
             engine.warm_up()  # compile or load once here; forked workers inherit it
@@ -95,6 +99,8 @@ class PoolBackend:
 
 class DaskBackend:
     """The same chunk function on a Dask distributed cluster (``"local"``: start one here)."""
+
+    shares_disk = False  # workers may be other machines: columns come back to the parent
 
     def __init__(self, scheduler: str, workers: int) -> None:
         try:

@@ -2,8 +2,9 @@
 
 Each measurement starts its workers, warms them (the compiled engine loaded and a small
 chunk played), and only then times a full set of chunks through the same chunk function,
-backends and chunk sizes that :func:`uno_stats.runner.run_scenario` uses. Parquet writing
-is not included: this measures the simulation and the transfer of its columns.
+backends and chunk sizes that :func:`uno_stats.runner.run_scenario` uses. Workers return
+only row counts and write nothing: this measures the simulation itself (a real run adds
+Parquet writing, done in the workers; ``uno-stats run`` prints that end-to-end rate).
 """
 
 from __future__ import annotations
@@ -78,12 +79,13 @@ def warm_up_engine(config: Any) -> float:
     return time.perf_counter() - started
 
 
+def simulate_rows(config: Any, first_game: int, n_games: int) -> int:
+    """Play one chunk in a worker and return only its row count (nothing else to ship)."""
+    return len(runner.run_chunk(config, first_game, n_games)["game"])
+
+
 def _submit(backend: Backend, config: Any, chunk: runner.Chunk) -> Any:
-    return backend.submit(runner.run_chunk, config, chunk.first_game, chunk.n_games)
-
-
-def _rows(columns: dict[str, Any]) -> int:
-    return len(columns["game"])
+    return backend.submit(simulate_rows, config, chunk.first_game, chunk.n_games)
 
 
 def measure(config: Any, games: int, workers: int, chunk_size: int) -> BenchResult:
@@ -96,9 +98,9 @@ def measure(config: Any, games: int, workers: int, chunk_size: int) -> BenchResu
         execute(backend, warm, lambda b, c: _submit(b, config, c), lambda c, r: None)
         timed = time.perf_counter()
 
-        def count(chunk: runner.Chunk, columns: dict[str, Any]) -> None:
+        def count(chunk: runner.Chunk, rows: int) -> None:
             nonlocal rounds
-            rounds += _rows(columns)
+            rounds += rows
 
         execute(backend, chunks, lambda b, c: _submit(b, config, c), count)
         seconds = time.perf_counter() - timed

@@ -56,7 +56,7 @@ def refill(tab, rng, ev):
     emit(st, ev, EV_REFILL, -1, n, 0, 0, 0)
 
 
-@engine_jit
+@engine_inline
 def draw_card(tab, p, rng, ev, reason):
     """Seat ``p`` draws one card into its hand; returns it, or -1 when none can be drawn."""
     st, hands, hn, pile = tab[T_ST], tab[T_HANDS:], tab[T_HN], tab[T_PILE]
