@@ -51,3 +51,10 @@ def test_readme_rule_table_is_the_generated_one() -> None:
     result = CliRunner().invoke(app, ["rules", "--format", "md"])
     assert result.exit_code == 0
     assert result.stdout.strip() in README
+
+
+def test_cli_reference_is_current() -> None:
+    from uno_stats.cli_reference import cli_reference
+
+    assert (ROOT / "docs" / "CLI.md").read_text().strip() == cli_reference().strip()
+    assert "docs/CLI.md" in README
