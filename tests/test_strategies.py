@@ -21,6 +21,7 @@ from uno_stats.engine.state import (
     ST_WD4_PREV_COLOR,
     ST_WD4_PREV_TOP,
     T_CAND,
+    T_LACKS,
     T_RULES,
 )
 from uno_stats.rules import preset_rules
@@ -59,6 +60,7 @@ def _table(strategy: str, seed: int):
     table.st[ST_COLOR] = int(gen.integers(0, 4))
     table.st[ST_DIR] = 1 if gen.random() < 0.5 else -1
     table.st[ST_WD4_PREV_COLOR] = int(gen.integers(0, 4))
+    table.tab[T_LACKS, :PLAYERS] = gen.integers(0, 16, size=PLAYERS)  # public: seen drawing
     table.st[ST_WD4_PREV_TOP] = int(table.disc[max(discards - 2, 0)])
     return config, table, deck[at:], gen
 
@@ -87,7 +89,8 @@ def _decisions(config, table, seed: int) -> tuple:
     rng[0] = seed
     card = int(table.hands[0, choose_card_for(kind, tab, 0, n, rng)]) if n else -1
     rng[0] = seed
-    color = int(choose_color(kind, table.hands, table.hn, 0, rng))
+    next_lacks = int(table.tab[T_LACKS, (PLAYERS + int(table.st[ST_DIR])) % PLAYERS])
+    color = int(choose_color(kind, table.hands, table.hn, 0, rng, next_lacks))
     rng[0] = seed
     target = int(choose_swap_target(kind, table.st, table.hn, 0, rng))
     estimate = float(smart_bluff_estimate(tab, 0, PLAYERS - 1))
@@ -117,3 +120,63 @@ def test_the_harness_catches_a_peeking_decision() -> None:
         _hide_opponents(table, unseen, gen)
         changes += peek != int(table.hands[1, : table.hn[1]].sum())
     assert changes > 40
+
+
+def _first_play(position, seat: int) -> str:
+    line = next(t for t in position.trace if t.startswith(f"  seat {seat} plays"))
+    return line.split(" plays ", 1)[1].rsplit(" (", 1)[0]
+
+
+@pytest.mark.parametrize(
+    ("hand", "expected"),
+    [
+        (["red 9", "red Skip", "Wild", "red 2"], "red 9"),  # numbers first, the highest
+        (["red Skip", "Wild", "Wild Draw Four"], "red Skip"),  # actions before wilds
+        (["Wild Draw Four", "Wild", "blue 1"], "Wild"),  # a Wild before a Wild Draw Four
+    ],
+)
+def test_hoarder_keeps_actions_and_wilds_for_the_end(hand: list[str], expected: str) -> None:
+    from uno_stats.engine.scripted import play_position
+
+    pos = play_position(
+        [hand, ["green 1"], ["green 2"]],
+        top="red 5",
+        seats={"strategy": "hoarder"},
+        rules={"wd4_restriction": "none"},
+    )
+    assert _first_play(pos, 0) == expected
+
+
+def _denial_position(strategy: str):
+    """Seat 1 is seen drawing on yellow; seat 2 turns play to blue; then seat 0 chooses."""
+    from uno_stats.engine.scripted import play_position
+
+    return play_position(
+        [["blue 2", "yellow 5", "green 9"], ["red 1", "red 2"], ["blue 5", "green 3"]],
+        top="yellow 5",
+        current=1,
+        pile=["red 3", "red 4"],
+        turns=3,
+        seats=[{"strategy": strategy}, {"strategy": "basic"}, {"strategy": "basic"}],
+    )
+
+
+def test_color_denier_plays_the_color_the_next_player_lacks() -> None:
+    denier = _denial_position("color-denier")
+    basic = _denial_position("basic")
+    assert any(t.startswith("  seat 1 draws") for t in denier.trace)  # seen lacking yellow
+    assert _first_play(basic, 0) == "blue 2"  # basic: same color first
+    assert _first_play(denier, 0) == "yellow 5"  # seat 1 was seen lacking yellow
+
+
+def test_color_denier_names_the_lacking_color() -> None:
+    from uno_stats.engine.scripted import play_position
+
+    hands = [["Wild", "green 1", "green 2"], ["red 1", "red 2"], ["blue 5", "blue 3"]]
+    kwargs = dict(top="yellow 5", current=1, pile=["red 3", "red 4"], turns=3)
+    others = [{"strategy": "basic"}, {"strategy": "basic"}]
+    denier = play_position(hands, seats=[{"strategy": "color-denier"}, *others], **kwargs)
+    basic = play_position(hands, seats=[{"strategy": "basic"}, *others], **kwargs)
+    assert _first_play(denier, 0) == _first_play(basic, 0) == "Wild"
+    assert basic.color == "green"  # its commonest color
+    assert denier.color == "yellow"  # the color seat 1 was seen to lack

@@ -28,6 +28,7 @@ from uno_stats.engine.state import (
     ST_PLAYERS,
     ST_WD4_PREV_COLOR,
     ST_WD4_PREV_TOP,
+    T_LACKS,
     views,
 )
 from uno_stats.rules import R_WD4_RESTRICTION, WD4_COLOR_OR_NUMBER, WD4_COLOR_OR_WILD, WD4_NONE
@@ -38,7 +39,7 @@ from uno_stats.strategy_table import (
     S_KIND,
 )
 
-RANDOM, BASIC, AGGRESSIVE = 0, 1, 2
+RANDOM, BASIC, AGGRESSIVE, HOARDER, COLOR_DENIER = 0, 1, 2, 3, 4
 
 
 @engine_jit
@@ -81,6 +82,15 @@ def _basic_rank(card, color):
     return 0 if card == WILD_DRAW_FOUR else 1
 
 
+@engine_jit
+def _hoarder_rank(card):
+    """hoarder: numbers first (the highest first), then Skip/Reverse/Draw Two, Wild, Wild Draw Four."""
+    if card < WILD:
+        symbol = CARD_SYMBOL[card]
+        return 100 + symbol if symbol < 10 else 50
+    return 0 if card == WILD_DRAW_FOUR else 10
+
+
 @engine_inline
 def choose_card_for(kind, tab, p, n, rng):
     """The hand index seat ``p`` (playing strategy ``kind``) plays among ``cand[:n]``."""
@@ -92,9 +102,20 @@ def choose_card_for(kind, tab, p, n, rng):
         for k in range(n):
             rank[k] = _basic_rank(hands[p, cand[k]], color)
         return _best_by_rank(hands, p, cand, n, rank, rng)
-    # AGGRESSIVE: attack a next player low on cards, otherwise shed the most points.
+    if kind == HOARDER:
+        for k in range(n):
+            rank[k] = _hoarder_rank(hands[p, cand[k]])
+        return _best_by_rank(hands, p, cand, n, rank, rng)
     players = st[ST_PLAYERS]
     nxt = (p + st[ST_DIR]) % players
+    if kind == COLOR_DENIER:  # a card of a color the next player was seen to lack comes first
+        lacks = tab[T_LACKS, nxt]
+        for k in range(n):
+            card = hands[p, cand[k]]
+            denies = card < WILD and (lacks >> CARD_COLOR[card]) & 1 == 1
+            rank[k] = _basic_rank(card, color) + (10 if denies else 0)
+        return _best_by_rank(hands, p, cand, n, rank, rng)
+    # AGGRESSIVE: attack a next player low on cards, otherwise shed the most points.
     attack = hn[nxt] <= 2
     for k in range(n):
         card = hands[p, cand[k]]
@@ -106,14 +127,18 @@ def choose_card_for(kind, tab, p, n, rng):
 
 
 @engine_jit
-def choose_color(kind, hands, hn, p, rng):
-    """The color seat ``p`` names for a wild: random names one uniformly, others their commonest."""
+def choose_color(kind, hands, hn, p, rng, next_lacks):
+    """The color seat ``p`` names for a wild: random names one uniformly, others their commonest;
+    color-denier picks among the colors the next player was seen to lack (``next_lacks`` bits)."""
     if kind == RANDOM:
         return below(rng, N_COLORS)
+    allowed = next_lacks if (kind == COLOR_DENIER and next_lacks != 0) else (1 << N_COLORS) - 1
     best_color = 0
     best = -1
     ties = 0
-    for color in range(N_COLORS):  # the commonest color in hand, ties uniform (no allocation)
+    for color in range(N_COLORS):  # the commonest allowed color in hand, ties uniform
+        if (allowed >> color) & 1 == 0:
+            continue
         count = 0
         for i in range(hn[p]):
             c = hands[p, i]

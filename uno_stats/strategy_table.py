@@ -72,6 +72,23 @@ STRATEGIES: tuple[StrategyInfo, ...] = (
         "otherwise it dumps its highest-point card. Names the color it holds most of and swaps "
         "with the opponent holding the fewest cards; ties are broken uniformly at random.",
     ),
+    StrategyInfo(
+        "hoarder",
+        3,
+        "Holds its wilds and action cards to the end: plays number cards first (the highest "
+        "number first, shedding points), then Skips, Reverses and Draw Twos, then a Wild, and a "
+        "Wild Draw Four last. Names the color it holds most of and swaps with the opponent "
+        "holding the fewest cards; ties are broken uniformly at random.",
+    ),
+    StrategyInfo(
+        "color-denier",
+        4,
+        "Switches play to a color the next player lacks, judged only from what everyone saw: a "
+        "player seen drawing on their turn with nothing to play lacked the active color (the "
+        "mark is cleared when they later play that color, and for everyone when hands move on "
+        "a 7, 0 or Shuffle Hands). Plays a card of such a color first, otherwise as basic; on a "
+        "wild names the lacking color it holds most of, else its commonest color.",
+    ),
 )
 STRATEGIES_BY_NAME: dict[str, StrategyInfo] = {s.name: s for s in STRATEGIES}
 

@@ -44,6 +44,7 @@ from uno_stats.engine.state import (
     ST_STATUS,
     ST_TURNS,
     ST_WINNER,
+    T_LACKS,
     views,
 )
 from uno_stats.engine.turn import CONTINUE_TURN, normal_turn, resolve_penalty
@@ -127,7 +128,7 @@ def _open(tab, card, seats, rng, ev):
     st[ST_CUR] = first
     st[ST_COLOR] = CARD_COLOR[card]
     if card >= WILD:  # Wild, Shuffle Hands, Customizable: the first player names the color
-        st[ST_COLOR] = choose_color(strategy_of(seats, first), hands, hn, first, rng)
+        st[ST_COLOR] = choose_color(strategy_of(seats, first), hands, hn, first, rng, 0)
         emit(st, ev, EV_COLOR, first, st[ST_COLOR], 0, 0, 0)
         return
     sym = CARD_SYMBOL[card]
@@ -155,6 +156,7 @@ def setup_round(tab, seats, rng, ev, dealer, shuffled=False):
     """
     st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
     reset_round(st, hn, max_deficit, dealer)
+    tab[T_LACKS, :] = 0
     players = st[ST_PLAYERS]
     n = deck.shape[0]
     for i in range(n):

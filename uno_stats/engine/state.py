@@ -86,7 +86,8 @@ T_RANK = 5  # scratch: a strategy's ranking of the candidates
 T_DEFICIT = 6  # max_deficit by seat
 T_RULES = 7  # the encoded rules (rules.R_*)
 T_DECK = 8  # the deck's cards (ST_DECK_N of them)
-T_CHECKPOINTS = 9  # N_CHECKPOINTS rows: hand sizes by seat after turns 5, 10, ...
+T_LACKS = 9  # by seat, bit c: the seat was seen drawing on color c (public knowledge)
+T_CHECKPOINTS = 10  # N_CHECKPOINTS rows: hand sizes by seat after turns 5, 10, ...
 T_HANDS = T_CHECKPOINTS + N_CHECKPOINTS  # one row per seat, then a scratch row
 
 

@@ -87,6 +87,7 @@ from uno_stats.engine.state import (
     ST_WD4_PREV_TOP,
     ST_WINNER,
     ST_ZERO_PASSES,
+    T_LACKS,
     views,
 )
 from uno_stats.rules import (
@@ -234,6 +235,7 @@ def _apply_effect(tab, p, card, seats, rng, ev):
             st[ST_CUR] = next_seat(st, p)
     elif card == WILD_SHUFFLE:
         shuffle_hands(st, hands, hn, p, rng, ev)  # S12
+        tab[T_LACKS, :] = 0  # hands moved: what was known is lost
         st[ST_HAND_SHUFFLES] += 1
         st[ST_CUR] = nxt
     elif card == WILD_CUSTOM and rules[R_CUSTOM_CARD_RULE] == CUSTOM_EXTRA_TURN:
@@ -242,10 +244,12 @@ def _apply_effect(tab, p, card, seats, rng, ev):
     elif card < WILD and rules[R_SEVEN_ZERO] != 0 and sym == 7:
         q = choose_swap_target(strategy_of(seats, p), st, hn, p, rng)  # S9
         swap_hands(st, hands, hn, p, q, ev)
+        tab[T_LACKS, :] = 0  # hands moved: what was known is lost
         st[ST_SEVEN_SWAPS] += 1
         st[ST_CUR] = nxt
     elif card < WILD and rules[R_SEVEN_ZERO] != 0 and sym == 0:
         rotate_hands(st, hands, hn, p, ev)  # S9
+        tab[T_LACKS, :] = 0  # hands moved: what was known is lost
         st[ST_ZERO_PASSES] += 1
         st[ST_CUR] = nxt
     else:
@@ -260,6 +264,8 @@ def play_card(tab, p, idx, how, seats, rng, ev):
         top = disc[st[ST_DISC_N] - 1]
         color_before = st[ST_COLOR]
         card = take_from_hand(hands, hn, p, idx)
+        if card < WILD:  # it holds that color after all
+            tab[T_LACKS, p] &= ~(1 << CARD_COLOR[card])
         if card == WILD_DRAW_FOUR:  # judged now, for a later challenge (S7)
             st[ST_WD4_PLAYER] = p
             st[ST_WD4_LEGAL] = 1 if wd4_allowed(hands, hn, p, color_before, top, rules) else 0
@@ -271,7 +277,8 @@ def play_card(tab, p, idx, how, seats, rng, ev):
         emit(st, ev, EV_PLAY, p, card, how, hn[p], 0)
         if card >= WILD:
             if hn[p] > 0:
-                st[ST_COLOR] = choose_color(strategy_of(seats, p), hands, hn, p, rng)
+                next_lacks = tab[T_LACKS, next_seat(st, p)]
+                st[ST_COLOR] = choose_color(strategy_of(seats, p), hands, hn, p, rng, next_lacks)
                 emit(st, ev, EV_COLOR, p, st[ST_COLOR], 0, 0, 0)
         else:
             st[ST_COLOR] = CARD_COLOR[card]
@@ -442,6 +449,8 @@ def normal_turn(tab, p, seats, rng, ev):
     else:
         if voluntary:
             emit(st, ev, EV_VOLUNTARY, p, 0, 0, 0, 0)
+        if n == 0:  # seen drawing with nothing to play: it lacks the active color
+            tab[T_LACKS, p] |= 1 << color
         idx = _draw_for_turn(tab, p, top, color, rng, ev)
         if idx >= 0:  # every strategy plays a legal drawn card (SCENARIO.md), so may/must agree
             play_card(tab, p, idx, PLAY_DRAWN, seats, rng, ev)
