@@ -14,7 +14,7 @@ SCENARIO ?= scenarios/mattel-2022-4p.yaml
 # Shipped scenarios (scenarios/NAME.yaml) whose reports are kept in reports/NAME/.
 REPORT_SCENARIOS ?= mattel-2022-4p seven-zero jump-in draw-until-playable forced-play \
 	no-action-finish uno-penalty challenge-bluffing match-points match-low-score match-partners \
-	players-sweep strategies-mixed
+	players-sweep strategies-mixed tournament
 # The stacking debate compares three scenarios in one report.
 STACKING := stacking-off stacking-draw-two stacking-all
 # Serial pytest is faster than -n 2 on this 2-core machine (see README "Development").

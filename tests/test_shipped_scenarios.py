@@ -38,6 +38,7 @@ def test_every_debate_has_a_scenario() -> None:
         "match-low-score",
         "match-partners",
         "players-sweep",
+        "tournament",
     } <= names
 
 

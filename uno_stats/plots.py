@@ -25,6 +25,7 @@ from uno_stats.stats import (
     Histogram,
     SeatWinRates,
     SurvivalCurve,
+    TournamentTable,
 )
 
 P = ParamSpec("P")
@@ -292,4 +293,30 @@ def sweep(
         _legend(ax, len(groups))
     ax.set_xlabel(axes[0])
     ax.set_title(f"Mean round length across sweep {name} (95% intervals)")
+    return _save(fig, path)
+
+
+@_styled
+def tournament_win_shares(table: TournamentTable, path: Path) -> Path:
+    """Win share per strategy over every rotation, 95% Wilson error bars, fair share 1/players."""
+    fig, ax = _figure()
+    x = np.arange(len(table.rows))
+    values = np.array([r.win.value for r in table.rows])
+    err = np.array(
+        [
+            [r.win.value - r.win.low for r in table.rows],
+            [r.win.high - r.win.value for r in table.rows],
+        ]
+    )
+    ax.bar(x, 100 * values, 0.6, color=[_color(i) for i in range(len(x))], alpha=0.8)
+    ax.errorbar(x, 100 * values, yerr=100 * err, fmt="none", ecolor="black", capsize=3, linewidth=1)
+    _fair_lines(ax, {table.fair}, -0.5, {table.fair: len(x) - 0.5})
+    ax.set_xticks(x, [r.label for r in table.rows])
+    ax.set_xlabel("strategy")
+    ax.set_ylabel("share of seat-rounds won (%)")
+    ax.set_title(
+        f"{table.name}: win share by strategy, {table.rotations} seat rotations "
+        f"(n = {table.n_won:,} won rounds)"
+    )
+    _legend(ax, 1)
     return _save(fig, path)

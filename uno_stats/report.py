@@ -39,6 +39,7 @@ from uno_stats.sections import (
     status_section,
     strategy_section,
     sweep_section,
+    tournament_section,
 )
 from uno_stats.stats import (
     RunAnswers,
@@ -48,6 +49,8 @@ from uno_stats.stats import (
     status_counts,
     survival_curve,
     sweep_groups,
+    tournament_groups,
+    tournament_table,
     turns_histogram,
 )
 
@@ -147,6 +150,7 @@ def _summary_document(answers: Sequence[RunAnswers], runs: Sequence[Run]) -> Doc
     deficit_section(doc, answers)
     strategy_section(doc, answers)
     sweep_section(doc, sweep_groups(runs), {str(a.run.path): a for a in answers})
+    tournament_section(doc, [tournament_table(g) for _, g in tournament_groups(runs)])
     return doc
 
 
@@ -335,6 +339,16 @@ def write_report(runs: list[Run], out: str | Path, title: str | None = None) -> 
         doc.image(
             plot(plots.sweep(g.name, g.axes, points, out / f"sweep_{_slug(g.name, taken)}.png")),
             f"Mean round length across sweep {g.name}",
+        )
+    tables = [tournament_table(g) for _, g in tournament_groups(runs)]
+    tournament_section(doc, tables)
+    named: set[str] = set()
+    for t in tables:
+        path = out / f"tournament_win_share_{_slug(t.name, named)}.png"
+        doc.image(
+            plot(plots.tournament_win_shares(t, path)),
+            f"Win share by strategy over every seat rotation of {t.name}, 95% intervals and "
+            "the fair share",
         )
     if len(runs) >= 2:
         doc.heading("Rule effect")

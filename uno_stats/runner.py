@@ -242,10 +242,11 @@ def _plan_run(
 
 
 def _sweep_manifest(scenario: Scenario, points: list[Any]) -> dict[str, Any]:
-    return {
+    """The sweep (or tournament) folder's manifest; a tournament's axis is ``rotation``."""
+    out: dict[str, Any] = {
         "name": scenario.name,
         "sweep": True,
-        "axes": scenario.sweep,
+        "axes": scenario.sweep or {"rotation": [p.assignment["rotation"] for p in points]},
         "points": [p.label for p in points],
         "seed": scenario.seed,
         "version": tool_version(),
@@ -253,15 +254,21 @@ def _sweep_manifest(scenario: Scenario, points: list[Any]) -> dict[str, Any]:
         "config_hash": config_hash(scenario, 0),
         "complete": False,
     }
+    if scenario.tournament:
+        out["tournament"] = list(scenario.tournament)
+    return out
 
 
 def _plan(
     scenario: Scenario, root: Path, chunk_size: int | None, workers: int
 ) -> tuple[list[RunPlan], dict[str, Any] | None]:
-    """Every run folder of the scenario (one, or one per sweep point) and the sweep manifest."""
-    if not scenario.sweep:
-        return [_plan_run(0, scenario, root, chunk_size, workers)], None
+    """Every run folder of the scenario (one, or one per sweep point) and the sweep manifest.
+
+    A tournament's rotations are sweep points whose manifests also name the ``tournament``.
+    """
     points = scenario.sweep_points()
+    if not points:
+        return [_plan_run(0, scenario, root, chunk_size, workers)], None
     sweep = _sweep_manifest(scenario, points)
     old = _existing_manifest(root)
     if old is not None and old.get("config_hash") != sweep["config_hash"]:
@@ -270,6 +277,9 @@ def _plan(
         _plan_run(i, p.scenario, root / p.label, chunk_size, workers, point=p)
         for i, p in enumerate(points)
     ]
+    if scenario.tournament:
+        for plan in plans:
+            plan.manifest["tournament"] = list(scenario.tournament)
     return plans, sweep
 
 

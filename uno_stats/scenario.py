@@ -26,7 +26,7 @@ from uno_stats.errors import ScenarioError
 from uno_stats.rules import PRESET_NAMES, RULES_BY_KEY, RuleSpec, deck_size, resolve_rules
 from uno_stats.strategy_table import KNOBS_BY_KEY, STRATEGIES_BY_NAME, KnobSpec, default_seat
 
-_SECTIONS = ("rules", "strategies", "match", "sweep")
+_SECTIONS = ("rules", "strategies", "match", "sweep", "tournament")
 TOP_KEYS = ("name", "description", "players", "games", "seed", *_SECTIONS)
 DEFAULTS: dict[str, Any] = {"players": 4, "games": 10_000, "seed": 0, "preset": "mattel-2022"}
 MATCH_TARGET_DEFAULT = 500
@@ -69,6 +69,7 @@ class Scenario:
     With a sweep, the top-level fields are the file's template and each of
     :meth:`sweep_points` is a whole scenario, checked as such (the template alone may rely on
     the sweep, e.g. a ``match`` under ``draw-until-playable`` with a ``rules.scoring`` axis).
+    A ``tournament`` expands the same way into one point per seat rotation.
     """
 
     name: str
@@ -82,6 +83,7 @@ class Scenario:
     match_target: int | None
     sweep: dict[str, list] | None
     source: str | None
+    tournament: tuple[str, ...] | None = None
     _points: tuple[SweepPoint, ...] = field(default=(), repr=False, compare=False)
     _given_rules: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
 
@@ -109,10 +111,15 @@ class Scenario:
             out["match"] = {"target": self.match_target}
         if self.sweep is not None:
             out["sweep"] = {axis: list(values) for axis, values in self.sweep.items()}
+        if self.tournament is not None:
+            out["tournament"] = list(self.tournament)
         return out
 
     def sweep_points(self) -> list[SweepPoint]:
-        """One resolved scenario per point of the sweep, first axis slowest; [] without a sweep."""
+        """One resolved scenario per sweep point (first axis slowest) or tournament rotation.
+
+        [] without a sweep or tournament.
+        """
         return list(self._points)
 
 
@@ -465,10 +472,58 @@ def _check_table(fields: dict[str, Any], data: dict, ctx: _Ctx) -> None:
         ctx.fail("match", f"{message}: set rules.scoring or remove match")
 
 
+def _tournament(data: dict, ctx: _Ctx) -> tuple[str, ...] | None:
+    """The ``tournament`` strategy names: at least two, distinct, with one strategies entry."""
+    if "tournament" not in data:
+        return None
+    raw = data["tournament"]
+    if not isinstance(raw, list) or len(raw) < 2:
+        ctx.bad_value(
+            "tournament", raw, "a list of 2 or more strategy names, such as [basic, random]"
+        )
+    if "sweep" in data:
+        ctx.fail("sweep", "cannot combine sweep with tournament: run them as separate scenarios")
+    if isinstance(data.get("strategies"), list) and len(data["strategies"]) > 1:
+        message = "a tournament takes 1 entry (the knobs every seat shares), not per-seat entries"
+        ctx.fail("strategies", message)
+    names: list[str] = []
+    for index, value in enumerate(raw):
+        key = f"tournament[{index}]"
+        name = ctx.checked(key, _strategy_name, value)
+        if name in names:
+            ctx.fail(key, f"{name!r} is listed twice: each strategy once")
+        names.append(name)
+    return tuple(names)
+
+
+def _rotation_points(
+    data: dict, names: tuple[str, ...], players: int, ctx: _Ctx
+) -> tuple[SweepPoint, ...]:
+    """Rotation r seats strategy ``names[(s + r) % len(names)]`` at seat s; knobs are shared."""
+    template = {k: v for k, v in data.items() if k != "tournament"}
+    entry = (data.get("strategies") or [{}])[0]
+    points = []
+    for r in range(len(names)):
+        point = copy.deepcopy(template)
+        point["strategies"] = [
+            {**entry, "strategy": names[(s + r) % len(names)]} for s in range(players)
+        ]
+        fields = _fields(point, _Ctx(ctx.source, dict(ctx.keys), dict(ctx.values)), None, False)
+        assignment = {"rotation": r}
+        scenario = Scenario(**fields, sweep=None, source=ctx.source)
+        points.append(SweepPoint(assignment, _label(assignment), scenario))
+    return tuple(points)
+
+
 def _build(data: Any, ctx: _Ctx, top_line: int | None) -> Scenario:
     """The scenario of ``data``; with a sweep, every point is checked across keys instead."""
     sweep = data.get("sweep") if isinstance(data, dict) else None
     fields = _fields(data, ctx, top_line, isinstance(sweep, dict) and "players" in sweep)
+    names = _tournament(data, ctx)
+    if names is not None:
+        _check_table(fields, data, ctx)
+        points = _rotation_points(data, names, fields["players"], ctx)
+        return Scenario(**fields, sweep=None, source=ctx.source, tournament=names, _points=points)
     axes = _sweep(data, ctx)
     if axes is None:
         _check_table(fields, data, ctx)

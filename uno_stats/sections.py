@@ -17,6 +17,7 @@ from uno_stats.rules import preset_rules
 from uno_stats.stats import (
     RunAnswers,
     SweepGroup,
+    TournamentTable,
     run_match_target,
     run_preset,
     run_rules,
@@ -438,3 +439,60 @@ def comparison_section(
         doc.para(r.verdict)
     for note in notes:
         doc.para(f"Note: {note}")
+
+
+def tournament_section(doc: Document, tables: Sequence[TournamentTable]) -> None:
+    """Per tournament: win share and points per strategy, and the pairwise table."""
+    if not tables:
+        return
+    doc.heading("Tournament")
+    for t in tables:
+        doc.para(
+            f"{t.name}: {len(t.rows)} strategies rotated through {t.players} seats in "
+            f"{t.rotations} rotations, so each strategy sits in every seat equally often and "
+            f"seat advantage cancels; {t.n_won:,} won rounds pooled."
+        )
+        doc.table(
+            [
+                "strategy",
+                "seat-rounds",
+                "wins",
+                "win share [95% CI]",
+                "fair share",
+                "share - fair",
+                "points scored / round",
+            ],
+            [
+                [
+                    r.label,
+                    f"{r.win.n:,}",
+                    f"{r.wins:,}",
+                    pct(r.win),
+                    f"{100 * t.fair:.1f}%",
+                    f"{100 * (r.win.value - t.fair):+.2f} pp",
+                    est(r.points_scored),
+                ]
+                for r in t.rows
+            ],
+            f"{t.name}: share of its seat-rounds in won rounds (95% Wilson CI) against "
+            f"1/{t.players}; points scored per seat-round: the winner collects the other "
+            "hands' points (95% t CI)",
+        )
+        labels = [r.label for r in t.rows]
+        cell = {(p.label, p.opponent): p for p in t.pairs}
+        doc.table(
+            ["strategy vs opponent", *labels],
+            [
+                [
+                    a,
+                    *(
+                        f"{pct(cell[a, b].ahead)} n={cell[a, b].ahead.n:,}" if a != b else "-"
+                        for b in labels
+                    ),
+                ]
+                for a in labels
+            ],
+            f"{t.name}: P(row strategy finishes ahead of column strategy) = its wins / both's "
+            "wins, over rounds of rotations seating both that one of them won (95% Wilson CI; "
+            "n = rounds one of the two won)",
+        )

@@ -45,6 +45,7 @@ from uno_stats.estimates import (
     status_expr,
     value_counts,
     wilson,
+    won_rounds,
 )
 from uno_stats.results import Run
 from uno_stats.seat_stats import (
@@ -53,6 +54,9 @@ from uno_stats.seat_stats import (
     PointsEdge,
     SeatWinRates,
     StrategyRow,
+    _per_seat,
+    _seat_credited,
+    _winning_side_score,
     checkpoint_columns,
     comeback_curve,
     deficit_win_table,
@@ -81,6 +85,9 @@ __all__ = [
     "StrategyRow",
     "SurvivalCurve",
     "SweepGroup",
+    "TournamentPair",
+    "TournamentRow",
+    "TournamentTable",
     "answer_run",
     "comeback_curve",
     "compare_metric",
@@ -103,6 +110,8 @@ __all__ = [
     "strategy_strength",
     "survival_curve",
     "sweep_groups",
+    "tournament_groups",
+    "tournament_table",
     "turns_histogram",
     "verdict",
 ]
@@ -396,3 +405,130 @@ def sweep_groups(runs: Sequence[Run]) -> list[SweepGroup]:
         axes = tuple(a for a in declared if a in assigned) or tuple(assigned)
         out.append(SweepGroup(name, axes, tuple(members)))
     return out
+
+
+# --- tournaments ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TournamentRow:
+    """One strategy pooled over every rotation: win share per seat-round and points scored."""
+
+    label: str
+    wins: int
+    win: Estimate
+    points_scored: Estimate
+
+
+@dataclass(frozen=True)
+class TournamentPair:
+    """P(``label`` finishes ahead of ``opponent``): its wins over both's, rounds both played."""
+
+    label: str
+    opponent: str
+    wins: int
+    opponent_wins: int
+    ahead: Estimate
+
+
+@dataclass(frozen=True)
+class TournamentTable:
+    """A tournament's strategies (seat advantage cancels over the rotations) and its pairs."""
+
+    name: str
+    players: int
+    rotations: int
+    n_won: int
+    fair: float
+    rows: tuple[TournamentRow, ...]
+    pairs: tuple[TournamentPair, ...]
+
+
+def tournament_groups(runs: Sequence[Run]) -> list[tuple[str, list[Run]]]:
+    """The rotation runs of each tournament (manifest ``tournament`` set), by scenario name."""
+    groups: dict[str, list[Run]] = {}
+    for run in runs:
+        if run.manifest.get("tournament"):
+            groups.setdefault(str(run.manifest["name"]), []).append(run)
+    return list(groups.items())
+
+
+def tournament_table(runs: Sequence[Run]) -> TournamentTable:
+    """Pool a tournament's rotation runs (won rounds only).
+
+    Per strategy: win share over its seat-rounds (Wilson 95%) against 1/players and mean points
+    scored per seat-round (t 95%). Per ordered pair (A, B): over the rounds of rotations seating
+    both, wins_A / (wins_A + wins_B) with its Wilson interval and n = wins_A + wins_B.
+    """
+    if not runs:
+        raise ResultsError("no tournament runs given")
+    players = {run.players for run in runs}
+    if len(players) != 1:
+        raise ResultsError("tournament runs differ in player count")
+    seat_labels = [[seat_label(s) for s in run_seats(run)] for run in runs]
+    frames = []
+    for i, (run, labels) in enumerate(zip(runs, seat_labels, strict=True)):
+        scoring = run_scoring(run)
+        mapping = pl.LazyFrame(
+            {"seat": list(range(len(labels))), "strategy": labels},
+            schema={"seat": pl.Int64, "strategy": pl.String},
+        )
+        side = _winning_side_score(scoring).alias("side")
+        rows = _per_seat(won_rounds(run.scan()).select("winner", "points", side), "points")
+        score = pl.when(_seat_credited(pl.col("seat"), scoring)).then(pl.col("side")).otherwise(0)
+        frames.append(
+            rows.join(mapping, on="seat", how="left").select(
+                pl.lit(i, pl.Int64).alias("run"),
+                "strategy",
+                (pl.col("seat") == pl.col("winner").cast(pl.Int64)).alias("won"),
+                score.cast(pl.Float64).alias("score"),
+            )
+        )
+    seat_rounds = pl.concat(frames)
+    by_strategy, by_run = pl.collect_all(
+        [
+            seat_rounds.group_by("strategy").agg(
+                pl.len().alias("n"),
+                pl.col("won").sum().alias("wins"),
+                pl.col("score").mean().alias("mean"),
+                pl.col("score").std().alias("sd"),
+            ),
+            seat_rounds.filter("won").group_by("run", "strategy").agg(pl.len().alias("wins")),
+        ]
+    )
+    require_rows(by_strategy.height, "won rounds")
+    order = list(dict.fromkeys(label for labels in seat_labels for label in labels))
+    stats = {row["strategy"]: row for row in by_strategy.iter_rows(named=True)}
+    rows = tuple(
+        TournamentRow(
+            label,
+            int(stats[label]["wins"]),
+            proportion(int(stats[label]["wins"]), int(stats[label]["n"])),
+            mean_estimate(
+                stats[label]["mean"], stats[label]["sd"] or math.nan, int(stats[label]["n"])
+            ),
+        )
+        for label in order
+        if label in stats
+    )
+    wins = {(r["run"], r["strategy"]): int(r["wins"]) for r in by_run.iter_rows(named=True)}
+    pairs = []
+    for a in order:
+        for b in order:
+            if a == b:
+                continue
+            both = [i for i, labels in enumerate(seat_labels) if a in labels and b in labels]
+            wa = sum(wins.get((i, a), 0) for i in both)
+            wb = sum(wins.get((i, b), 0) for i in both)
+            pairs.append(TournamentPair(a, b, wa, wb, proportion(wa, wa + wb)))
+    n_won = sum(wins.values())
+    n_players = players.pop()
+    return TournamentTable(
+        str(runs[0].manifest["name"]),
+        n_players,
+        len(runs),
+        n_won,
+        1 / n_players,
+        rows,
+        tuple(pairs),
+    )
