@@ -15,6 +15,8 @@ SCENARIO ?= scenarios/mattel-2022-4p.yaml
 REPORT_SCENARIOS ?= mattel-2022-4p seven-zero jump-in draw-until-playable forced-play \
 	no-action-finish uno-penalty challenge-bluffing match-points match-low-score match-partners \
 	players-sweep strategies-mixed tournament
+# Skill vs luck: one tournament per preset (tournament = mattel-2022), reported together.
+TOURNAMENTS := tournament tournament-mattel-2001 tournament-classic-house tournament-draw-until-playable
 # The stacking debate compares three scenarios in one report.
 STACKING := stacking-off stacking-draw-two stacking-all
 # Serial pytest is faster than -n 2 on this 2-core machine (see README "Development").
@@ -57,6 +59,11 @@ reports: $(STAMP)
 	done
 	$(BIN)/uno-stats report $(addprefix results/,$(STACKING)) --out reports/stacking \
 		--title "Does stacking make rounds drag on?"
+	@set -e; for name in $(TOURNAMENTS); do \
+		$(BIN)/uno-stats run scenarios/$$name.yaml --out results --quiet --fresh; \
+	done
+	$(BIN)/uno-stats report $(addprefix results/,$(TOURNAMENTS)) --out reports/skill-vs-luck \
+		--title "Skill or luck? The best and worst strategy under each preset"
 
 clean:
 	rm -rf results bench-results build dist .pytest_cache .ruff_cache .hypothesis *.egg-info

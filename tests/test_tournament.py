@@ -233,3 +233,55 @@ def test_cli_runs_a_tiny_tournament(tmp_path: Path) -> None:
     for name in FIVE:
         assert f"\n{name} " in section
     assert "5 rotations" in section
+
+
+def _row(label: str, value: float, low: float, high: float, n: int) -> stats.TournamentRow:
+    est = stats.Estimate(value, low, high, n)
+    return stats.TournamentRow(label, round(value * n), est, est)
+
+
+def test_skill_spread_by_hand() -> None:
+    table = stats.TournamentTable(
+        "t",
+        4,
+        3,
+        1000,
+        0.25,
+        (
+            _row("a", 0.30, 0.28, 0.32, 900),
+            _row("b", 0.20, 0.185, 0.216, 800),
+            _row("c", 0.25, 0.23, 0.27, 1000),
+        ),
+        (),
+    )
+    spread = stats.skill_spread(table, "mattel-2022")
+    assert (spread.best, spread.worst, spread.preset) == ("a", "b", "mattel-2022")
+    assert spread.spread.value == pytest.approx(0.10)
+    # Newcombe: gap -/+ sqrt((p1 - l1)^2 + (u2 - p2)^2) and sqrt((u1 - p1)^2 + (p2 - l2)^2)
+    assert spread.spread.low == pytest.approx(0.10 - math.hypot(0.02, 0.016))
+    assert spread.spread.high == pytest.approx(0.10 + math.hypot(0.02, 0.015))
+    assert spread.spread.n == 800
+
+
+def test_report_of_two_tournaments_compares_skill(tmp_path: Path) -> None:
+    cli = CliRunner()
+    roots = []
+    for preset in ("mattel-2022", "draw-until-playable"):
+        name = f"tiny-{preset}"
+        scenario = tmp_path / f"{name}.yaml"
+        scenario.write_text(
+            f"name: {name}\nplayers: 3\ngames: 200\nseed: 4\nrules:\n  preset: {preset}\n"
+            "tournament: [random, basic, hoarder]\n"
+        )
+        result = cli.invoke(
+            app, ["run", str(scenario), "--out", str(tmp_path / "out"), "--quiet", "-w", "1"]
+        )
+        assert result.exit_code == 0, result.output
+        roots.append(tmp_path / "out" / name)
+    runs = [run for root in roots for run in open_runs(root)]
+    written = write_report(runs, tmp_path / "report")
+    text = (tmp_path / "report" / "report.md").read_text()
+    assert "## Skill vs luck" in text
+    assert "| tiny-mattel-2022 " in text and "| draw-until-playable " in text
+    assert (tmp_path / "report" / "skill_vs_luck.png") in written
+    assert "## Rule effect" not in text  # rotations are not rule changes

@@ -24,6 +24,7 @@ from uno_stats.stats import (
     Estimate,
     Histogram,
     SeatWinRates,
+    SkillSpread,
     SurvivalCurve,
     TournamentTable,
 )
@@ -319,4 +320,24 @@ def tournament_win_shares(table: TournamentTable, path: Path) -> Path:
         f"(n = {table.n_won:,} won rounds)"
     )
     _legend(ax, 1)
+    return _save(fig, path)
+
+
+def skill_spreads(spreads: Sequence[SkillSpread], path: Path) -> Path:
+    """Best-minus-worst win share per tournament (rule preset), with 95% error bars."""
+    fig, ax = _figure()
+    x = np.arange(len(spreads))
+    values = np.array([s.spread.value for s in spreads])
+    err = np.array(
+        [
+            [s.spread.value - s.spread.low for s in spreads],
+            [s.spread.high - s.spread.value for s in spreads],
+        ]
+    )
+    ax.bar(x, 100 * values, 0.6, color=[_color(i) for i in range(len(x))], alpha=0.8)
+    ax.errorbar(x, 100 * values, yerr=100 * err, fmt="none", ecolor="black", capsize=3, linewidth=1)
+    ax.set_xticks(x, [s.preset for s in spreads])
+    ax.set_xlabel("rule preset")
+    ax.set_ylabel("best minus worst win share (percentage points)")
+    ax.set_title("Skill vs luck: win-share spread between the best and worst strategy")
     return _save(fig, path)

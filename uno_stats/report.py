@@ -36,6 +36,7 @@ from uno_stats.sections import (
     run_meta,
     runs_section,
     seat_section,
+    skill_section,
     status_section,
     strategy_section,
     sweep_section,
@@ -46,10 +47,12 @@ from uno_stats.stats import (
     answer_run,
     round_length,
     seat_win_rates,
+    skill_spread,
     status_counts,
     survival_curve,
     sweep_groups,
     tournament_groups,
+    tournament_preset,
     tournament_table,
     turns_histogram,
 )
@@ -150,7 +153,9 @@ def _summary_document(answers: Sequence[RunAnswers], runs: Sequence[Run]) -> Doc
     deficit_section(doc, answers)
     strategy_section(doc, answers)
     sweep_section(doc, sweep_groups(runs), {str(a.run.path): a for a in answers})
-    tournament_section(doc, [tournament_table(g) for _, g in tournament_groups(runs)])
+    groups = tournament_groups(runs)
+    tournament_section(doc, [tournament_table(g) for _, g in groups])
+    skill_section(doc, [skill_spread(tournament_table(g), tournament_preset(g)) for _, g in groups])
     return doc
 
 
@@ -340,7 +345,8 @@ def write_report(runs: list[Run], out: str | Path, title: str | None = None) -> 
             plot(plots.sweep(g.name, g.axes, points, out / f"sweep_{_slug(g.name, taken)}.png")),
             f"Mean round length across sweep {g.name}",
         )
-    tables = [tournament_table(g) for _, g in tournament_groups(runs)]
+    groups = tournament_groups(runs)
+    tables = [tournament_table(g) for _, g in groups]
     tournament_section(doc, tables)
     named: set[str] = set()
     for t in tables:
@@ -350,7 +356,16 @@ def write_report(runs: list[Run], out: str | Path, title: str | None = None) -> 
             f"Win share by strategy over every seat rotation of {t.name}, 95% intervals and "
             "the fair share",
         )
-    if len(runs) >= 2:
+    spreads = [
+        skill_spread(t, tournament_preset(g)) for t, (_, g) in zip(tables, groups, strict=True)
+    ]
+    skill_section(doc, spreads)
+    if len(spreads) >= 2:
+        doc.image(
+            plot(plots.skill_spreads(spreads, out / "skill_vs_luck.png")),
+            "Win-share spread between the best and worst strategy by rule preset, 95% intervals",
+        )
+    if len(runs) >= 2 and not spreads:
         doc.heading("Rule effect")
         comparison_section(doc, *compare_runs(runs))
     doc.heading("Methods")

@@ -16,6 +16,7 @@ from uno_stats.results import Run
 from uno_stats.rules import preset_rules
 from uno_stats.stats import (
     RunAnswers,
+    SkillSpread,
     SweepGroup,
     TournamentTable,
     run_match_target,
@@ -496,3 +497,31 @@ def tournament_section(doc: Document, tables: Sequence[TournamentTable]) -> None
             "wins, over rounds of rotations seating both that one of them won (95% Wilson CI; "
             "n = rounds one of the two won)",
         )
+
+
+def skill_section(doc: Document, spreads: Sequence[SkillSpread]) -> None:
+    """Skill vs luck: each tournament's best-minus-worst win share (needs two or more)."""
+    if len(spreads) < 2:
+        return
+    doc.heading("Skill vs luck")
+    doc.para(
+        "The gap between the best and the worst strategy's win share in each tournament: "
+        "the bigger the gap, the more the rules reward playing well; near zero, the cards decide."
+    )
+    doc.table(
+        ["tournament", "preset", "best", "worst", "spread [95% CI]", "n (seat-rounds)"],
+        [
+            [
+                s.name,
+                s.preset,
+                s.best,
+                s.worst,
+                f"{100 * s.spread.value:.2f} pp [{100 * s.spread.low:.2f}, "
+                f"{100 * s.spread.high:.2f}]",
+                f"{s.spread.n:,}",
+            ]
+            for s in spreads
+        ],
+        "best minus worst win share over every seat rotation (Newcombe 95% CI for the "
+        "difference of two proportions)",
+    )
