@@ -99,9 +99,12 @@ def _config(
     rules: dict[str, Any] | None,
     seats: Sequence[dict[str, Any]] | dict[str, Any] | None,
     seed: int,
+    max_turns: int,
 ) -> EngineConfig:
+    """Rules from ``preset`` with ``rules`` overridden and play stopped after ``max_turns``."""
     resolved = preset_rules(preset)
     resolved.update(rules or {})
+    resolved["max_turns"] = max_turns
     if seats is None:
         seats = default_seat()
     if isinstance(seats, dict):
@@ -138,21 +141,9 @@ def _position(config: EngineConfig, table: Any) -> Position:
         pending=int(st[ST_PENDING]),
         pending_cards=int(st[ST_PEND_CARDS]),
         counters={name: int(st[i]) for name, i in _COUNTERS.items()},
-        trace=[line for line in describe(events, players, _empty_cols(players))],
+        trace=describe(events, players),
         events=events,
     )
-
-
-def _empty_cols(players: int) -> dict[str, np.ndarray]:
-    return {
-        "turns": np.zeros(0),
-        "hand_sizes": np.zeros((0, players)),
-        "points": np.zeros((0, players)),
-        "round": np.zeros(0),
-        "status": np.zeros(0),
-        "cards_drawn": np.zeros(0),
-        "match_winner__valid": np.zeros(0, bool),
-    }
 
 
 def play_position(
@@ -180,9 +171,7 @@ def play_position(
     ``max_turns`` is set so that play stops once ``turns`` turns have been taken.
     """
     players = len(hands)
-    merged = dict(rules or {})
-    merged["max_turns"] = turns
-    config = _config(players, preset, merged, seats, seed)
+    config = _config(players, preset, rules, seats, seed, turns)
     table = _new_table(config, max_events=10_000)
     st = table.st
     st[ST_TRACE] = 1
@@ -223,9 +212,7 @@ def deal_position(
     seed: int = 0,
 ) -> Position:
     """Deal from a deck in the given order (first card dealt first), open, play ``turns``."""
-    merged = dict(rules or {})
-    merged["max_turns"] = turns
-    config = _config(players, preset, merged, seats, seed)
+    config = _config(players, preset, rules, seats, seed, turns)
     table = _new_table(config, max_events=10_000)
     deck = np.array(_ids(deck_top_first)[::-1], dtype=np.int64)
     seed_stream(table.rng, np.uint64(config.key), 0)

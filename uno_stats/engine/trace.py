@@ -93,9 +93,13 @@ def _hands_line(hands: dict[int, list[int]]) -> list[str]:
 
 
 def describe(
-    events: np.ndarray, players: int, cols: dict[str, np.ndarray], truncated: bool = False
+    events: np.ndarray,
+    players: int,
+    cols: dict[str, np.ndarray] | None = None,
+    truncated: bool = False,
 ) -> list[str]:
-    """Lines of text for a game's events, with the hands after the deal and at the end."""
+    """Lines of text for a game's events, with the hands after the deal and, given the
+    game's result columns ``cols``, each round's result."""
     lines: list[str] = []
     dealt: dict[int, list[int]] = {}
     rnd = 0
@@ -115,6 +119,8 @@ def describe(
             lines.append(text)
     if truncated:
         lines.append("(trace truncated: event buffer full)")
+    if cols is None:
+        return lines
     for row in range(len(cols["turns"])):
         sizes = ", ".join(str(int(x)) for x in cols["hand_sizes"][row])
         points = ", ".join(str(int(x)) for x in cols["points"][row])
