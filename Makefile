@@ -1,7 +1,7 @@
 # uno-stats: everyday commands. The first target that needs the venv creates it.
 #   make run          simulate the Mattel 2022 four-player table
 #   make test         the whole test suite (make test-fast: without the slow statistical tests)
-#   make lint         ruff check + ruff format --check
+#   make lint         ruff check + ruff format --check + mypy
 #   make bench        engine throughput and cold/warm start -> bench-results/bench.json
 #   make reports      rerun the shipped scenarios of REPORT_SCENARIOS into reports/NAME/
 #   make clean        remove results, caches and build leftovers (keeps .venv and reports/)
@@ -44,6 +44,7 @@ test-fast: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py

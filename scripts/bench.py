@@ -19,8 +19,8 @@ from pathlib import Path
 
 from tabulate import tabulate
 
-from uno_stats.bench import benchmark, load_bench_scenario, notes, results_table
-from uno_stats.results import tool_version
+from uno_stats.run.bench import benchmark, load_bench_scenario, notes, results_table
+from uno_stats.run.results import tool_version
 
 OUT = Path("bench-results")
 
@@ -29,7 +29,7 @@ def time_run(scenario: str | None, games: int, workers: int, cache_dir: str, out
     """Seconds for a whole `uno-stats run` in a fresh process using numba cache ``cache_dir``."""
     path = scenario or str(Path(out) / "bench.yaml")
     if scenario is None:
-        from uno_stats.bench import DEFAULT_SCENARIO
+        from uno_stats.run.bench import DEFAULT_SCENARIO
 
         Path(path).write_text(DEFAULT_SCENARIO)
     cmd = [sys.executable, "-m", "uno_stats.cli", "run", path, "--games", str(games)]

@@ -1,7 +1,7 @@
 """Synthetic results folders for the stats and report tests (the engine is not needed).
 
 ``write_run`` writes ``manifest.json`` (the runner's shape) and ``parts/part-000000.parquet``
-with every column of :mod:`uno_stats.schema`, ``status`` as a string. The data are random
+with every column of :mod:`uno_stats.engine.schema`, ``status`` as a string. The data are random
 but plausible: turns from a gamma-Poisson law with a chosen mean, winners by chosen seat
 probabilities, losers holding larger hands and deeper deficits than winners.
 """
@@ -15,10 +15,10 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from uno_stats.results import MANIFEST, PARTS_DIR, write_json
-from uno_stats.rules import resolve_rules
-from uno_stats.schema import CHECKPOINT_TURNS, COLUMNS
-from uno_stats.strategy_table import default_seat
+from uno_stats.engine.rules import resolve_rules
+from uno_stats.engine.schema import CHECKPOINT_TURNS, COLUMNS
+from uno_stats.engine.strategy_table import default_seat
+from uno_stats.run.results import MANIFEST, PARTS_DIR, write_json
 
 _DTYPES: dict[str, pl.DataType] = {
     "uint8": pl.UInt8(),

@@ -10,9 +10,9 @@ import pytest
 from typer.testing import CliRunner
 
 from uno_stats.cli import app
-from uno_stats.results import read_manifest, tool_version
-from uno_stats.rules import PRESET_NAMES, RULES
-from uno_stats.strategy_table import KNOBS, STRATEGIES
+from uno_stats.engine.rules import PRESET_NAMES, RULES
+from uno_stats.engine.strategy_table import KNOBS, STRATEGIES
+from uno_stats.run.results import read_manifest, tool_version
 
 TINY = """\
 name: tiny-cli

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from uno_stats.rules import RULES
-from uno_stats.strategy_table import KNOBS, STRATEGIES
+from uno_stats.engine.rules import RULES
+from uno_stats.engine.strategy_table import KNOBS, STRATEGIES
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
@@ -54,7 +54,7 @@ def test_readme_rule_table_is_the_generated_one() -> None:
 
 
 def test_cli_reference_is_current() -> None:
-    from uno_stats.cli_reference import cli_reference
+    from uno_stats.present.cli_reference import cli_reference
 
     assert (ROOT / "docs" / "CLI.md").read_text().strip() == cli_reference().strip()
     assert "docs/CLI.md" in README

@@ -7,7 +7,6 @@ by the commands that need them, so ``rules`` and ``validate`` answer at once.
 """
 
 import os
-import sys
 import textwrap
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,7 +20,7 @@ from tabulate import tabulate
 from uno_stats.errors import UnoStatsError
 
 if TYPE_CHECKING:
-    from uno_stats.results import Run
+    from uno_stats.run.results import Run
 
 app = typer.Typer(
     name="uno-stats",
@@ -66,7 +65,7 @@ def _errors() -> Iterator[None]:
 
 def _version(value: bool) -> None:
     if value:
-        from uno_stats.results import tool_version
+        from uno_stats.run.results import tool_version
 
         typer.echo(f"uno-stats {tool_version()}")
         raise typer.Exit()
@@ -137,8 +136,8 @@ def _run_file(
     chunk_size: int | None = None,
 ) -> Any:
     """Load, validate and run one scenario file; the :class:`RunOutcome`."""
-    from uno_stats.runner import RunInterrupted, run_scenario
-    from uno_stats.scenario import load_scenario, with_overrides
+    from uno_stats.run.runner import RunInterrupted, run_scenario
+    from uno_stats.run.scenario import load_scenario, with_overrides
 
     scenario = with_overrides(load_scenario(path), games=games, seed=seed)
     try:
@@ -174,7 +173,7 @@ def run(
     ] = None,
 ) -> None:
     """Simulate a scenario and print its summary (rerun to resume an interrupted run)."""
-    from uno_stats import report
+    from uno_stats.present import report
 
     with _errors():
         outcome = _run_file(
@@ -214,7 +213,7 @@ def validate(
     ],
 ) -> None:
     """Check scenario files without simulating anything."""
-    from uno_stats.scenario import load_scenario
+    from uno_stats.run.scenario import load_scenario
 
     failed = False
     for path in scenarios:
@@ -244,7 +243,7 @@ def rules(
     ),
 ) -> None:
     """List every rule key: allowed values, default, the presets' values and meaning."""
-    from uno_stats.rules import PRESET_NAMES, RULES
+    from uno_stats.engine.rules import PRESET_NAMES, RULES
 
     headers = ["key", "values", "default", *PRESET_NAMES, "meaning"]
     rows = [
@@ -259,7 +258,11 @@ def rules(
     ]
     wrap = None if fmt is TableFormat.md else [None, 14, 11, *[11] * len(PRESET_NAMES), 40]
     table = tabulate(
-        rows, headers, tablefmt=_tablefmt(fmt), maxcolwidths=wrap, maxheadercolwidths=wrap
+        rows,
+        headers,
+        tablefmt=_tablefmt(fmt),
+        maxcolwidths=wrap,
+        maxheadercolwidths=wrap,  # type: ignore[arg-type]
     )
     typer.echo(table)
 
@@ -271,7 +274,7 @@ def strategies(
     ),
 ) -> None:
     """List the strategies with what each does, and the per-seat knobs."""
-    from uno_stats.strategy_table import KNOBS, STRATEGIES
+    from uno_stats.engine.strategy_table import KNOBS, STRATEGIES
 
     for info in STRATEGIES:
         if fmt is TableFormat.md:
@@ -311,7 +314,7 @@ def trace(
 ) -> None:
     """Print one round move by move, exactly as a run plays game K."""
     from uno_stats import engine
-    from uno_stats.scenario import load_scenario
+    from uno_stats.run.scenario import load_scenario
 
     with _errors():
         resolved = _trace_scenario(load_scenario(scenario), point)
@@ -332,7 +335,7 @@ def bench(
     ] = None,
 ) -> None:
     """Time the engine: games/s with 1 worker and with more (compile time excluded)."""
-    from uno_stats import bench as bench_mod
+    from uno_stats.run import bench as bench_mod
 
     with _errors():
         chosen = bench_mod.load_bench_scenario(scenario)
@@ -344,7 +347,7 @@ def bench(
 
 
 def _open_all(folders: list[Path]) -> "list[Run]":
-    from uno_stats.results import open_runs
+    from uno_stats.run.results import open_runs
 
     runs: list[Run] = []
     for folder in folders:
@@ -361,7 +364,7 @@ FoldersArg = Annotated[
 def summary(folders: FoldersArg, fmt: FormatOpt = Format.table) -> None:
     """Summarise finished runs: round length, seat advantage, comebacks."""
     with _errors():
-        from uno_stats import report
+        from uno_stats.present import report
 
         typer.echo(report.summary_text(_open_all(folders), fmt.value))
 
@@ -389,8 +392,8 @@ def compare(
             "give at least two results folders or scenarios", param_hint="ITEMS"
         )
     with _errors():
-        from uno_stats import report
-        from uno_stats.results import open_runs
+        from uno_stats.present import report
+        from uno_stats.run.results import open_runs
 
         runs: list[Run] = []
         for item in items:
@@ -420,7 +423,7 @@ def report_cmd(
 ) -> None:
     """Write a Markdown/HTML report with tables and plots for results folders."""
     with _errors():
-        from uno_stats import report
+        from uno_stats.present import report
 
         for path in report.write_report(_open_all(folders), out, title=title):
             typer.echo(str(path))
@@ -432,4 +435,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -24,8 +24,8 @@ from uno_stats.engine.cards import (
     WILD_DRAW_FOUR,
 )
 from uno_stats.engine.chunk import MATCH_ROUND_CAP
-from uno_stats.rules import RULES, deck_size
-from uno_stats.strategy_table import CHALLENGE_CHOICES, STRATEGIES
+from uno_stats.engine.rules import RULES, deck_size
+from uno_stats.engine.strategy_table import CHALLENGE_CHOICES, STRATEGIES
 
 PROB = st.sampled_from([0.0, 0.0, 0.1, 0.5, 1.0])
 

@@ -8,8 +8,8 @@ import pytest
 
 from uno_stats.engine import EngineConfig, simulate
 from uno_stats.engine.cards import CARD_POINTS, card_id
-from uno_stats.rules import preset_rules
-from uno_stats.strategy_table import default_seat
+from uno_stats.engine.rules import preset_rules
+from uno_stats.engine.strategy_table import default_seat
 
 TARGET = 50
 MATCHES = 12

@@ -13,9 +13,9 @@ from rules_helpers import COLORS, draws, filler, kinds, plays, same_cards
 from uno_stats.engine import EngineConfig
 from uno_stats.engine import events as E
 from uno_stats.engine.cards import build_deck, card_id, card_name
+from uno_stats.engine.rules import preset_rules
 from uno_stats.engine.scripted import deal_position, play_position
-from uno_stats.rules import preset_rules
-from uno_stats.strategy_table import default_seat
+from uno_stats.engine.strategy_table import default_seat
 
 # --------------------------------------------------------------------------- deck and deal
 

@@ -11,8 +11,8 @@ import pytest
 from scipy import stats
 
 from uno_stats.engine import EngineConfig, simulate
-from uno_stats.rules import preset_rules
-from uno_stats.strategy_table import default_seat
+from uno_stats.engine.rules import preset_rules
+from uno_stats.engine.strategy_table import default_seat
 
 
 def _config(preset, players, seed, **overrides):

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from uno_stats.engine import EngineConfig, simulate
-from uno_stats.rules import preset_rules
-from uno_stats.strategy_table import default_seat
+from uno_stats.engine.rules import preset_rules
+from uno_stats.engine.strategy_table import default_seat
 
 SCRIPT = """
 import json, sys, warnings
@@ -20,8 +20,8 @@ import numpy as np
 warnings.simplefilter("ignore")  # uint64 scalar arithmetic wraps by design in the RNG
 np.seterr(over="ignore")
 from uno_stats.engine import EngineConfig, simulate
-from uno_stats.rules import preset_rules
-from uno_stats.strategy_table import default_seat
+from uno_stats.engine.rules import preset_rules
+from uno_stats.engine.strategy_table import default_seat
 rules = preset_rules("classic-house")
 rules.update(stack_draw_two=True, seven_zero=True, jump_in=True, shuffle_hands_cards=1)
 config = EngineConfig.build(3, rules, [default_seat()] * 3, seed=11)

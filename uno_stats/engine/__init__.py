@@ -24,13 +24,13 @@ from uno_stats.engine.chunk import (
     allocate_outputs,
     run_chunk,
 )
+from uno_stats.engine.rules import R_SCORING, SCORING_PARTNERS, encode_rules
+from uno_stats.engine.schema import CHECKPOINT_TURNS, COLUMNS
 from uno_stats.engine.state import ST_EV_N, ST_PARTNERS, ST_TRACE, Table
-from uno_stats.rules import R_SCORING, SCORING_PARTNERS, encode_rules
-from uno_stats.schema import CHECKPOINT_TURNS, COLUMNS
-from uno_stats.strategy_table import encode_strategies
+from uno_stats.engine.strategy_table import encode_strategies
 
 if TYPE_CHECKING:
-    from uno_stats.scenario import Scenario
+    from uno_stats.run.scenario import Scenario
 
 __all__ = ["EngineConfig", "seed_key", "simulate", "trace_game", "warm_up"]
 
@@ -184,8 +184,8 @@ def trace_events(config: EngineConfig, game: int, max_events: int = 500_000) -> 
 
 def warm_up() -> None:
     """Compile the engine (or load it from numba's cache) by playing a tiny chunk."""
-    from uno_stats.rules import preset_rules
-    from uno_stats.strategy_table import default_seat
+    from uno_stats.engine.rules import preset_rules
+    from uno_stats.engine.strategy_table import default_seat
 
     rules = preset_rules("mattel-2022")
     config = EngineConfig.build(2, rules, [default_seat()] * 2)

@@ -8,6 +8,8 @@ from uno_stats.engine.cards import CARD_POINTS
 from uno_stats.engine.jit import engine_jit
 from uno_stats.engine.rng import seed_stream
 from uno_stats.engine.round import play_round
+from uno_stats.engine.rules import SCORING_LOW, SCORING_PARTNERS, SCORING_POINTS
+from uno_stats.engine.schema import STATUS_VOID, STATUS_WON
 from uno_stats.engine.state import (
     N_CHECKPOINTS,
     ST_CHALLENGES,
@@ -32,8 +34,6 @@ from uno_stats.engine.state import (
     T_ST,
     views,
 )
-from uno_stats.rules import SCORING_LOW, SCORING_PARTNERS, SCORING_POINTS
-from uno_stats.schema import STATUS_VOID, STATUS_WON
 
 # Columns of the scalar output array, in order.
 SCALAR_COLUMNS = (

@@ -12,6 +12,13 @@ from uno_stats.engine.cards import (
 from uno_stats.engine.events import EV_DRAW, EV_REFILL, emit
 from uno_stats.engine.jit import engine_inline, engine_jit
 from uno_stats.engine.rng import shuffle
+from uno_stats.engine.rules import (
+    R_NO_ACTION_FINISH,
+    R_WD4_RESTRICTION,
+    WD4_COLOR_OR_NUMBER,
+    WD4_COLOR_OR_WILD,
+    WD4_NONE,
+)
 from uno_stats.engine.state import (
     ST_DISC_N,
     ST_DRAWN,
@@ -23,13 +30,6 @@ from uno_stats.engine.state import (
     T_HN,
     T_PILE,
     T_ST,
-)
-from uno_stats.rules import (
-    R_NO_ACTION_FINISH,
-    R_WD4_RESTRICTION,
-    WD4_COLOR_OR_NUMBER,
-    WD4_COLOR_OR_WILD,
-    WD4_NONE,
 )
 
 

@@ -26,6 +26,16 @@ from uno_stats.engine.events import (
 from uno_stats.engine.jit import engine_jit
 from uno_stats.engine.piles import draw_cards
 from uno_stats.engine.rng import chance, shuffle
+from uno_stats.engine.rules import (
+    OPENING_REDRAW,
+    R_HAND_SIZE,
+    R_MAX_TURNS,
+    R_OPENING_ACTION,
+    R_OPENING_REVERSE,
+    R_WD4_CHALLENGE,
+    REVERSE_DEALER,
+)
+from uno_stats.engine.schema import STATUS_CAPPED
 from uno_stats.engine.state import (
     ST_BLUFF,
     ST_CHECKPOINTS,
@@ -47,19 +57,9 @@ from uno_stats.engine.state import (
     T_LACKS,
     views,
 )
+from uno_stats.engine.strategies import BASIC, choose_color, strategy_of
+from uno_stats.engine.strategy_table import S_BLUFF
 from uno_stats.engine.turn import CONTINUE_TURN, normal_turn, resolve_penalty
-from uno_stats.rules import (
-    OPENING_REDRAW,
-    R_HAND_SIZE,
-    R_MAX_TURNS,
-    R_OPENING_ACTION,
-    R_OPENING_REVERSE,
-    R_WD4_CHALLENGE,
-    REVERSE_DEALER,
-)
-from uno_stats.schema import STATUS_CAPPED
-from uno_stats.strategies import BASIC, choose_color, strategy_of
-from uno_stats.strategy_table import S_BLUFF
 
 
 @engine_jit

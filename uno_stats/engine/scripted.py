@@ -17,6 +17,8 @@ from uno_stats.engine import EngineConfig, _new_table
 from uno_stats.engine.cards import CARD_COLOR, COLOR_NAMES, card_id, card_name
 from uno_stats.engine.rng import seed_stream
 from uno_stats.engine.round import play_turns, setup_round
+from uno_stats.engine.rules import preset_rules
+from uno_stats.engine.schema import STATUS_NAMES
 from uno_stats.engine.state import (
     ST_CHALLENGES,
     ST_CHALLENGES_WON,
@@ -46,9 +48,7 @@ from uno_stats.engine.state import (
     ST_WINNER,
     ST_ZERO_PASSES,
 )
-from uno_stats.rules import preset_rules
-from uno_stats.schema import STATUS_NAMES
-from uno_stats.strategy_table import default_seat
+from uno_stats.engine.strategy_table import default_seat
 
 _COUNTERS = {
     "cards_drawn": ST_DRAWN,

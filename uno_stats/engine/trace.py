@@ -6,7 +6,7 @@ import numpy as np
 
 from uno_stats.engine import events as E
 from uno_stats.engine.cards import COLOR_NAMES, card_name
-from uno_stats.schema import STATUS_NAMES
+from uno_stats.engine.schema import STATUS_NAMES
 
 _DRAW_REASONS = {
     E.DRAW_TURN: "draws",

@@ -59,6 +59,29 @@ from uno_stats.engine.piles import (
     wd4_allowed,
 )
 from uno_stats.engine.rng import below, chance
+from uno_stats.engine.rules import (
+    CUSTOM_EXTRA_TURN,
+    DEADLOCK_VOID,
+    DRAW_ONE,
+    R_CHALLENGE_PENALTY,
+    R_CUSTOM_CARD_RULE,
+    R_DEADLOCK,
+    R_DRAW,
+    R_FINAL_PENALTY,
+    R_INVALID_PLAY_PENALTY,
+    R_JUMP_IN,
+    R_MAX_TURNS,
+    R_SEVEN_ZERO,
+    R_STACK_CROSS,
+    R_STACK_DRAW_FOUR,
+    R_STACK_DRAW_TWO,
+    R_STACK_VICTIM_SKIPS,
+    R_TWO_PLAYER_RULES,
+    R_UNO_PENALTY,
+    R_VOLUNTARY_DRAW,
+    R_WD4_CHALLENGE,
+)
+from uno_stats.engine.schema import STATUS_VOID, STATUS_WON
 from uno_stats.engine.state import (
     ST_BLUFF,
     ST_CHALLENGES,
@@ -90,30 +113,7 @@ from uno_stats.engine.state import (
     T_LACKS,
     views,
 )
-from uno_stats.rules import (
-    CUSTOM_EXTRA_TURN,
-    DEADLOCK_VOID,
-    DRAW_ONE,
-    R_CHALLENGE_PENALTY,
-    R_CUSTOM_CARD_RULE,
-    R_DEADLOCK,
-    R_DRAW,
-    R_FINAL_PENALTY,
-    R_INVALID_PLAY_PENALTY,
-    R_JUMP_IN,
-    R_MAX_TURNS,
-    R_SEVEN_ZERO,
-    R_STACK_CROSS,
-    R_STACK_DRAW_FOUR,
-    R_STACK_DRAW_TWO,
-    R_STACK_VICTIM_SKIPS,
-    R_TWO_PLAYER_RULES,
-    R_UNO_PENALTY,
-    R_VOLUNTARY_DRAW,
-    R_WD4_CHALLENGE,
-)
-from uno_stats.schema import STATUS_VOID, STATUS_WON
-from uno_stats.strategies import (
+from uno_stats.engine.strategies import (
     choose_card_for,
     choose_color,
     choose_swap_target,
@@ -121,7 +121,7 @@ from uno_stats.strategies import (
     strategy_of,
     wants_challenge,
 )
-from uno_stats.strategy_table import S_CATCH_UNO, S_FORGET_UNO, S_MISTAKE, S_VOLUNTARY_DRAW
+from uno_stats.engine.strategy_table import S_CATCH_UNO, S_FORGET_UNO, S_MISTAKE, S_VOLUNTARY_DRAW
 
 # What an activation owing a penalty leaves for the seat.
 CONTINUE_TURN, TURN_LOST, TURN_PLAYED = 0, 1, 2

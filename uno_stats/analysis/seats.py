@@ -17,8 +17,7 @@ import numpy as np
 import polars as pl
 from scipy import stats as st
 
-from uno_stats.errors import ResultsError
-from uno_stats.estimates import (
+from uno_stats.analysis.estimates import (
     ChiSquare,
     Estimate,
     chi_square_equal,
@@ -29,7 +28,8 @@ from uno_stats.estimates import (
     wilson,
     won_rounds,
 )
-from uno_stats.strategy_table import KNOBS
+from uno_stats.engine.strategy_table import KNOBS
+from uno_stats.errors import ResultsError
 
 # --- seat advantage -------------------------------------------------------------------------
 
@@ -162,7 +162,9 @@ class ComebackCurve:
     overall: float
 
 
-def _per_seat(lf: pl.LazyFrame, column: str, dtype: pl.DataType = pl.Int64) -> pl.LazyFrame:
+def _per_seat(
+    lf: pl.LazyFrame, column: str, dtype: pl.DataType | type[pl.DataType] = pl.Int64
+) -> pl.LazyFrame:
     """One row per (round, seat) with ``seat`` and ``column`` as a scalar."""
     return lf.with_columns(
         pl.col(column).cast(pl.List(dtype)),

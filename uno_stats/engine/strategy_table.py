@@ -1,7 +1,7 @@
 """The strategies and their per-seat knobs (SCENARIO.md), encoded for the engine.
 
 Scenario validation, ``uno-stats strategies`` and the engine all read this table.
-The compiled decision functions live in :mod:`uno_stats.strategies`.
+The compiled decision functions live in :mod:`uno_stats.engine.strategies`.
 """
 
 from __future__ import annotations

@@ -8,11 +8,11 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from uno_stats import backends, runner
 from uno_stats.errors import RunError
-from uno_stats.results import MANIFEST, open_runs, read_manifest, write_json
-from uno_stats.runner import RunInterrupted, default_chunk_size, run_scenario
-from uno_stats.scenario import load_scenario, with_overrides
+from uno_stats.run import backends, runner
+from uno_stats.run.results import MANIFEST, open_runs, read_manifest, write_json
+from uno_stats.run.runner import RunInterrupted, default_chunk_size, run_scenario
+from uno_stats.run.scenario import load_scenario, with_overrides
 
 TINY = """\
 name: tiny

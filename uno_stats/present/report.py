@@ -1,6 +1,6 @@
 """Presentation only: terminal tables, Markdown/HTML reports with PNG plots, JSON and CSV.
 
-Every number comes from :mod:`uno_stats.stats` / :mod:`uno_stats.compare`; this module
+Every number comes from :mod:`uno_stats.analysis.questions` / :mod:`uno_stats.analysis.compare`; this module
 chooses what to show and how. Public API (called by the CLI and the runner):
 :func:`run_summary_text`, :func:`summary_text`, :func:`compare_text`, :func:`write_report`.
 """
@@ -16,14 +16,27 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from uno_stats import plots
-from uno_stats.compare import RunComparison, compare_runs
-from uno_stats.document import Document, render_html, render_markdown, render_text
+from uno_stats.analysis.compare import RunComparison, compare_runs
+from uno_stats.analysis.estimates import format_p
+from uno_stats.analysis.questions import (
+    RunAnswers,
+    answer_run,
+    round_length,
+    seat_win_rates,
+    skill_spread,
+    status_counts,
+    survival_curve,
+    sweep_groups,
+    tournament_groups,
+    tournament_preset,
+    tournament_table,
+    turns_histogram,
+)
 from uno_stats.errors import ResultsError
-from uno_stats.estimates import format_p
-from uno_stats.records import records
-from uno_stats.results import Run, tool_version
-from uno_stats.sections import (
+from uno_stats.present import plots
+from uno_stats.present.document import Document, render_html, render_markdown, render_text
+from uno_stats.present.records import records
+from uno_stats.present.sections import (
     comeback_section,
     comparison_section,
     count_pct,
@@ -42,20 +55,7 @@ from uno_stats.sections import (
     sweep_section,
     tournament_section,
 )
-from uno_stats.stats import (
-    RunAnswers,
-    answer_run,
-    round_length,
-    seat_win_rates,
-    skill_spread,
-    status_counts,
-    survival_curve,
-    sweep_groups,
-    tournament_groups,
-    tournament_preset,
-    tournament_table,
-    turns_histogram,
-)
+from uno_stats.run.results import Run, tool_version
 
 FORMATS = ("table", "md", "json", "csv")
 METHODS = (

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from helpers import run_manifest, runner_shape, write_run, write_sweep
 
-from uno_stats import report
 from uno_stats.errors import ResultsError
-from uno_stats.results import open_runs
+from uno_stats.present import report
+from uno_stats.run.results import open_runs
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -208,8 +208,8 @@ def test_report_states_every_run(written) -> None:
 
 
 def test_one_axis_sweep_plot(results, tmp_path) -> None:
-    from uno_stats import plots
-    from uno_stats.stats import round_length
+    from uno_stats.analysis.questions import round_length
+    from uno_stats.present import plots
 
     runs = open_runs(results["sweep1"])
     points = [(r.manifest["sweep_assignment"], round_length(r.scan()).mean) for r in runs]

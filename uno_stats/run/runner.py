@@ -24,10 +24,10 @@ import numpy as np
 from tqdm import tqdm
 
 from uno_stats import engine
-from uno_stats.backends import Backend, TaskFailed, execute, make_backend
 from uno_stats.engine.jit import engine_source_hash
 from uno_stats.errors import RunError
-from uno_stats.results import (
+from uno_stats.run.backends import Backend, TaskFailed, execute, make_backend
+from uno_stats.run.results import (
     MANIFEST,
     Run,
     count_rows,
@@ -40,7 +40,7 @@ from uno_stats.results import (
 )
 
 if TYPE_CHECKING:
-    from uno_stats.scenario import Scenario
+    from uno_stats.run.scenario import Scenario
 
 ROUND_CHUNK = 50_000
 """Default chunk of single rounds: ~0.5 s of engine time on one core (measured), ~8 MB."""
@@ -233,7 +233,7 @@ def _plan_run(
         "engine_hash": engine_hash(),
     }
     plan = RunPlan(scenario, path, size, engine.EngineConfig.from_scenario(scenario), manifest)
-    plan.label = manifest["sweep_label"]
+    plan.label = point.label if point is not None else None
     plan.chunks = plan_chunks(run, scenario.games, size)
     remove_stale_tmp(path)
     plan.done = done_chunks(path) & {c.index for c in plan.chunks}

@@ -14,6 +14,7 @@ import pytest
 from uno_stats.engine import EngineConfig, _new_table
 from uno_stats.engine.cards import build_deck
 from uno_stats.engine.piles import collect_playable
+from uno_stats.engine.rules import preset_rules
 from uno_stats.engine.state import (
     ST_COLOR,
     ST_DIR,
@@ -24,15 +25,14 @@ from uno_stats.engine.state import (
     T_LACKS,
     T_RULES,
 )
-from uno_stats.rules import preset_rules
-from uno_stats.strategies import (
+from uno_stats.engine.strategies import (
     choose_card_for,
     choose_color,
     choose_swap_target,
     smart_bluff_estimate,
     wants_challenge,
 )
-from uno_stats.strategy_table import STRATEGIES, default_seat
+from uno_stats.engine.strategy_table import STRATEGIES, default_seat
 
 PLAYERS = 4
 TABLES = 300

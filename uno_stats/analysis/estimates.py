@@ -1,4 +1,4 @@
-"""Interval and test primitives shared by :mod:`uno_stats.stats` and :mod:`uno_stats.compare`.
+"""Interval and test primitives shared by :mod:`uno_stats.analysis.questions` and :mod:`uno_stats.analysis.compare`.
 
 Everything here works on numbers that polars has already aggregated (counts, means,
 standard deviations, value counts); nothing loops over rounds. Critical values come
@@ -224,7 +224,7 @@ class ChiSquare:
     n: int
 
 
-def chi_square_equal(counts: Sequence[int]) -> ChiSquare:
+def chi_square_equal(counts: Sequence[int] | np.ndarray) -> ChiSquare:
     """Pearson chi-square of ``counts`` against equal expected shares (scipy.stats.chisquare)."""
     observed = np.asarray(counts, dtype=np.float64)
     n = int(observed.sum())

@@ -11,10 +11,9 @@ import pytest
 from helpers import run_manifest, write_run
 from scipy import stats as st
 
-from uno_stats import stats
-from uno_stats.compare import compare_runs, metric_spec, with_holm
-from uno_stats.errors import ResultsError
-from uno_stats.estimates import (
+from uno_stats.analysis import questions as stats
+from uno_stats.analysis.compare import compare_runs, metric_spec, with_holm
+from uno_stats.analysis.estimates import (
     bootstrap_quantiles,
     format_p,
     mean_estimate,
@@ -22,7 +21,8 @@ from uno_stats.estimates import (
     quantile_from_counts,
     wilson,
 )
-from uno_stats.results import open_runs
+from uno_stats.errors import ResultsError
+from uno_stats.run.results import open_runs
 
 Z = st.norm.ppf(0.975)
 
@@ -489,8 +489,8 @@ def test_answer_run_on_a_match_run(tmp_path) -> None:
 
 def test_reads_what_the_runner_writes(tmp_path) -> None:
     """The engine-array path of results.write_part gives the same answers as a hand frame."""
-    from uno_stats.results import MANIFEST, write_json, write_part
-    from uno_stats.schema import COLUMNS
+    from uno_stats.engine.schema import COLUMNS
+    from uno_stats.run.results import MANIFEST, write_json, write_part
 
     rows, players = len(TURNS), 3
     cols: dict[str, np.ndarray] = {

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from uno_stats.scenario import load_scenario
+from uno_stats.run.scenario import load_scenario
 
-SCENARIOS = sorted((Path(__file__).resolve().parents[1] / "scenarios").glob("*.yaml"))
+SCENARIOS = sorted((Path(__file__).resolve().parents[2] / "scenarios").glob("*.yaml"))
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])

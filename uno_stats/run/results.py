@@ -3,7 +3,7 @@
 A run folder ``DIR/<name>/`` holds ``manifest.json`` and ``parts/part-XXXXXX.parquet``.
 A sweep folder holds a ``manifest.json`` with ``"sweep": true`` and one run folder per point.
 
-The write side turns the engine's column arrays (see :mod:`uno_stats.schema`) into one
+The write side turns the engine's column arrays (see :mod:`uno_stats.engine.schema`) into one
 Parquet part per chunk: integers keep their width, ``status`` becomes a string, per-seat
 columns become ``list<uint8/uint16>`` and nullable columns are null where ``NAME__valid``
 is false.
@@ -24,8 +24,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from uno_stats.engine.schema import COLUMNS, STATUS_NAMES, Column
 from uno_stats.errors import ResultsError
-from uno_stats.schema import COLUMNS, STATUS_NAMES, Column
 
 MANIFEST = "manifest.json"
 PARTS_DIR = "parts"

@@ -1,6 +1,6 @@
 """Presentation of computed answers: document sections and tidy records (no statistics here).
 
-:mod:`uno_stats.report` assembles these into terminal tables, Markdown, HTML, JSON and CSV.
+:mod:`uno_stats.present.report` assembles these into terminal tables, Markdown, HTML, JSON and CSV.
 """
 
 from __future__ import annotations
@@ -9,12 +9,9 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from uno_stats.compare import RunComparison
-from uno_stats.document import Document
-from uno_stats.estimates import Estimate, format_p
-from uno_stats.results import Run
-from uno_stats.rules import preset_rules
-from uno_stats.stats import (
+from uno_stats.analysis.compare import RunComparison
+from uno_stats.analysis.estimates import Estimate, format_p
+from uno_stats.analysis.questions import (
     RunAnswers,
     SkillSpread,
     SweepGroup,
@@ -25,6 +22,9 @@ from uno_stats.stats import (
     run_seats,
     seat_label,
 )
+from uno_stats.engine.rules import preset_rules
+from uno_stats.present.document import Document
+from uno_stats.run.results import Run
 
 DEFICIT_TURNS = (10, 20, 30, 50, 75, 100)
 DEFICIT_ROWS = 10

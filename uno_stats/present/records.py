@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from uno_stats.estimates import Estimate
-from uno_stats.stats import RunAnswers
+from uno_stats.analysis.estimates import Estimate
+from uno_stats.analysis.questions import RunAnswers
 
 
 def _rec(

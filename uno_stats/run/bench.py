@@ -2,7 +2,7 @@
 
 Each measurement starts its workers, warms them (the compiled engine loaded and a small
 chunk played), and only then times a full set of chunks through the same chunk function,
-backends and chunk sizes that :func:`uno_stats.runner.run_scenario` uses. Workers return
+backends and chunk sizes that :func:`uno_stats.run.runner.run_scenario` uses. Workers return
 only row counts and write nothing: this measures the simulation itself (a real run adds
 Parquet writing, done in the workers; ``uno-stats run`` prints that end-to-end rate).
 """
@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 from tabulate import tabulate
 
-from uno_stats import engine, runner
-from uno_stats.backends import Backend, execute, make_backend
+from uno_stats import engine
+from uno_stats.run import runner
+from uno_stats.run.backends import Backend, execute, make_backend
 
 if TYPE_CHECKING:
-    from uno_stats.scenario import Scenario
+    from uno_stats.run.scenario import Scenario
 
 DEFAULT_SCENARIO = """\
 name: bench-4p
@@ -64,7 +65,7 @@ class BenchResult:
 
 def load_bench_scenario(path: Path | None) -> Scenario:
     """The scenario at ``path``, or the built-in four-player Mattel 2022 table."""
-    from uno_stats.scenario import load_scenario, parse_scenario
+    from uno_stats.run.scenario import load_scenario, parse_scenario
 
     if path is not None:
         return load_scenario(path)
@@ -109,7 +110,7 @@ def measure(config: Any, games: int, workers: int, chunk_size: int) -> BenchResu
 
 def benchmark(scenario: Scenario, games: int, workers_list: list[int]) -> list[BenchResult]:
     """Games/s and rounds/s of ``scenario`` for each worker count, compile time excluded."""
-    from uno_stats.scenario import with_overrides
+    from uno_stats.run.scenario import with_overrides
 
     sized = with_overrides(scenario, games=games)
     config = engine.EngineConfig.from_scenario(sized)

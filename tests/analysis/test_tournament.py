@@ -11,12 +11,12 @@ import pytest
 from helpers import run_manifest, synthetic_rows, write_run
 from typer.testing import CliRunner
 
-from uno_stats import stats
+from uno_stats.analysis import questions as stats
 from uno_stats.cli import app
 from uno_stats.errors import ScenarioError
-from uno_stats.report import summary_text, write_report
-from uno_stats.results import open_runs
-from uno_stats.scenario import Scenario, parse_scenario, scenario_from_dict
+from uno_stats.present.report import summary_text, write_report
+from uno_stats.run.results import open_runs
+from uno_stats.run.scenario import Scenario, parse_scenario, scenario_from_dict
 
 FIVE = ["random", "basic", "aggressive", "hoarder", "color-denier"]
 

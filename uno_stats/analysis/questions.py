@@ -2,14 +2,14 @@
 
 Every function takes a polars ``LazyFrame`` of result rows (``Run.scan()``) and does its
 aggregation in polars; intervals and tests come from ``scipy.stats`` through
-:mod:`uno_stats.estimates`. Results are small frozen dataclasses. Conventions:
+:mod:`uno_stats.analysis.estimates`. Results are small frozen dataclasses. Conventions:
 
 - Round length uses every round (won, void and capped; a capped round counts its
   ``max_turns``). Quantile intervals are nonparametric bootstrap percentile intervals.
-- Seat, comeback, deficit and strategy questions (:mod:`uno_stats.seat_stats`) use won
+- Seat, comeback, deficit and strategy questions (:mod:`uno_stats.analysis.seats`) use won
   rounds only; see that module for the points conventions.
 
-The per-seat questions and the rule-effect comparisons (:mod:`uno_stats.compare`) are
+The per-seat questions and the rule-effect comparisons (:mod:`uno_stats.analysis.compare`) are
 re-exported here, so ``stats`` is the one place to call every question from.
 """
 
@@ -23,15 +23,14 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from uno_stats.compare import (
+from uno_stats.analysis.compare import (
     DEFAULT_METRICS,
     MetricComparison,
     compare_metric,
     seat_win_rate_difference,
     verdict,
 )
-from uno_stats.errors import ResultsError
-from uno_stats.estimates import (
+from uno_stats.analysis.estimates import (
     ChiSquare,
     Estimate,
     chi_square_equal,
@@ -47,8 +46,7 @@ from uno_stats.estimates import (
     wilson,
     won_rounds,
 )
-from uno_stats.results import Run
-from uno_stats.seat_stats import (
+from uno_stats.analysis.seats import (
     ComebackCurve,
     DeficitTable,
     PointsEdge,
@@ -67,6 +65,8 @@ from uno_stats.seat_stats import (
     seat_wins,
     strategy_strength,
 )
+from uno_stats.errors import ResultsError
+from uno_stats.run.results import Run
 
 __all__ = [
     "DEFAULT_METRICS",

@@ -3,7 +3,7 @@
 Every function here reads only the deciding seat's own hand, the discard pile,
 hand sizes, direction and the active color, never another hand. The engine asks
 at each choice point; the strategy id comes from ``seats[p, S_KIND]`` (see
-:mod:`uno_stats.strategy_table`).
+:mod:`uno_stats.engine.strategy_table`).
 """
 
 from __future__ import annotations
@@ -20,6 +20,12 @@ from uno_stats.engine.cards import (
 )
 from uno_stats.engine.jit import engine_inline, engine_jit
 from uno_stats.engine.rng import below
+from uno_stats.engine.rules import (
+    R_WD4_RESTRICTION,
+    WD4_COLOR_OR_NUMBER,
+    WD4_COLOR_OR_WILD,
+    WD4_NONE,
+)
 from uno_stats.engine.state import (
     ST_COLOR,
     ST_DIR,
@@ -31,8 +37,7 @@ from uno_stats.engine.state import (
     T_LACKS,
     views,
 )
-from uno_stats.rules import R_WD4_RESTRICTION, WD4_COLOR_OR_NUMBER, WD4_COLOR_OR_WILD, WD4_NONE
-from uno_stats.strategy_table import (
+from uno_stats.engine.strategy_table import (
     CHALLENGE_ALWAYS,
     CHALLENGE_SMART,
     S_CHALLENGE,

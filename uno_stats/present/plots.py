@@ -3,7 +3,7 @@
 Figures are built with matplotlib's object API directly on the Agg canvas (no pyplot,
 no global backend switch, safe in any process), at
 8 x 4.5 in and 120 dpi (960 x 540 px). Each function takes already-computed answers
-from :mod:`uno_stats.stats` and writes one file.
+from :mod:`uno_stats.analysis.questions` and writes one file.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from uno_stats.stats import (
+from uno_stats.analysis.questions import (
     ComebackCurve,
     DeficitTable,
     Estimate,

@@ -6,8 +6,9 @@ import numpy as np
 import polars as pl
 import pytest
 
+from uno_stats.engine.schema import COLUMNS, STATUS_NAMES
 from uno_stats.errors import ResultsError
-from uno_stats.results import (
+from uno_stats.run.results import (
     count_rows,
     done_chunks,
     open_run,
@@ -17,7 +18,6 @@ from uno_stats.results import (
     write_json,
     write_part,
 )
-from uno_stats.schema import COLUMNS, STATUS_NAMES
 
 PLAYERS = 3
 

@@ -1,4 +1,4 @@
-"""Scenario loading, validation, presets and sweeps (uno_stats.scenario)."""
+"""Scenario loading, validation, presets and sweeps (uno_stats.run.scenario)."""
 
 from __future__ import annotations
 
@@ -8,16 +8,16 @@ from pathlib import Path
 
 import pytest
 
+from uno_stats.engine.rules import RULES_BY_KEY, preset_rules
+from uno_stats.engine.strategy_table import KNOBS_BY_KEY, default_seat
 from uno_stats.errors import ScenarioError
-from uno_stats.rules import RULES_BY_KEY, preset_rules
-from uno_stats.scenario import (
+from uno_stats.run.scenario import (
     Scenario,
     load_scenario,
     parse_scenario,
     scenario_from_dict,
     with_overrides,
 )
-from uno_stats.strategy_table import KNOBS_BY_KEY, default_seat
 
 DATA = Path(__file__).parent / "data" / "scenarios"
 

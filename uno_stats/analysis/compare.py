@@ -29,8 +29,7 @@ import polars as pl
 from scipy import stats as st
 from scipy.stats.contingency import relative_risk
 
-from uno_stats.errors import ResultsError
-from uno_stats.estimates import (
+from uno_stats.analysis.estimates import (
     BOOTSTRAP_RESAMPLES,
     BOOTSTRAP_SEED,
     LEVEL,
@@ -48,7 +47,8 @@ from uno_stats.estimates import (
     value_counts,
     z_value,
 )
-from uno_stats.results import Run
+from uno_stats.errors import ResultsError
+from uno_stats.run.results import Run
 
 DEFAULT_METRICS: tuple[str, ...] = (
     "mean_turns",

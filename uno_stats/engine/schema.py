@@ -1,6 +1,6 @@
 """The result columns of SCENARIO.md ("Results on disk") and the ones measured beside them.
 
-The engine returns one numpy array per column named here; :mod:`uno_stats.results`
+The engine returns one numpy array per column named here; :mod:`uno_stats.run.results`
 turns them into Parquet with these types. Per-seat columns are ``(rows, players)``
 arrays stored as lists by seat.
 """

@@ -22,9 +22,9 @@ from typing import Any, NoReturn
 
 import yaml
 
+from uno_stats.engine.rules import PRESET_NAMES, RULES_BY_KEY, RuleSpec, deck_size, resolve_rules
+from uno_stats.engine.strategy_table import KNOBS_BY_KEY, STRATEGIES_BY_NAME, KnobSpec, default_seat
 from uno_stats.errors import ScenarioError
-from uno_stats.rules import PRESET_NAMES, RULES_BY_KEY, RuleSpec, deck_size, resolve_rules
-from uno_stats.strategy_table import KNOBS_BY_KEY, STRATEGIES_BY_NAME, KnobSpec, default_seat
 
 _SECTIONS = ("rules", "strategies", "match", "sweep", "tournament")
 TOP_KEYS = ("name", "description", "players", "games", "seed", *_SECTIONS)
@@ -205,7 +205,7 @@ def scenario_from_dict(data: dict, source: str = "<dict>") -> Scenario:
 def with_overrides(s: Scenario, *, games: int | None = None, seed: int | None = None) -> Scenario:
     """``s`` (and every sweep point) with ``games`` and/or ``seed`` replaced, as the CLI sets."""
     ctx = _Ctx(s.source or "<scenario>")
-    changes: dict[str, int] = {}
+    changes: dict[str, Any] = {}
     if games is not None:
         changes["games"] = ctx.checked("games", _int_check(1, None), games)
     if seed is not None:
