@@ -11,8 +11,9 @@ is false.
 
 from __future__ import annotations
 
+import json
 import os
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,28 +25,72 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from uno_stats.engine.schema import COLUMNS, STATUS_NAMES, Column
+from uno_stats.errors import ResultsError
+from uno_stats.run.manifest import Manifest, SweepManifest, read_manifest, read_run_manifest
 
 if TYPE_CHECKING:
     from uno_stats.run.scenario import Scenario
-from uno_stats.errors import ResultsError
-from uno_stats.run.manifest import Manifest, SweepManifest, read_manifest, read_run_manifest
+    from uno_stats.run.verify import RunCheck
 
 PARTS_DIR = "parts"
 VALID_SUFFIX = "__valid"
 COMPRESSION = "zstd"
+PART_META_KEY = b"uno_stats.part"
+"""Key of a part's own record in its Parquet key-value metadata (see :class:`PartMeta`)."""
+
+
+@dataclass(frozen=True)
+class PartMeta:
+    """What a Parquet part says about itself: which run, seed, configuration and games.
+
+    A part is counted only when all of these match the run folder's manifest and the chunk
+    its file name claims, so a part copied, left by an older run or written by an orphaned
+    worker is never taken for a chunk it is not.
+    """
+
+    run_id: str
+    seed: int
+    config_hash: str
+    chunk: int
+    first_game: int
+    n_games: int
+    rows: int = 0
+
+    def encode(self) -> bytes:
+        """The JSON bytes stored under :data:`PART_META_KEY`."""
+        return json.dumps(asdict(self), sort_keys=True).encode()
 
 
 @dataclass(frozen=True)
 class Run:
-    """One finished (or partly finished) run: its folder and its manifest."""
+    """One finished (or partly finished) run: its folder, its manifest and, once verified,
+    what :func:`uno_stats.run.verify.check_run` found on disk (only good parts are read)."""
 
     path: Path
     manifest: Manifest
+    check: RunCheck | None = None
+
+    @property
+    def complete(self) -> bool:
+        """Every planned chunk is on disk (verified when ``check`` is set, else per manifest)."""
+        return self.check.complete if self.check is not None else self.manifest.complete
+
+    @property
+    def progress(self) -> str:
+        """How much of the run is done: ``3 of 8 chunks, 150,000 of 400,000 games``."""
+        m = self.manifest
+        if self.check is not None:
+            return self.check.progress
+        return f"{m.chunks_done:,} of {m.chunks:,} chunks of {m.games:,} games"
 
     @property
     def name(self) -> str:
-        """The run's display name: scenario name, plus the sweep point label if any."""
-        return self.manifest.display_name
+        """The run's display name: scenario name, plus the sweep point label if any, plus
+        ``(incomplete: n of m chunks ...)`` for a run that is not whole, so that no table,
+        chart or report presents a partial run as a finished one."""
+        if self.complete:
+            return self.manifest.display_name
+        return f"{self.manifest.display_name} (incomplete: {self.progress})"
 
     @property
     def scenario(self) -> Scenario:
@@ -58,7 +103,9 @@ class Run:
         return self.scenario.players
 
     def part_files(self) -> list[Path]:
-        """The Parquet parts written so far, in chunk order."""
+        """The Parquet parts written so far, in chunk order (only the good ones once verified)."""
+        if self.check is not None:
+            return [self.check.good[i] for i in sorted(self.check.good)]
         return sorted((self.path / PARTS_DIR).glob("part-*.parquet"))
 
     def scan(self) -> pl.LazyFrame:
@@ -178,19 +225,28 @@ def arrow_table(columns: dict[str, np.ndarray], players: int) -> pa.Table:
 
 
 def write_part(
-    run_dir: Path, chunk_index: int, columns: dict[str, np.ndarray], players: int
+    run_dir: Path,
+    chunk_index: int,
+    columns: dict[str, np.ndarray],
+    players: int,
+    meta: PartMeta | None = None,
 ) -> Path:
     """Write one chunk's columns as ``parts/part-{chunk:06d}.parquet``, atomically.
 
     The file appears under its final name only once complete (written to a hidden temporary
-    name, then renamed), so a part file that exists is always a whole chunk.
+    name, then renamed). ``meta`` (with ``rows`` filled in here) goes into the file's
+    key-value metadata, and every page carries a checksum, so that verification can tell a
+    part of this run from a stray, truncated or garbled one.
     """
     table = arrow_table(columns, players)
+    if meta is not None:
+        meta = PartMeta(**{**asdict(meta), "rows": table.num_rows})
+        table = table.replace_schema_metadata({PART_META_KEY: meta.encode()})
     final = part_path(run_dir, chunk_index)
     final.parent.mkdir(parents=True, exist_ok=True)
     tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
     try:
-        pq.write_table(table, tmp, compression=COMPRESSION)
+        pq.write_table(table, tmp, compression=COMPRESSION, write_page_checksum=True)
         tmp.replace(final)
     finally:
         tmp.unlink(missing_ok=True)
@@ -198,6 +254,11 @@ def write_part(
 
 
 def remove_stale_tmp(run_dir: Path) -> None:
-    """Delete temporary part files left behind by a run that was killed mid-write."""
-    for tmp in (Path(run_dir) / PARTS_DIR).glob(".part-*.tmp"):
+    """Delete temporary part and manifest files left behind by a run killed mid-write.
+
+    Call it only while holding the folder's lock (no other run can be writing them).
+    """
+    run_dir = Path(run_dir)
+    stale = [*(run_dir / PARTS_DIR).glob(".part-*.tmp"), *run_dir.glob(".manifest.json.*.tmp")]
+    for tmp in [*stale, run_dir / "manifest.json.tmp"]:  # the last: older versions' name
         tmp.unlink(missing_ok=True)

@@ -573,7 +573,7 @@ def _point(data: dict, assignment: dict[str, Any], ctx: _Ctx) -> SweepPoint:
         fields = _fields(point, point_ctx, None, False)
         _check_table(fields, point, point_ctx)
     except ScenarioError as exc:
-        key = f"sweep.{exc.key}" if exc.key in assignment else exc.key
+        where = f"sweep.{exc.key}" if exc.key in assignment else exc.key
         message = f"{exc.detail} (sweep point {label})"
-        raise ScenarioError(message, file=ctx.source, line=exc.line, key=key) from None
+        raise ScenarioError(message, file=ctx.source, line=exc.line, key=where) from None
     return SweepPoint(dict(assignment), label, Scenario(**fields, sweep=None, source=ctx.source))
