@@ -11,12 +11,14 @@ is false.
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
 import os
 from dataclasses import asdict, dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import polars as pl
@@ -37,6 +39,9 @@ VALID_SUFFIX = "__valid"
 COMPRESSION = "zstd"
 PART_META_KEY = b"uno_stats.part"
 """Key of a part's own record in its Parquet key-value metadata (see :class:`PartMeta`)."""
+PART_DATA_KEY = b"uno_stats.data"
+"""Key of ``{"bytes": n, "sha256": hex}``: the digest of the file's first n bytes (everything
+before the footer), so that verifying a part hashes it instead of decoding it."""
 
 
 @dataclass(frozen=True)
@@ -224,6 +229,63 @@ def arrow_table(columns: dict[str, np.ndarray], players: int) -> pa.Table:
     return pa.Table.from_arrays(arrays, names=names)
 
 
+class _HashingFile(io.RawIOBase):
+    """A write-only file that hashes what passes through it (what pyarrow writes)."""
+
+    def __init__(self, raw: io.BufferedWriter) -> None:
+        super().__init__()
+        self.raw = raw
+        self.digest = hashlib.sha256()
+        self.size = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        chunk = bytes(data)
+        self.digest.update(chunk)
+        self.size += len(chunk)
+        return self.raw.write(chunk)
+
+    def tell(self) -> int:
+        return self.size
+
+    def flush(self) -> None:
+        self.raw.flush()
+
+
+def data_digest(path: Path, size: int) -> str:
+    """The SHA-256 of the first ``size`` bytes of ``path`` (a part's data, before its footer)."""
+    digest = hashlib.sha256()
+    with Path(path).open("rb") as handle:
+        left = size
+        while left > 0:
+            block = handle.read(min(left, 1 << 20))
+            if not block:
+                break
+            digest.update(block)
+            left -= len(block)
+    return digest.hexdigest()
+
+
+def _write_parquet(table: pa.Table, path: Path, with_digest: bool) -> None:
+    """Write ``table`` to ``path``; with ``with_digest`` record the data's digest (see
+    :data:`PART_DATA_KEY`) in the footer. Not fsynced: a part damaged by a crash of the
+    machine fails verification and is redone."""
+    with path.open("wb") as raw:
+        sink = _HashingFile(raw)
+        writer = pq.ParquetWriter(
+            sink, table.schema, compression=COMPRESSION, write_page_checksum=True
+        )
+        try:
+            writer.write_table(table)
+            if with_digest:  # every row group is written: what came so far is the data
+                record = {"bytes": sink.size, "sha256": sink.digest.hexdigest()}
+                writer.add_key_value_metadata({PART_DATA_KEY: json.dumps(record)})
+        finally:
+            writer.close()
+
+
 def write_part(
     run_dir: Path,
     chunk_index: int,
@@ -234,9 +296,9 @@ def write_part(
     """Write one chunk's columns as ``parts/part-{chunk:06d}.parquet``, atomically.
 
     The file appears under its final name only once complete (written to a hidden temporary
-    name, then renamed). ``meta`` (with ``rows`` filled in here) goes into the file's
-    key-value metadata, and every page carries a checksum, so that verification can tell a
-    part of this run from a stray, truncated or garbled one.
+    name, then renamed). ``meta`` (with ``rows`` filled in here) and the digest of the
+    data go into the file's key-value metadata (every page also carries a checksum), so that
+    verification can tell a part of this run from a stray, truncated or garbled one.
     """
     table = arrow_table(columns, players)
     if meta is not None:
@@ -246,7 +308,7 @@ def write_part(
     final.parent.mkdir(parents=True, exist_ok=True)
     tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
     try:
-        pq.write_table(table, tmp, compression=COMPRESSION, write_page_checksum=True)
+        _write_parquet(table, tmp, with_digest=meta is not None)
         tmp.replace(final)
     finally:
         tmp.unlink(missing_ok=True)
