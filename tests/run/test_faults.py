@@ -390,3 +390,24 @@ def test_unreachable_scheduler_writes_nothing(tmp_path):
     with pytest.raises(RunError, match=r"cannot reach Dask scheduler .* nothing was written"):
         run_scenario(parse_scenario(TINY), tmp_path / "out", scheduler="tcp://127.0.0.1:9")
     assert not (tmp_path / "out").exists()
+
+
+def _suicide() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+@pytest.mark.skipif(backends.START_METHOD != "fork", reason="forked workers see this module")
+def test_pool_broken_before_a_submit_is_a_named_failure():
+    from concurrent.futures.process import BrokenProcessPool
+
+    backend = backends.PoolBackend(2)
+    try:
+        doomed = backend.submit(_suicide)
+        with pytest.raises(BrokenProcessPool):
+            doomed.result()
+        with pytest.raises(backends.TaskFailed) as info:
+            backends.execute(backend, [1, 2], lambda b, t: b.submit(abs, t), lambda t, r: None)
+        assert info.value.backend_problem is not None
+        assert "was killed by SIGKILL" in info.value.backend_problem
+    finally:
+        backend.close(cancel=True)

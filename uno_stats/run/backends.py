@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import logging
 import multiprocessing as mp
 import os
 import signal
@@ -187,14 +188,21 @@ class DaskBackend:
     shares_disk = False  # workers may be other machines: columns come back to the parent
 
     def __init__(
-        self, scheduler: str, workers: int, no_worker_timeout: float = NO_WORKER_TIMEOUT_S
+        self, scheduler: str, workers: int, no_worker_timeout: float | None = None
     ) -> None:
         try:
             from dask.distributed import Client, LocalCluster
         except ImportError:
             raise RunError("--scheduler needs Dask: pip install 'uno-stats[dask]'") from None
         self.address = scheduler
-        self.no_worker_timeout = no_worker_timeout
+        # The client logs a traceback when it loses the scheduler; the run's own one-line
+        # error says it, so the client is quiet while it runs (restored on close).
+        self._log = logging.getLogger("distributed.client")
+        self._log_level = self._log.level
+        self._log.setLevel(logging.CRITICAL)
+        self.no_worker_timeout = (
+            NO_WORKER_TIMEOUT_S if no_worker_timeout is None else no_worker_timeout
+        )
         self.cluster = None
         try:
             if scheduler == "local":
@@ -209,6 +217,7 @@ class DaskBackend:
                 self.client = Client(scheduler, timeout="10s")
         except Exception as exc:  # bad address, refused, timed out: all one message
             self._close_cluster()
+            self._log.setLevel(self._log_level)
             raise RunError(
                 f"cannot reach Dask scheduler {scheduler}: {_one_line(exc)}; nothing was "
                 "written: check the address, or run without --scheduler"
@@ -268,7 +277,8 @@ class DaskBackend:
             )
 
     def _lost(self, exc: BaseException | None) -> RunError:
-        detail = f" ({_one_line(exc)})" if exc is not None else ""
+        cancelled = exc is not None and "Cancelled" in type(exc).__name__
+        detail = f" ({_one_line(exc)})" if exc is not None and not cancelled else ""
         return RunError(
             f"lost the Dask scheduler {self.address}{detail}; finished chunks are saved: run "
             "the same command again to resume"
@@ -291,6 +301,7 @@ class DaskBackend:
         except Exception:  # the scheduler may be gone: nothing left to release there
             pass
         self._close_cluster()
+        self._log.setLevel(self._log_level)
 
     def _close_cluster(self) -> None:
         if self.cluster is not None:
@@ -353,7 +364,13 @@ def execute(
             task = next(queue, _END)
             if task is _END:
                 return
-            pending[submit(backend, task)] = task
+            try:
+                pending[submit(backend, task)] = task
+            except Exception as exc:  # e.g. a pool broken by a worker that just died
+                problem = backend.explain(exc)
+                if problem is None:
+                    raise
+                raise TaskFailed(task, exc, problem) from exc
 
     refill()
     while pending:
