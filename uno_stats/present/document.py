@@ -141,8 +141,7 @@ def render_html(doc: Document, title: str) -> str:
             alt = html.escape(block.alt)
             src = html.escape(quote(block.path.name))
             out.append(
-                f'<figure><img alt="{alt}" src="{src}">'
-                f"<figcaption>{alt}</figcaption></figure>"
+                f'<figure><img alt="{alt}" src="{src}"><figcaption>{alt}</figcaption></figure>'
             )
     out.append("</body></html>")
     return "\n".join(out) + "\n"
