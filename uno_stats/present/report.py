@@ -258,7 +258,7 @@ def _slug(text: str, taken: set[str]) -> str:
 
 
 def write_report(runs: list[Run], out: str | Path, title: str | None = None) -> list[Path]:
-    """Write ``out/report.md``, a self-contained ``out/report.html`` and ``out/*.png``.
+    """Write ``out/report.md``, ``out/report.html`` and the ``out/*.png`` plots both refer to.
 
     Returns the paths written (Markdown, HTML, then the PNGs).
     """
