@@ -185,7 +185,9 @@ def interrupt_then_rerun(c: Chaos, kind: str, how: str) -> tuple[bool, str]:
     if how == "kill -9 worker" and f"worker process {workers[0]} was killed by SIGKILL" not in err:
         return False, f"message does not name the worker: {err.strip()[:120]}"
     if how == "Ctrl-C":
-        on_disk = sum(r.check.games_done for r in verified_runs(out / "chaos", deep=False))
+        on_disk = sum(
+            r.check.games_done for r in verified_runs(out / "chaos", deep=False) if r.check
+        )
         if f"Interrupted: {on_disk:,} of" not in err:
             return False, f"Ctrl-C message {err.strip()[:100]!r} but {on_disk:,} games on disk"
         detail = f"reported {on_disk:,} games saved, as on disk; "
@@ -218,9 +220,9 @@ def orphan_race(c: Chaos) -> tuple[bool, str]:
     if any(alive(w) for w in workers):
         return False, "old workers still alive"
     (run,) = verified_runs(out / "chaos")
-    m = run.manifest
-    if run.check.bad or not run.complete or (m.seed, m.games, m.rows) != (8, 60000, 60000):
-        return False, f"folder holds {m.rows:,} rows, seed {m.seed}, bad parts {len(run.check.bad)}"
+    m, bad = run.manifest, run.check.bad if run.check else []
+    if bad or not run.complete or (m.seed, m.games, m.rows) != (8, 60000, 60000):
+        return False, f"folder holds {m.rows:,} rows, seed {m.seed}, bad parts {len(bad)}"
     alone = c.root / "orphan-alone"
     c.run([*c.args("rounds", alone, "--workers", "1"), "--seed", "8", "--games", "60000"])
     same = frame(out / "chaos").equals(frame(alone / "chaos"))
@@ -287,7 +289,7 @@ def hostile_input(c: Chaos, name: str) -> tuple[bool, str]:
             for a, b in zip("abcdefgh", "bcdefghi", strict=True)
         ]
         path.write_text(base + "\n".join(rows) + "\n")
-        limit = "import resource; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))"
+        limit = "import resource; resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))"
         runpy = f"{limit}; import sys; sys.argv = ['uno-stats', 'run', {str(path)!r}, '--out', {str(out)!r}]; from uno_stats.cli import main; main()"
         done = subprocess.run(
             [sys.executable, "-c", runpy], capture_output=True, text=True, env=ENV, timeout=120
@@ -486,7 +488,7 @@ FAULTS: list[tuple[str, str, Callable[[Chaos], tuple[bool, str]]]] = [
     ("stale temp manifest", "0-byte manifest temp files, then run", stale_tmp),
     (
         "alias bomb",
-        "10-line YAML alias bomb under a 1 GB limit",
+        "10-line YAML alias bomb, 2 GB address-space limit",
         lambda c: hostile_input(c, "alias bomb"),
     ),
     ("deep nesting", "5,000 nested lists", lambda c: hostile_input(c, "deep nesting")),
