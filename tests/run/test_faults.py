@@ -115,29 +115,35 @@ def test_fresh_never_wipes_a_locked_folder(tmp_path):
 
 
 def test_two_concurrent_cli_runs(tmp_path):
-    """A second run (even --fresh) one moment after the first is refused; the first is whole."""
+    """A second run (even --fresh) while the first runs is refused and touches nothing."""
     scenario = tmp_path / "s.yaml"
     scenario.write_text(TINY)
     out = tmp_path / "out"
     args = [*CLI, "run", str(scenario), "--out", str(out), "--quiet", "--workers", "1"]
     first = subprocess.Popen(
-        [*args, "--games", "150000", "--chunk-size", "10000"],
+        [*args, "--games", "10000000", "--chunk-size", "20000"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
         env=env(),
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    assert wait_for(lambda: is_locked(out / "tiny"))
+    assert wait_for(lambda: (out / "tiny" / "manifest.json").exists() and is_locked(out / "tiny"))
+    run_id = read_run_manifest(out / "tiny").run_id
     second = subprocess.run(
         [*args, "--fresh", "--games", "2000"], capture_output=True, text=True, env=env()
     )
+    assert first.poll() is None, "the first run ended too soon for this test"
+    first.send_signal(signal.SIGINT)
     first.communicate()
     assert second.returncode == 1
     lines = second.stderr.strip().splitlines()
     assert len(lines) == 1 and f"in use by another run (pid {first.pid} on " in lines[0]
-    assert first.returncode == 0
-    (run,) = verified_runs(out / "tiny")
-    assert run.complete and run.manifest.games == 150_000 and not run.check.bad
+    assert first.returncode == 130
+    manifest = read_run_manifest(out / "tiny")
+    check = check_run(out / "tiny", manifest)
+    assert manifest.run_id == run_id and manifest.games == 10_000_000
+    assert check.good and not check.bad and manifest.rows == check.rows
 
 
 def test_stale_temporary_files_never_block_a_run(tmp_path):
