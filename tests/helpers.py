@@ -1,6 +1,6 @@
 """Synthetic results folders for the stats and report tests (the engine is not needed).
 
-``write_run`` writes ``manifest.json`` (built by the runner's own ``new_manifest``) and ``parts/part-000000.parquet``
+``write_run`` writes ``manifest.json`` (built by the planner's own ``new_manifest``) and ``parts/part-000000.parquet``
 with every column of :mod:`uno_stats.engine.schema`, ``status`` as a string. The data are random
 but plausible: turns from a gamma-Poisson law with a chosen mean, winners by chosen seat
 probabilities, losers holding larger hands and deeper deficits than winners.
@@ -18,8 +18,8 @@ import polars as pl
 from uno_stats.engine.schema import CHECKPOINT_TURNS, COLUMNS
 from uno_stats.engine.strategy_table import default_seat
 from uno_stats.run.manifest import Manifest, SweepManifest, write_manifest
+from uno_stats.run.plan import new_manifest
 from uno_stats.run.results import PARTS_DIR, tool_version
-from uno_stats.run.runner import new_manifest
 from uno_stats.run.scenario import SweepPoint, scenario_from_dict
 
 _DTYPES: dict[str, pl.DataType] = {

@@ -418,30 +418,19 @@ def _open_all(folders: list[Path], allow_incomplete: bool = True) -> "list[Run]"
 
 
 def _check_complete(runs: "list[Run]", allow_incomplete: bool) -> None:
-    incomplete = [r for r in runs if not r.complete]
-    if incomplete and not allow_incomplete:
-        first = incomplete[0]
-        more = f" (and {len(incomplete) - 1} more)" if len(incomplete) > 1 else ""
-        raise UnoStatsError(
-            f"{first.path}: incomplete run, {first.progress}{more}; finish it by running the "
-            "same run command again, or pass --allow-incomplete"
-        )
+    from uno_stats.run.verify import incomplete_error
+
+    problem = None if allow_incomplete else incomplete_error(runs)
+    if problem:
+        raise UnoStatsError(problem)
     _warn_incomplete(runs)
 
 
 def _warn_incomplete(runs: "list[Run]") -> None:
-    from uno_stats.run.lock import is_locked
+    from uno_stats.run.verify import run_notes
 
-    for run in runs:
-        if run.check is not None:
-            for bad in run.check.bad:
-                _note(f"{bad.path} not counted: {bad.reason}")
-        if not run.complete:
-            busy = " (a run is writing it now)" if is_locked(run.path) else ""
-            _note(
-                f"{run.path} is incomplete{busy}: {run.progress}; run the same run command "
-                "again to finish it"
-            )
+    for note in run_notes(runs):
+        _note(note)
 
 
 FoldersArg = Annotated[

@@ -22,6 +22,7 @@ from uno_stats.run import backends, runner
 from uno_stats.run.limits import MAX_GAMES
 from uno_stats.run.lock import LOCK_FILE, is_locked
 from uno_stats.run.manifest import read_run_manifest
+from uno_stats.run.plan import plan_runs
 from uno_stats.run.results import PartMeta, part_path
 from uno_stats.run.runner import run_scenario
 from uno_stats.run.scenario import parse_scenario, with_overrides
@@ -163,12 +164,12 @@ def test_stale_temporary_files_never_block_a_run(tmp_path):
 
 def test_planning_is_lazy_for_the_largest_run(tmp_path):
     s = with_overrides(parse_scenario(TINY), games=MAX_GAMES)
-    plans, _ = runner._plan(s, tmp_path / "tiny", 1, 2, lambda m: None)
-    (plan,) = plans
-    assert plan.n_chunks == MAX_GAMES
-    first = list(itertools.islice(plan.todo, 3))
+    plans, _ = plan_runs(s, tmp_path / "tiny", 1, 2, lambda m: None)
+    (planned,) = plans
+    assert planned.n_chunks == MAX_GAMES
+    first = list(itertools.islice(planned.todo, 3))
     assert [(c.index, c.first_game, c.n_games) for c in first] == [(0, 0, 1), (1, 1, 1), (2, 2, 1)]
-    last = plan.chunk(MAX_GAMES - 1)
+    last = planned.chunk(MAX_GAMES - 1)
     assert (last.first_game, last.n_games) == (MAX_GAMES - 1, 1)
 
 

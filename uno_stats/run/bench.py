@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from tabulate import tabulate
 
 from uno_stats import engine
+from uno_stats.run import plan as planning
 from uno_stats.run import runner
 from uno_stats.run.backends import Backend, execute, make_backend
 
@@ -85,21 +86,21 @@ def simulate_rows(config: Any, first_game: int, n_games: int) -> int:
     return len(runner.run_chunk(config, first_game, n_games)["game"])
 
 
-def _submit(backend: Backend, config: Any, chunk: runner.Chunk) -> Any:
+def _submit(backend: Backend, config: Any, chunk: planning.Chunk) -> Any:
     return backend.submit(simulate_rows, config, chunk.first_game, chunk.n_games)
 
 
 def measure(config: Any, games: int, workers: int, chunk_size: int) -> BenchResult:
     """Time ``games`` games on ``workers`` warmed workers."""
-    chunks = runner.plan_chunks(0, games, chunk_size)
-    warm = runner.plan_chunks(0, WARM_UP_GAMES * 2 * workers, WARM_UP_GAMES)
+    chunks = planning.plan_chunks(0, games, chunk_size)
+    warm = planning.plan_chunks(0, WARM_UP_GAMES * 2 * workers, WARM_UP_GAMES)
     started = time.perf_counter()
     rounds = 0
     with make_backend(workers) as backend:
         execute(backend, warm, lambda b, c: _submit(b, config, c), lambda c, r: None)
         timed = time.perf_counter()
 
-        def count(chunk: runner.Chunk, rows: int) -> None:
+        def count(chunk: planning.Chunk, rows: int) -> None:
             nonlocal rounds
             rounds += rows
 
@@ -117,7 +118,7 @@ def benchmark(scenario: Scenario, games: int, workers_list: list[int]) -> list[B
     warm_up_engine(config)
     results = []
     for workers in workers_list:
-        chunk_size = runner.default_chunk_size(sized, workers)
+        chunk_size = planning.default_chunk_size(sized, workers)
         results.append(measure(config, games, workers, chunk_size))
     return results
 

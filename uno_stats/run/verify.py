@@ -17,6 +17,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from uno_stats.errors import ResultsError
+from uno_stats.run.lock import is_locked
 from uno_stats.run.manifest import Manifest, SweepManifest, read_manifest, read_run_manifest
 from uno_stats.run.results import (
     PART_DATA_KEY,
@@ -226,3 +227,31 @@ def verified_runs(folder: str | Path, deep: bool = True) -> list[Run]:
         )
         runs.append(Run(path, counted, check))
     return runs
+
+
+def incomplete_error(runs: list[Run]) -> str | None:
+    """Why ``runs`` cannot be reported or compared as they are (None when all are whole)."""
+    incomplete = [r for r in runs if not r.complete]
+    if not incomplete:
+        return None
+    first = incomplete[0]
+    more = f" (and {len(incomplete) - 1} more)" if len(incomplete) > 1 else ""
+    return (
+        f"{first.path}: incomplete run, {first.progress}{more}; finish it by running the same "
+        "run command again, or pass --allow-incomplete"
+    )
+
+
+def run_notes(runs: list[Run]) -> list[str]:
+    """One line per part not counted and per incomplete run (saying how to finish it)."""
+    notes = []
+    for run in runs:
+        for bad in run.check.bad if run.check is not None else []:
+            notes.append(f"{bad.path} not counted: {bad.reason}")
+        if not run.complete:
+            busy = " (a run is writing it now)" if is_locked(run.path) else ""
+            notes.append(
+                f"{run.path} is incomplete{busy}: {run.progress}; run the same run command "
+                "again to finish it"
+            )
+    return notes
