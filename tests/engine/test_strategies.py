@@ -91,7 +91,7 @@ def _decisions(config, table, seed: int, card_rule: Callable[..., Any]) -> tuple
     exactly the arguments the engine passes (``card_rule``: the card choice under test)."""
     kind = int(config.seats[0, 0])
     tab, st, hn = table.tab, table.st, table.hn
-    hand = table.hands[0]
+    hand = table.hands[0, : hn[0]]
     memory = tab[T_MEMORY]
     top = int(table.disc[st[ST_DISC_N] - 1])
     color = int(st[ST_COLOR])
@@ -104,17 +104,15 @@ def _decisions(config, table, seed: int, card_rule: Callable[..., Any]) -> tuple
     if n > 0:
         card = int(hand[card_rule(kind, hand, n, cand, tab[T_RANK], color, hn, nxt, memory, rng)])
     rng[0] = seed
-    named = int(choose_color(kind, hand, int(hn[0]), nxt, memory, rng))
+    named = int(choose_color(kind, hand, nxt, memory, rng))
     rng[0] = seed
     target = int(choose_swap_target(kind, 0, PLAYERS, int(st[ST_PARTNERS]), hn, rng))
     challenge = bool(
         wants_challenge(
             config.seats[0],
             hand,
-            int(hn[0]),
             int(hn[PLAYERS - 1]),
-            table.disc,
-            int(st[ST_DISC_N]),
+            table.disc[: st[ST_DISC_N]],
             tab[T_DECK, : len(config.deck)],
             int(tab[T_RULES, R_WD4_RESTRICTION]),
             int(st[ST_WD4_PREV_COLOR]),

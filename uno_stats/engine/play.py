@@ -258,7 +258,7 @@ def play_card(tab, p, idx, how, seats, rng, ev):
             if hn[p] > 0:
                 kind = strategy_of(seats, p)
                 memory = tab[T_MEMORY + p]
-                st[ST_COLOR] = choose_color(kind, hands[p], hn[p], next_seat(st, p), memory, rng)
+                st[ST_COLOR] = choose_color(kind, hands[p, : hn[p]], next_seat(st, p), memory, rng)
                 emit(st, ev, EV_COLOR, p, st[ST_COLOR], 0, 0, 0)
         else:
             st[ST_COLOR] = CARD_COLOR[card]

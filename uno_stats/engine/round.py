@@ -132,7 +132,7 @@ def _open(tab, card, seats, rng, ev):
         kind = strategy_of(seats, first)
         nxt = (first + 1) % players
         memory = tab[T_MEMORY + first]
-        st[ST_COLOR] = choose_color(kind, hands[first], hn[first], nxt, memory, rng)
+        st[ST_COLOR] = choose_color(kind, hands[first, : hn[first]], nxt, memory, rng)
         emit(st, ev, EV_COLOR, first, st[ST_COLOR], 0, 0, 0)
         return
     sym = CARD_SYMBOL[card]

@@ -1,7 +1,7 @@
 """Named strategies as compiled decision functions of what their player may see.
 
-The boundary: a decision function receives the deciding seat's own hand (its row of
-cards and its size), public facts (hand sizes of every seat, the active color, the
+The boundary: a decision function receives the deciding seat's own hand (exactly its
+cards: a slice of its row), public facts (hand sizes of every seat, the active color, the
 discard pile, the deck's composition, the seat after it, the encoded rules), its own
 knobs (its row of the per-seat strategy array) and its own memory row, never the table
 or another seat's cards. A strategy that keeps a memory updates it in :func:`observe`
@@ -121,7 +121,7 @@ def choose_card(kind, hand, n, cand, rank, color, sizes, nxt, memory, rng):
 
 
 @engine_jit
-def choose_color(kind, hand, size, nxt, memory, rng):
+def choose_color(kind, hand, nxt, memory, rng):
     """The color the decider names for a wild: random names one uniformly, others their
     commonest; color-denier picks among the colors seat ``nxt`` was seen to lack."""
     if kind == RANDOM:
@@ -135,7 +135,7 @@ def choose_color(kind, hand, size, nxt, memory, rng):
         if (allowed >> color) & 1 == 0:
             continue
         count = 0
-        for i in range(size):
+        for i in range(hand.shape[0]):
             c = hand[i]
             if c < WILD and CARD_COLOR[c] == color:
                 count += 1
@@ -200,9 +200,7 @@ def keeps_drawn(kind, knobs, rng):
 
 
 @engine_jit
-def smart_bluff_estimate(
-    hand, size, accused_size, disc, disc_n, deck, restriction, prev_color, prev_top
-):
+def smart_bluff_estimate(hand, accused_size, discards, deck, restriction, prev_color, prev_top):
     """P(the accused held a card blocking its Wild Draw Four), from what the decider has seen.
 
     The unseen cards are the deck minus the decider's ``hand`` and the discard pile; the
@@ -217,13 +215,13 @@ def smart_bluff_estimate(
     for i in range(deck.shape[0]):
         if blocks_wd4(deck[i], prev_color, number, restriction):
             blocking += 1
-    for i in range(size):
+    for i in range(hand.shape[0]):
         unseen -= 1
         if blocks_wd4(hand[i], prev_color, number, restriction):
             blocking -= 1
-    for i in range(disc_n):
+    for i in range(discards.shape[0]):
         unseen -= 1
-        if blocks_wd4(disc[i], prev_color, number, restriction):
+        if blocks_wd4(discards[i], prev_color, number, restriction):
             blocking -= 1
     h = accused_size
     if unseen <= 0 or h <= 0 or blocking <= 0:
@@ -235,9 +233,7 @@ def smart_bluff_estimate(
 
 
 @engine_jit
-def wants_challenge(
-    knobs, hand, size, accused_size, disc, disc_n, deck, restriction, prev_color, prev_top
-):
+def wants_challenge(knobs, hand, accused_size, discards, deck, restriction, prev_color, prev_top):
     """Whether the decider challenges the Wild Draw Four just played on it (its ``challenge``
     knob; ``smart``: when :func:`smart_bluff_estimate` says a bluff is more likely than not)."""
     mode = np.int64(knobs[S_CHALLENGE])
@@ -245,7 +241,7 @@ def wants_challenge(
         return True
     if mode == CHALLENGE_SMART:
         estimate = smart_bluff_estimate(
-            hand, size, accused_size, disc, disc_n, deck, restriction, prev_color, prev_top
+            hand, accused_size, discards, deck, restriction, prev_color, prev_top
         )
         return estimate > 0.5
     return False

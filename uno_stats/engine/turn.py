@@ -138,11 +138,9 @@ def resolve_penalty(tab, p, seats, rng, ev):
         accused = st[ST_WD4_PLAYER]
         challenges = wants_challenge(
             seats[p],
-            hands[p],
-            hn[p],
+            hands[p, : hn[p]],
             hn[accused],
-            disc,
-            st[ST_DISC_N],
+            disc[: st[ST_DISC_N]],
             deck,
             rules[R_WD4_RESTRICTION],
             st[ST_WD4_PREV_COLOR],
@@ -261,7 +259,8 @@ def normal_turn(tab, p, seats, rng, ev):
     )
     if n > 0 and not voluntary:
         nxt = next_seat(st, p)
-        idx = choose_card(kind, hands[p], n, cand, rank, color, hn, nxt, tab[T_MEMORY + p], rng)
+        hand = hands[p, : hn[p]]
+        idx = choose_card(kind, hand, n, cand, rank, color, hn, nxt, tab[T_MEMORY + p], rng)
         play_card(tab, p, idx, PLAY_NORMAL, seats, rng, ev)
     else:
         if voluntary:
