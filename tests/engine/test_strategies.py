@@ -11,7 +11,9 @@ requires the harness to catch it.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -221,3 +223,22 @@ def test_color_denier_names_the_lacking_color() -> None:
     assert _first_play(denier, 0) == _first_play(basic, 0) == "Wild"
     assert basic.color == "green"  # its commonest color
     assert denier.color == "yellow"  # the color seat 1 was seen to lack
+
+
+def test_the_rules_loop_names_no_strategy_and_strategies_import_no_engine_state() -> None:
+    engine = Path(__file__).resolve().parents[2] / "uno_stats" / "engine"
+    names = {"RANDOM", "BASIC", "AGGRESSIVE", "HOARDER", "COLOR_DENIER"}
+    names |= {s.name for s in STRATEGIES}
+    for module in ("round.py", "turn.py", "play.py", "chunk.py", "piles.py", "hands.py"):
+        tree = ast.parse((engine / module).read_text())
+        used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        used |= {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}
+        strings = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)}
+        assert not (names & (used | strings)), module
+    tree = ast.parse((engine / "strategies.py").read_text())
+    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert not imported & {
+        "uno_stats.engine.state",
+        "uno_stats.engine.turn",
+        "uno_stats.engine.play",
+    }
