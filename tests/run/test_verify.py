@@ -176,3 +176,12 @@ def test_not_a_folder(tmp_path):
         (folder / "manifest.json").write_text(json.dumps(data))
         with pytest.raises(ResultsError, match="manifest"):
             verified_runs(folder)
+
+
+def test_folder_without_parts_yet(tmp_path):
+    outcome = run(tmp_path)
+    shutil.rmtree(outcome.path / "parts")
+    with pytest.raises(
+        ResultsError, match=r"no result parts yet \(0 of 6 chunks, 0 of 900 games\)"
+    ):
+        verified_runs(outcome.path)

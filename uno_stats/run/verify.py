@@ -215,11 +215,16 @@ def verified_runs(folder: str | Path, deep: bool = True) -> list[Run]:
     runs = []
     for path, manifest in manifests:
         check = check_run(path, manifest, deep)
-        if not check.good:
-            why = f": {check.bad[0].path.name}: {check.bad[0].reason}" if check.bad else ""
+        if not check.good and check.bad:
+            bad = check.bad[0]
             raise ResultsError(
-                f"{path}: no valid result parts ({len(check.bad)} failed verification{why}); "
-                "rerun the same run command to redo them"
+                f"{path}: no valid result parts ({len(check.bad)} failed verification, first "
+                f"{bad.path.name}: {bad.reason}); rerun the same run command to redo them"
+            )
+        if not check.good:
+            raise ResultsError(
+                f"{path}: no result parts yet ({check.progress}); run the same run command "
+                "again to finish the run"
             )
         # The manifest as the disk has it: a killed run's manifest may be stale.
         counted = replace(
