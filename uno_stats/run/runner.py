@@ -125,7 +125,7 @@ class _Progress:
         return self.computed / self.elapsed if self.computed and self.elapsed > 0 else None
 
 
-def _chunk_error(plan: RunPlan, failed: TaskFailed, root: Path) -> RunError:
+def _chunk_error(plan: RunPlan, failed: TaskFailed) -> RunError:
     """One line for a failed chunk: which chunk and seed, what went wrong, how to go on."""
     chunk, exc = failed.task, failed.error
     where = f"point {plan.label} " if plan.label else ""
@@ -306,7 +306,7 @@ def _execute(
             with make_backend(workers) as backend:  # closed (running chunks finished) on exit
                 execute(backend, todo, submit, on_done)
     except TaskFailed as failed:
-        error = _chunk_error(plans[failed.task.run], failed, root)
+        error = _chunk_error(plans[failed.task.run], failed)
     except OSError as exc:
         error = os_error(exc, root)
     except KeyboardInterrupt:
