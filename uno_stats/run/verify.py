@@ -171,7 +171,11 @@ def part_paths(run_dir: Path) -> Iterator[tuple[int, Path]]:
 
 
 def check_run(run_dir: Path, manifest: Manifest, deep: bool = True) -> RunCheck:
-    """Verify every part of the run in ``run_dir`` against ``manifest`` (see module doc)."""
+    """Verify every part of the run in ``run_dir`` against ``manifest`` (see module doc).
+
+    A good part holds exactly the games planned for the chunk its name gives, and chunks'
+    ranges are disjoint, so good parts never overlap (a copied part fails its range check).
+    """
     result = RunCheck(chunks=manifest.chunks, games=manifest.games)
     for index, path in part_paths(run_dir):
         try:
