@@ -30,6 +30,7 @@ from uno_stats.analysis.estimates import (
 )
 from uno_stats.engine.strategy_table import KNOBS
 from uno_stats.errors import ResultsError
+from uno_stats.run.results import CHECKPOINTS, checkpoint_hands
 
 # --- seat advantage -------------------------------------------------------------------------
 
@@ -216,33 +217,37 @@ class DeficitTable:
     high: np.ndarray
 
 
-def checkpoint_columns(lf: pl.LazyFrame) -> list[str]:
-    """The ``hands_t<T>`` columns present, by checkpoint turn."""
-    names = [c for c in lf.collect_schema().names() if c.startswith("hands_t")]
-    return sorted(names, key=lambda c: int(c.removeprefix("hands_t")))
+def checkpoint_columns(lf: pl.LazyFrame) -> list[int]:
+    """The checkpoint turns (5, 10, ...) whose hand sizes the results hold; [] when none."""
+    return sorted(checkpoint_hands(lf.collect_schema().names(), 0))
 
 
 def deficit_win_table(lf: pl.LazyFrame, players: int) -> DeficitTable:
-    """From ``hands_t*``: deficit = own hand minus smallest hand at turn t; win rate per (d, t).
+    """From the hand-size checkpoints: deficit = own hand minus smallest hand at turn t; win
+    rate per (d, t).
 
     Counts seat-rounds of won rounds still running at t (checkpoint not null). One small
-    group-by per (checkpoint, seat) with ``list.get``, summed: much faster than exploding.
+    group-by per (checkpoint, seat), summed: much faster than exploding.
     """
-    cols = checkpoint_columns(lf)
-    if not cols:
-        raise ResultsError("results have no hands_t* checkpoint columns")
-    won = won_rounds(lf).select(pl.col("winner").cast(pl.Int64), *cols)
+    names = lf.collect_schema().names()
+    checkpoints = checkpoint_hands(names, players)
+    if not checkpoints:
+        raise ResultsError("results have no hand-size checkpoints (hand_checkpoints)")
+    wanted = [c for c in names if c == CHECKPOINTS or c.startswith("hands_t")]
+    won = won_rounds(lf).select(pl.col("winner").cast(pl.Int64), *wanted)
     parts = []
-    for col in cols:  # 20 checkpoints x players seats: lazy plans, not rows
-        hands = pl.col(col).cast(pl.List(pl.Int64))
-        at_t = won.filter(pl.col(col).is_not_null()).select(
-            "winner", hands.alias("h"), hands.list.min().alias("smallest")
+    for turn, seats in checkpoints.items():  # 20 checkpoints x players seats: lazy plans
+        hands = [h.cast(pl.Int64).alias(f"h{s}") for s, h in enumerate(seats)]
+        at_t = (
+            won.select("winner", *hands)
+            .filter(pl.col("h0").is_not_null())
+            .with_columns(pl.min_horizontal(*(f"h{s}" for s in range(players))).alias("low"))
         )
         for seat in range(players):
             parts.append(
-                at_t.group_by((pl.col("h").list.get(seat) - pl.col("smallest")).alias("d"))
+                at_t.group_by((pl.col(f"h{seat}") - pl.col("low")).alias("d"))
                 .agg(pl.len().alias("n"), (pl.col("winner") == seat).sum().alias("wins"))
-                .with_columns(pl.lit(int(col.removeprefix("hands_t"))).alias("t"))
+                .with_columns(pl.lit(turn).alias("t"))
             )
     grouped = (
         pl.concat(parts)
@@ -252,7 +257,7 @@ def deficit_win_table(lf: pl.LazyFrame, players: int) -> DeficitTable:
         .collect()
     )
     require_rows(grouped.height, "checkpoint hands in won rounds")
-    turns = np.array([int(c.removeprefix("hands_t")) for c in cols])
+    turns = np.array(list(checkpoints))
     deficits = np.arange(int(grouped["d"].max()) + 1)
     n = np.zeros((deficits.size, turns.size), dtype=np.int64)
     wins = np.zeros_like(n)
