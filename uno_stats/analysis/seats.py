@@ -258,7 +258,7 @@ def deficit_win_table(lf: pl.LazyFrame, players: int) -> DeficitTable:
     )
     require_rows(grouped.height, "checkpoint hands in won rounds")
     turns = np.array(list(checkpoints))
-    deficits = np.arange(int(grouped["d"].max()) + 1)
+    deficits = np.arange(int(grouped["d"].to_numpy().max()) + 1)
     n = np.zeros((deficits.size, turns.size), dtype=np.int64)
     wins = np.zeros_like(n)
     t_idx = np.searchsorted(turns, grouped["t"].to_numpy())

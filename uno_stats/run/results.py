@@ -259,7 +259,7 @@ def checkpoint_hands(names: list[str], players: int) -> dict[int, list[pl.Expr]]
     written by earlier versions; ``{}`` when the frame has neither.
     """
     if CHECKPOINTS in names:
-        out = {}
+        out: dict[int, list[pl.Expr]] = {}
         for k, turn in enumerate(CHECKPOINT_TURNS):
             first = k * players
             reached = pl.col(CHECKPOINTS).bin.get(first) != NOT_REACHED
