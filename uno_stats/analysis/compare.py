@@ -26,8 +26,6 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 import polars as pl
-from scipy import stats as st
-from scipy.stats.contingency import relative_risk
 
 from uno_stats.analysis.estimates import (
     BOOTSTRAP_RESAMPLES,
@@ -141,6 +139,8 @@ def _require_same_players(a_lf: pl.LazyFrame, b_lf: pl.LazyFrame, label: str) ->
 
 
 def _compare_means(a_lf: pl.LazyFrame, b_lf: pl.LazyFrame, spec: MetricSpec) -> MetricComparison:
+    from scipy import stats as st  # lazy: scipy.stats costs ~1 s to import
+
     col = pl.col(spec.column).drop_nulls().cast(pl.Float64)
     aggs = (col.len().alias("n"), col.mean().alias("mean"), col.std().alias("sd"))
     (na, ma, sa), (nb, mb, sb) = (lf.select(*aggs).collect().row(0) for lf in (a_lf, b_lf))
@@ -186,6 +186,8 @@ def _compare_means(a_lf: pl.LazyFrame, b_lf: pl.LazyFrame, spec: MetricSpec) -> 
 def _compare_quantiles(
     a_lf: pl.LazyFrame, b_lf: pl.LazyFrame, spec: MetricSpec, resamples: int, seed: int
 ) -> MetricComparison:
+    from scipy import stats as st  # lazy: scipy.stats costs ~1 s to import
+
     assert spec.column is not None and spec.q is not None
     (va, ca), (vb, cb) = value_counts(a_lf, spec.column), value_counts(b_lf, spec.column)
     na, nb = int(ca.sum()), int(cb.sum())
@@ -227,6 +229,9 @@ def _rate_counts(lf: pl.LazyFrame, spec: MetricSpec) -> tuple[int, int]:
 
 
 def _compare_rates(a_lf: pl.LazyFrame, b_lf: pl.LazyFrame, spec: MetricSpec) -> MetricComparison:
+    from scipy import stats as st  # lazy: scipy.stats costs ~1 s to import
+    from scipy.stats.contingency import relative_risk
+
     (xa, na), (xb, nb) = _rate_counts(a_lf, spec), _rate_counts(b_lf, spec)
     require_rows(min(na, nb), "won rounds" if spec.kind == "seat" else "rounds")
     a, b = proportion(xa, na), proportion(xb, nb)

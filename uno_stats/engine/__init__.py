@@ -12,25 +12,17 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from uno_stats.engine.cards import build_deck
-from uno_stats.engine.chunk import (
-    N_CHECKPOINTS,
-    OC_CHECKPOINTS,
-    OC_MATCH_VALID,
-    OP_CHECKPOINT0,
-    OP_DEFICIT,
-    OP_HAND,
-    OP_POINTS,
-    SCALAR_COLUMNS,
-    allocate_outputs,
-    run_chunk,
-)
 from uno_stats.engine.rules import R_SCORING, SCORING_PARTNERS, encode_rules
 from uno_stats.engine.schema import CHECKPOINT_TURNS, COLUMNS
-from uno_stats.engine.state import ST_EV_N, ST_PARTNERS, ST_TRACE, Table
 from uno_stats.engine.strategy_table import encode_strategies
 
 if TYPE_CHECKING:
+    from uno_stats.engine.state import Table
     from uno_stats.run.scenario import Scenario
+
+# The compiled modules (chunk, state and what they import) load numba, about 0.4 s, so they
+# are imported inside the functions that play games: ``import uno_stats.engine.rules`` (for
+# ``validate``, ``rules``, ``strategies``) stays light.
 
 __all__ = ["EngineConfig", "seed_key", "simulate", "trace_game", "warm_up"]
 
@@ -91,12 +83,16 @@ class EngineConfig:
 
 
 def _new_table(config: EngineConfig, max_events: int = 0) -> Table:
+    from uno_stats.engine.state import ST_PARTNERS, Table
+
     table = Table(config.players, config.rules, config.deck, max_events)
     table.st[ST_PARTNERS] = 1 if config.scoring == SCORING_PARTNERS else 0
     return table
 
 
 def _play(config: EngineConfig, table: Table, first_game: int, n_games: int, capacity: int):
+    from uno_stats.engine.chunk import allocate_outputs, run_chunk
+
     out_s, out_p = allocate_outputs(capacity, config.players)
     totals = np.zeros(config.players, dtype=np.int64)
     rows = run_chunk(
@@ -134,6 +130,17 @@ def simulate(config: EngineConfig, first_game: int, n_games: int) -> dict[str, n
 
 def _columns(config: EngineConfig, out_s: np.ndarray, out_p: np.ndarray) -> dict[str, np.ndarray]:
     """The engine's column-major outputs as one typed array per result column."""
+    from uno_stats.engine.chunk import (
+        N_CHECKPOINTS,
+        OC_CHECKPOINTS,
+        OC_MATCH_VALID,
+        OP_CHECKPOINT0,
+        OP_DEFICIT,
+        OP_HAND,
+        OP_POINTS,
+        SCALAR_COLUMNS,
+    )
+
     rows = out_s.shape[1]
     raw: dict[str, np.ndarray] = {name: out_s[i] for i, name in enumerate(SCALAR_COLUMNS)}
     raw["players"] = np.full(rows, config.players)
@@ -156,6 +163,7 @@ def _columns(config: EngineConfig, out_s: np.ndarray, out_p: np.ndarray) -> dict
 
 def trace_game(config: EngineConfig, game: int, max_events: int = 500_000) -> list[str]:
     """Game ``game`` of the run, move by move, as lines of text (a match: every round)."""
+    from uno_stats.engine.state import ST_EV_N, ST_TRACE
     from uno_stats.engine.trace import describe
 
     table = _new_table(config, max_events=max_events)
@@ -176,6 +184,8 @@ def trace_game(config: EngineConfig, game: int, max_events: int = 500_000) -> li
 
 def trace_events(config: EngineConfig, game: int, max_events: int = 500_000) -> np.ndarray:
     """The raw event rows of game ``game`` (for tests and tools that replay the moves)."""
+    from uno_stats.engine.state import ST_EV_N
+
     table = _new_table(config, max_events=max_events)
     capacity = 1 if config.match_target == 0 else 4096
     _play(config, table, game, 1, capacity)

@@ -33,7 +33,6 @@ from uno_stats.analysis.questions import (
     turns_histogram,
 )
 from uno_stats.errors import ResultsError
-from uno_stats.present import plots
 from uno_stats.present.document import Document, render_html, render_markdown, render_text
 from uno_stats.present.records import records
 from uno_stats.present.sections import (
@@ -264,6 +263,8 @@ def write_report(runs: list[Run], out: str | Path, title: str | None = None) -> 
 
     Returns the paths written (Markdown, HTML, then the PNGs).
     """
+    from uno_stats.present import plots  # matplotlib: only reports draw
+
     _require_runs(runs)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
