@@ -24,7 +24,7 @@ import numpy as np
 from tqdm import tqdm
 
 from uno_stats import engine
-from uno_stats.engine.jit import engine_source_hash
+from uno_stats.engine.jit import engine_source_hash, ensure_compiled
 from uno_stats.errors import RunError
 from uno_stats.run.backends import Backend, TaskFailed, execute, make_backend
 from uno_stats.run.results import (
@@ -402,6 +402,8 @@ def run_scenario(
     resumed = sum(len(p.done) for p in plans)
     already = sum(c.n_games for p in plans for c in p.chunks if c.index in p.done)
     todo = [c for p in plans for c in p.todo]
+    if todo and scheduler in (None, "local"):
+        ensure_compiled()  # here, once, with a notice when cold: workers then load the cache
     bar = tqdm(
         total=total,
         initial=already,
@@ -427,6 +429,7 @@ def run_scenario(
     try:
         if todo:
             with make_backend(workers, scheduler) as backend:
+                state.started = time.perf_counter()  # the speed excludes compile and start-up
                 execute(backend, todo, lambda b, c: _submit(b, plans, c), on_done)
     except TaskFailed as failed:
         raise _chunk_error(plans[failed.task.run], failed.task, failed.error) from failed.error
