@@ -198,23 +198,22 @@ def pack_checkpoints(columns: dict[str, np.ndarray], players: int) -> pa.Array:
     fast as 20 list columns and is smaller on disk.
     """
     rows = len(columns["game"]) if "game" in columns else 0
-    packed = np.empty((rows, len(CHECKPOINT_TURNS), players), dtype=np.uint8)
-    reached = np.ones((rows, len(CHECKPOINT_TURNS)), dtype=bool)
-    for k, turn in enumerate(CHECKPOINT_TURNS):
+    hands, masks = [], []
+    for turn in CHECKPOINT_TURNS:
         column = COLUMNS_BY_NAME[f"hands_t{turn}"]
         data = _engine_array(columns, column, rows)
         if data.shape != (rows, players):
             raise ResultsError(
                 f"column {column.name}: shape {data.shape}, want ({rows}, {players})"
             )
-        packed[:, k, :] = data
+        hands.append(data)
         valid = _validity(columns, column, rows)
-        if valid is not None:
-            reached[:, k] = valid
-    reached_3d = reached[:, :, None]
-    if np.logical_and(packed == NOT_REACHED, reached_3d).any():
+        masks.append(np.ones(rows, dtype=bool) if valid is None else valid)
+    packed = np.stack(hands, axis=1).astype(np.uint8, copy=False)  # (rows, checkpoints, seats)
+    reached = np.stack(masks, axis=1)
+    if packed.max(initial=0) >= NOT_REACHED and (packed[reached] == NOT_REACHED).any():
         raise ResultsError(f"a hand of {NOT_REACHED} cards cannot be stored in {CHECKPOINTS}")
-    np.copyto(packed, NOT_REACHED, where=~reached_3d)  # broadcast: no fancy-index copies
+    packed[~reached] = NOT_REACHED
     width = len(CHECKPOINT_TURNS) * players
     return pa.FixedSizeBinaryArray.from_buffers(
         pa.binary(width), rows, [None, pa.py_buffer(packed.reshape(-1))]
