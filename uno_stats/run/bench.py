@@ -20,7 +20,7 @@ from tabulate import tabulate
 
 from uno_stats.engine.jit import ensure_compiled
 from uno_stats.run import runner
-from uno_stats.run.backends import Backend, execute, make_backend
+from uno_stats.run.backends import SLOTS_PER_WORKER, Backend, execute, make_backend
 
 if TYPE_CHECKING:
     from uno_stats.run.scenario import Scenario
@@ -142,7 +142,7 @@ def measure(
             execute(backend, chunks, lambda b, c: _submit(b, config, c), count)
             timings.append(time.perf_counter() - timed)
         if scheduler:
-            workers = max(1, backend.slots // 2)  # Dask: one slot pair per worker thread
+            workers = max(1, backend.slots // SLOTS_PER_WORKER)  # Dask: its worker threads
     seconds = statistics.median(timings)
     where = scheduler or "local"
     return BenchResult(workers, games, rounds, seconds, start_s, chunk_size, len(timings), where)
