@@ -320,10 +320,12 @@ def trace(
 ) -> None:
     """Print one round move by move, exactly as a run plays game K."""
     from uno_stats import engine
+    from uno_stats.engine.jit import ensure_compiled
     from uno_stats.run.scenario import load_scenario
 
     with _errors():
         resolved = _trace_scenario(load_scenario(scenario), point)
+        ensure_compiled()  # the notice, when the engine has to be compiled first
         for line in engine.trace_game(engine.EngineConfig.from_scenario(resolved), game):
             typer.echo(line)
 
