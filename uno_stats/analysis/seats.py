@@ -30,7 +30,15 @@ from uno_stats.analysis.estimates import (
 )
 from uno_stats.engine.strategy_table import KNOBS
 from uno_stats.errors import ResultsError
-from uno_stats.run.results import CHECKPOINTS, checkpoint_hands
+from uno_stats.run.results import (
+    NOT_REACHED,
+    checkpoint_arrays,
+    checkpoint_columns_in,
+    checkpoint_hands,
+)
+
+CHECKPOINT_BATCH = 100_000
+"""Won rounds per batch of the deficit table (about 8 MB of checkpoint bytes at 4 seats)."""
 
 # --- seat advantage -------------------------------------------------------------------------
 
@@ -222,49 +230,55 @@ def checkpoint_columns(lf: pl.LazyFrame) -> list[int]:
     return sorted(checkpoint_hands(lf.collect_schema().names(), 0))
 
 
+def _deficit_counts(
+    hands: np.ndarray, winner: np.ndarray, levels: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Seat-rounds and wins per (turn, deficit) bin of one batch of ``(rows, turns, seats)``
+    checkpoint hands; checkpoints not reached go to one extra turn row, dropped here."""
+    rows, n_turns, players = hands.shape
+    low = hands[:, :, 0].copy()
+    for seat in range(1, players):
+        np.minimum(low, hands[:, :, seat], out=low)
+    deficit = hands - low[:, :, None]
+    reached = hands[:, :, 0] != NOT_REACHED  # every seat reached, or none
+    first = np.where(reached, np.arange(n_turns, dtype=np.uint16), np.uint16(n_turns))
+    first *= np.uint16(levels)  # the first bin of each (row, turn)
+    bins = (n_turns + 1) * levels
+    n = np.bincount((first[:, :, None] + deficit).ravel(), minlength=bins)
+    at_winner = np.take_along_axis(deficit, winner.reshape(rows, 1, 1).repeat(n_turns, 1), 2)
+    wins = np.bincount((first + at_winner[:, :, 0]).ravel(), minlength=bins)
+    return n[: n_turns * levels], wins[: n_turns * levels]
+
+
 def deficit_win_table(lf: pl.LazyFrame, players: int) -> DeficitTable:
     """From the hand-size checkpoints: deficit = own hand minus smallest hand at turn t; win
     rate per (d, t).
 
-    Counts seat-rounds of won rounds still running at t (checkpoint not null). One small
-    group-by per (checkpoint, seat), summed: much faster than exploding.
+    Counts seat-rounds of won rounds still running at t (checkpoint reached). The won rounds
+    are read in batches of :data:`CHECKPOINT_BATCH` rows and counted with ``np.bincount``
+    over (t, d): memory stays bounded and a million rounds take well under a second.
     """
-    names = lf.collect_schema().names()
-    checkpoints = checkpoint_hands(names, players)
-    if not checkpoints:
+    columns = checkpoint_columns_in(lf.collect_schema().names())
+    if not columns:
         raise ResultsError("results have no hand-size checkpoints (hand_checkpoints)")
-    wanted = [c for c in names if c == CHECKPOINTS or c.startswith("hands_t")]
-    won = won_rounds(lf).select(pl.col("winner").cast(pl.Int64), *wanted)
-    parts = []
-    for turn, seats in checkpoints.items():  # 20 checkpoints x players seats: lazy plans
-        hands = [h.cast(pl.Int64).alias(f"h{s}") for s, h in enumerate(seats)]
-        at_t = (
-            won.select("winner", *hands)
-            .filter(pl.col("h0").is_not_null())
-            .with_columns(pl.min_horizontal(*(f"h{s}" for s in range(players))).alias("low"))
-        )
-        for seat in range(players):
-            parts.append(
-                at_t.group_by((pl.col(f"h{seat}") - pl.col("low")).alias("d"))
-                .agg(pl.len().alias("n"), (pl.col("winner") == seat).sum().alias("wins"))
-                .with_columns(pl.lit(turn).alias("t"))
-            )
-    grouped = (
-        pl.concat(parts)
-        .group_by("t", "d")
-        .agg(pl.col("n").sum(), pl.col("wins").sum())
-        .drop_nulls("d")
-        .collect()
-    )
-    require_rows(grouped.height, "checkpoint hands in won rounds")
-    turns = np.array(list(checkpoints))
-    deficits = np.arange(int(grouped["d"].to_numpy().max()) + 1)
-    n = np.zeros((deficits.size, turns.size), dtype=np.int64)
-    wins = np.zeros_like(n)
-    t_idx = np.searchsorted(turns, grouped["t"].to_numpy())
-    d_idx = grouped["d"].to_numpy()
-    n[d_idx, t_idx] = grouped["n"].to_numpy()
-    wins[d_idx, t_idx] = grouped["wins"].to_numpy()
+    won = won_rounds(lf).select(pl.col("winner").cast(pl.Int64), *columns)
+    levels = NOT_REACHED + 1  # deficits 0..254: one bin per (turn, deficit)
+    turns, n, wins = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), None
+    for batch in won.collect_batches(chunk_size=CHECKPOINT_BATCH, maintain_order=False):
+        if batch.height == 0:
+            continue
+        turns, hands = checkpoint_arrays(batch, players)
+        if wins is None:
+            n, wins = (np.zeros(turns.size * levels, dtype=np.int64) for _ in range(2))
+        n_b, wins_b = _deficit_counts(hands, batch["winner"].to_numpy(), levels)
+        n += n_b
+        wins += wins_b
+    require_rows(int(n.sum()), "checkpoint hands in won rounds")
+    assert wins is not None
+    n, wins = n.reshape(turns.size, levels).T, wins.reshape(turns.size, levels).T
+    top = int(np.flatnonzero(n.sum(axis=1))[-1])
+    n, wins = n[: top + 1], wins[: top + 1]
+    deficits = np.arange(top + 1)
     rate, low, high = wilson(wins, n)
     return DeficitTable(players, turns, deficits, n, wins, rate, low, high)
 

@@ -239,6 +239,44 @@ def arrow_table(columns: dict[str, np.ndarray], players: int) -> pa.Table:
     return pa.Table.from_arrays(arrays, names=names)
 
 
+def checkpoint_columns_in(names: list[str]) -> list[str]:
+    """The columns of ``names`` that hold hand-size checkpoints (either layout)."""
+    if CHECKPOINTS in names:
+        return [CHECKPOINTS]
+    return sorted((c for c in names if c in _CHECKPOINT_NAMES), key=lambda c: int(c[7:]))
+
+
+def checkpoint_arrays(frame: pl.DataFrame, players: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every checkpoint of ``frame`` as numpy arrays: the turns (5, 10, ...) and the hands,
+    ``(rows, turns, players)`` uint8 with :data:`NOT_REACHED` where the round ended earlier.
+
+    Reads the ``hand_checkpoints`` column without copying it row by row, or the ``hands_t<T>``
+    list columns of earlier results.
+    """
+    rows = frame.height
+    if CHECKPOINTS in frame.columns:
+        width = len(CHECKPOINT_TURNS) * players
+        arr = frame[CHECKPOINTS].to_arrow()
+        if isinstance(arr, pa.ChunkedArray):
+            arr = arr.combine_chunks()
+        arr = arr.cast(pa.large_binary())
+        offsets = np.frombuffer(arr.buffers()[1], dtype=np.int64)[
+            arr.offset : arr.offset + rows + 1
+        ]
+        if arr.null_count or (np.diff(offsets) != width).any():
+            raise ResultsError(f"{CHECKPOINTS}: rows of other than {width} bytes")
+        data = np.frombuffer(arr.buffers()[2], dtype=np.uint8)[offsets[0] : offsets[-1]]
+        return np.array(CHECKPOINT_TURNS), data.reshape(rows, len(CHECKPOINT_TURNS), players)
+    names = checkpoint_columns_in(frame.columns)
+    hands = np.full((rows, len(names), players), NOT_REACHED, dtype=np.uint8)
+    for k, name in enumerate(names):
+        series = frame[name]
+        valid = series.is_not_null().to_numpy()
+        values = series.drop_nulls().explode().to_numpy()
+        hands[valid, k, :] = values.reshape(-1, players)
+    return np.array([int(n[7:]) for n in names], dtype=np.int64), hands
+
+
 def checkpoint_hands(names: list[str], players: int) -> dict[int, list[pl.Expr]]:
     """Per checkpoint turn present in a frame with columns ``names``: one expression per seat,
     that seat's cards after that turn (UInt8), null when the round ended earlier.
