@@ -176,3 +176,19 @@ def test_open_runs_errors(tmp_path):
     write_manifest(tmp_path, run_manifest("t", 10, 2))
     with pytest.raises(ResultsError, match="empty results folder"):
         open_runs(tmp_path)
+
+
+def test_deficit_table_does_not_depend_on_batch_size(monkeypatch):
+    from uno_stats.analysis import seats
+
+    cols = fake_columns(500, PLAYERS, seed=5)
+    cols["winner"] = np.random.default_rng(6).integers(0, PLAYERS, 500).astype(np.int8)
+    cols["status"] = np.zeros(500, dtype=np.uint8)
+    frame = pl.from_arrow(arrow_table(cols, PLAYERS))
+    assert isinstance(frame, pl.DataFrame)
+    whole = deficit_win_table(frame.lazy(), PLAYERS)
+    monkeypatch.setattr(seats, "CHECKPOINT_BATCH", 7)
+    batched = deficit_win_table(frame.lazy(), PLAYERS)
+    assert whole.n.sum() > 0
+    for field in ("turns", "deficits", "n", "wins"):
+        assert np.array_equal(getattr(whole, field), getattr(batched, field)), field

@@ -263,19 +263,18 @@ def deficit_win_table(lf: pl.LazyFrame, players: int) -> DeficitTable:
         raise ResultsError("results have no hand-size checkpoints (hand_checkpoints)")
     won = won_rounds(lf).select(pl.col("winner").cast(pl.Int64), *columns)
     levels = NOT_REACHED + 1  # deficits 0..254: one bin per (turn, deficit)
-    turns, n, wins = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), None
+    turns = np.zeros(0, dtype=np.int64)
+    counts: np.ndarray | None = None  # (2, turns * levels): seat-rounds, then wins
     for batch in won.collect_batches(chunk_size=CHECKPOINT_BATCH, maintain_order=False):
         if batch.height == 0:
             continue
         turns, hands = checkpoint_arrays(batch, players)
-        if wins is None:
-            n, wins = (np.zeros(turns.size * levels, dtype=np.int64) for _ in range(2))
-        n_b, wins_b = _deficit_counts(hands, batch["winner"].to_numpy(), levels)
-        n += n_b
-        wins += wins_b
-    require_rows(int(n.sum()), "checkpoint hands in won rounds")
-    assert wins is not None
-    n, wins = n.reshape(turns.size, levels).T, wins.reshape(turns.size, levels).T
+        batch_counts = np.stack(_deficit_counts(hands, batch["winner"].to_numpy(), levels))
+        counts = batch_counts if counts is None else counts + batch_counts
+    require_rows(0 if counts is None else int(counts[0].sum()), "checkpoint hands in won rounds")
+    assert counts is not None
+    n = counts[0].reshape(turns.size, levels).T
+    wins = counts[1].reshape(turns.size, levels).T
     top = int(np.flatnonzero(n.sum(axis=1))[-1])
     n, wins = n[: top + 1], wins[: top + 1]
     deficits = np.arange(top + 1)
