@@ -82,6 +82,8 @@ def test_bench_document_names_machine_commands_and_ratios(tmp_path):
         "| numba ",
         "`uno-stats bench --strategy basic`",
         "1.67x",  # 2 workers: 0.01 s / 0.006 s
+        "0.80 of the engine",
+        "150,000 rounds/s",
         "1.50x the memory",
         "/nowhere/uno_c.c does not exist",
     ):

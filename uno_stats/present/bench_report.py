@@ -10,8 +10,14 @@ from uno_stats.present.document import Document, render_markdown
 from uno_stats.run.bench_suite import Row, Suite
 
 
-def _rows(rows: list[Row], digits: int = 0) -> list[list[str]]:
-    return [[r.what, f"{r.value:,.{digits}f} {r.unit}", f"`{r.command}`", r.note] for r in rows]
+def _value(row: Row) -> str:
+    """Large figures (rounds/s, MiB) whole, small ones (seconds, ratios) to two decimals."""
+    digits = 0 if abs(row.value) >= 100 else 2
+    return f"{row.value:,.{digits}f} {row.unit}"
+
+
+def _rows(rows: list[Row]) -> list[list[str]]:
+    return [[r.what, _value(r), f"`{r.command}`", r.note] for r in rows]
 
 
 def bench_document(suite: Suite, command: str, image: Path | None) -> Document:
@@ -76,6 +82,7 @@ def bench_plot(suite: Suite, path: Path) -> Path:
     """Two panels: rounds/s by preset and strategy; engine vs end to end vs the C loop."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
 
     fig = Figure(figsize=(10.0, 4.5), dpi=120)
     FigureCanvasAgg(fig)
@@ -96,6 +103,10 @@ def bench_plot(suite: Suite, path: Path) -> Path:
     right.set_ylabel("rounds/s")
     right.set_title("Engine, whole run and C yardstick")
     right.tick_params(axis="x", labelrotation=30)
+    thousands = FuncFormatter(lambda x, _pos: f"{x / 1000:,.0f}k")
+    left.xaxis.set_major_formatter(thousands)
+    left.xaxis.set_major_locator(MaxNLocator(6))
+    right.yaxis.set_major_formatter(thousands)
     for ax in (left, right):
         ax.grid(True, alpha=0.3)
         ax.spines[["top", "right"]].set_visible(False)
