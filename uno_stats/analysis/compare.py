@@ -1,20 +1,29 @@
 """Rule effect: one metric between two runs, as difference and ratio with intervals and a test.
 
 Metric names (``metric_spec``): ``mean_<column>``, ``median_<column>``, ``p<NN>_<column>``,
-``won_rate`` / ``void_rate`` / ``capped_rate`` and ``seat<K>_win_rate``. Methods:
+``dist_<column>`` (do the distributions differ), ``won_rate`` / ``void_rate`` /
+``capped_rate`` and ``seat<K>_win_rate`` (seat K's share of won rounds).
 
-- means: Welch t test (``scipy.stats.ttest_ind_from_stats``); difference interval with
-  Welch-Satterthwaite degrees of freedom; ratio interval by the delta method on the log
-  ratio, var(log b/a) ≈ s_a²/(n_a·a²) + s_b²/(n_b·b²); effect size Cohen's d (pooled sd).
-- quantiles: Mann-Whitney U test of the two distributions (``scipy.stats.mannwhitneyu``,
-  asymptotic, tie-corrected); difference and ratio intervals are percentile intervals of
-  independent bootstrap replicates of each run's quantile; effect size rank-biserial r.
-- rates: two-proportion z test, computed as the 2x2 chi-square without continuity
-  correction (``scipy.stats.chi2_contingency``; z² = χ²); difference interval Newcombe's
-  hybrid score (from Wilson intervals); ratio interval Katz log
-  (``scipy.stats.contingency.relative_risk``); effect size Cohen's h.
+Pairing (common random numbers): every game's random stream depends only on (seed, game
+index), so two runs with the same seed and game count start game k from the same deal.
+Such runs are *paired*: rows are joined on ``game`` (and ``round``; match length on
+``game``) and the paired method is used. Methods (formulas in
+:mod:`uno_stats.analysis.methods` and :mod:`uno_stats.analysis.quantile_diff`):
 
-Baseline is ``a``; differences are b - a and ratios b / a.
+=============  =====================================  =========================================
+metric         independent runs                       paired runs
+=============  =====================================  =========================================
+mean           Welch t                                paired t
+rate           Newcombe hybrid score + 2-prop. z      Newcombe paired (method 10) + McNemar
+quantile       bootstrap of each run, inverted for p  paired bootstrap (games resampled)
+distribution   Mann-Whitney U (rank-biserial r)       Wilcoxon signed-rank (matched-pairs r)
+ratio          delta method on the log ratio / Katz   delta method with the covariance
+=============  =====================================  =========================================
+
+Holm families are per question (round length, cards drawn, round outcome, seat advantage,
+match length) and per pair of runs; metrics that are zero in both runs, or identical in
+every paired game, get no test and stay out of the family. Baseline is ``a``: differences
+are b - a and ratios b / a.
 """
 
 from __future__ import annotations
@@ -27,33 +36,37 @@ from dataclasses import dataclass, replace
 import numpy as np
 import polars as pl
 from scipy import stats as st
-from scipy.stats.contingency import relative_risk
 
+from uno_stats.analysis import methods as mt
 from uno_stats.analysis.estimates import (
     BOOTSTRAP_RESAMPLES,
     BOOTSTRAP_SEED,
-    LEVEL,
     Estimate,
-    bootstrap_quantiles,
-    format_p,
     has_matches,
     holm,
     mean_estimate,
     percentile_interval,
     proportion,
-    quantile_from_counts,
     require_rows,
     status_expr,
     value_counts,
-    z_value,
+)
+from uno_stats.analysis.quantile_diff import (
+    QuantileReplicates,
+    independent_quantile_replicates,
+    paired_quantile_replicates,
 )
 from uno_stats.errors import ResultsError
 from uno_stats.run.results import Run
 
+ALPHA = 0.05
+TOST_LEVEL = 1 - 2 * ALPHA
+"""Equivalence uses the 90% interval: two one-sided tests at 5% each (TOST)."""
 DEFAULT_METRICS: tuple[str, ...] = (
     "mean_turns",
     "median_turns",
     "p90_turns",
+    "dist_turns",
     "mean_cards_drawn",
     "seat0_win_rate",
     "void_rate",
@@ -61,11 +74,12 @@ DEFAULT_METRICS: tuple[str, ...] = (
 )
 MATCH_METRICS: tuple[str, ...] = ("mean_match_rounds",)
 UNITS = {"turns": "turns", "cards_drawn": "cards", "match_rounds": "rounds"}
+QUESTIONS = {"turns": "round length", "cards_drawn": "cards drawn", "match_rounds": "match length"}
 
 
 @dataclass(frozen=True)
 class MetricSpec:
-    """What a metric name means: its kind (mean, quantile, rate, seat) and column."""
+    """What a metric name means: its kind (mean, quantile, distribution, rate, seat) and column."""
 
     key: str
     label: str
@@ -85,6 +99,15 @@ class MetricSpec:
         """Unit of the metric's values (empty for rates)."""
         return UNITS.get(self.column or "", "")
 
+    @property
+    def question(self) -> str:
+        """The question (Holm family) the metric answers."""
+        if self.kind == "seat":
+            return "seat advantage"
+        if self.kind == "rate":
+            return "round outcome"
+        return QUESTIONS.get(self.column or "", str(self.column).replace("_", " "))
+
 
 def metric_spec(key: str) -> MetricSpec:
     """Parse a metric name such as ``mean_turns``, ``p90_turns``, ``void_rate``, ``seat0_win_rate``."""
@@ -96,19 +119,102 @@ def metric_spec(key: str) -> MetricSpec:
         return MetricSpec(
             key, f"p{m[1]} {m[2].replace('_', ' ')}", "quantile", m[2], int(m[1]) / 100
         )
+    if m := re.fullmatch(r"dist_(\w+)", key):
+        return MetricSpec(key, f"distribution of {m[1].replace('_', ' ')}", "distribution", m[1])
     if m := re.fullmatch(r"(won|void|capped)_rate", key):
         return MetricSpec(key, f"{m[1]} rate", "rate", status=m[1])
     if m := re.fullmatch(r"seat(\d+)_win_rate", key):
         return MetricSpec(key, f"seat {m[1]} win rate", "seat", seat=int(m[1]))
     raise ResultsError(
-        f"unknown metric {key!r}: use mean_COL, median_COL, pNN_COL, won_rate, void_rate, "
-        "capped_rate or seatK_win_rate"
+        f"unknown metric {key!r}: use mean_COL, median_COL, pNN_COL, dist_COL, won_rate, "
+        "void_rate, capped_rate or seatK_win_rate"
     )
 
 
 @dataclass(frozen=True)
+class Margin:
+    """An equivalence margin: ``value`` in the metric's units, or a fraction of the baseline."""
+
+    value: float
+    relative: bool
+
+    def absolute(self, baseline: float, rate: bool) -> float:
+        """The margin in the metric's units for a baseline estimate.
+
+        Reading (the spec is silent): an absolute margin for a rate is in percentage points
+        (``--margin 1.5`` on a win rate means +-1.5 pp); a relative one is a fraction of the
+        baseline estimate, taken as known.
+        """
+        if self.relative:
+            return self.value * abs(baseline)
+        return self.value / 100 if rate else self.value
+
+    def text(self) -> str:
+        """The margin as the user wrote it: ``2%`` or ``1.5``."""
+        return f"{100 * self.value:g}%" if self.relative else f"{self.value:g}"
+
+
+def parse_margin(text: str) -> Margin:
+    """``"2%"`` (relative to the baseline) or ``"1.5"`` (absolute; pp for rates)."""
+    raw = text.strip()
+    relative = raw.endswith("%")
+    try:
+        value = float(raw.rstrip("%"))
+    except ValueError:
+        raise ResultsError(f"margin {text!r}: give a number such as 1.5 or 2%") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise ResultsError(f"margin {text!r} must be positive")
+    return Margin(value / 100 if relative else value, relative)
+
+
+@dataclass(frozen=True)
+class Equivalence:
+    """TOST verdict on a difference: ``same`` (90% interval inside +-margin), ``different``
+    (outside it entirely) or ``undecided``, with the games per run that would decide it."""
+
+    margin: Margin
+    bound: float
+    low: float
+    high: float
+    outcome: str
+    games_needed: int | None
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """Whether two runs are paired game by game (same seed and same number of games)."""
+
+    paired: bool
+    seed_a: int | None
+    seed_b: int | None
+    games_a: int | None
+    games_b: int | None
+
+
+def _manifest_value(run: Run, key: str) -> object:
+    m = run.manifest
+    return m.get(key) if isinstance(m, dict) else getattr(m, key, None)
+
+
+def run_pairing(a: Run, b: Run) -> Pairing:
+    """Detect common random numbers from the two manifests: same seed and same game count."""
+    seeds = [_manifest_value(r, "seed") for r in (a, b)]
+    games = [_manifest_value(r, "games") for r in (a, b)]
+    sa, sb = (int(s) if isinstance(s, int) else None for s in seeds)
+    ga, gb = (int(g) if isinstance(g, int) else None for g in games)
+    paired = sa is not None and sa == sb and ga is not None and ga == gb
+    return Pairing(paired, sa, sb, ga, gb)
+
+
+@dataclass(frozen=True)
 class MetricComparison:
-    """Run b against baseline a on one metric: estimates, b - a, b / a, test and effect size."""
+    """Run b against baseline a on one metric: estimates, b - a, b / a, test and effect size.
+
+    ``status``: ``tested``; ``identical`` (paired, and every game gave the same value);
+    ``absent`` (zero in every round of both runs). Only ``tested`` rows have a p-value.
+    ``direction``: the sign of the effect the test saw (+1: b higher). ``tost``: the 90%
+    difference interval. ``p_resolution``: smallest p the method can give (bootstrap).
+    """
 
     metric: str
     label: str
@@ -125,6 +231,370 @@ class MetricComparison:
     effect: float
     p_holm: float
     family: int = 1
+    question: str = ""
+    paired: bool = False
+    status: str = "tested"
+    direction: int = 0
+    tost: tuple[float, float] = (math.nan, math.nan)
+    p_resolution: float = 0.0
+    equivalence: Equivalence | None = None
+    note: str = ""
+
+
+_NA = Estimate(math.nan, math.nan, math.nan, 0)
+
+
+def _sign(x: float) -> int:
+    return (x > 0) - (x < 0) if math.isfinite(x) else 0
+
+
+def _est(values: tuple[np.ndarray, np.ndarray, np.ndarray], n: int) -> Estimate:
+    v, low, high = values
+    return Estimate(float(v), float(low), float(high), n)
+
+
+def _keys(spec: MetricSpec) -> list[str]:
+    return ["game"] if spec.column == "match_rounds" else ["game", "round"]
+
+
+def _value_expr(lf: pl.LazyFrame, spec: MetricSpec) -> pl.Expr:
+    if spec.kind == "seat":
+        won = status_expr(lf) == "won"
+        return pl.when(won).then((pl.col("winner").cast(pl.Int64) == spec.seat).cast(pl.Int8))
+    if spec.kind == "rate":
+        return (status_expr(lf) == spec.status).cast(pl.Int8)
+    return pl.col(str(spec.column))
+
+
+def paired_values(a_lf: pl.LazyFrame, b_lf: pl.LazyFrame, spec: MetricSpec) -> pl.DataFrame | None:
+    """Columns ``a`` and ``b``: the metric's value in game k of each run (rows joined on
+    ``game``, ``round``), nulls dropped; None when the runs' rows do not line up one to one."""
+    keys = _keys(spec)
+    frames = []
+    for lf, name in ((a_lf, "a"), (b_lf, "b")):
+        sel = lf
+        if spec.column == "match_rounds":
+            sel = lf.filter(pl.col("match_rounds").is_not_null())
+        frames.append(sel.select(*keys, _value_expr(lf, spec).alias(name)).collect())
+    fa, fb = frames
+    joined = fa.join(fb, on=keys, how="inner")
+    if not (joined.height == fa.height == fb.height):
+        return None
+    return joined.drop_nulls(["a", "b"]).select("a", "b")
+
+
+def _ok_n(n: int, what: str) -> None:
+    require_rows(n, what)
+
+
+def _compare_means(
+    a_lf: pl.LazyFrame, b_lf: pl.LazyFrame, spec: MetricSpec, pairs: pl.DataFrame | None
+) -> MetricComparison:
+    if pairs is not None:
+        x, y = (pairs[c].cast(pl.Float64).to_numpy() for c in ("a", "b"))
+        n = len(x)
+        _ok_n(n, f"paired values of {spec.column}")
+        ma, mb, sa, sb = float(x.mean()), float(y.mean()), _sd(x), _sd(y)
+        d = y - x
+        md, sd = float(d.mean()), _sd(d)
+        cov = float(np.cov(x, y)[0, 1]) if n > 1 else math.nan
+        na = nb = n
+        diff = mt.paired_t(md, sd, n)
+        tost = mt.paired_t(md, sd, n, TOST_LEVEL)
+        ratio = mt.log_ratio(ma, sa * sa / n, mb, sb * sb / n, cov / n)
+        test, stat, p = "paired t", float(diff[3]), float(diff[4])
+        identical = n > 0 and sd == 0 and md == 0
+    else:
+        col = pl.col(str(spec.column)).drop_nulls().cast(pl.Float64)
+        aggs = (col.len().alias("n"), col.mean().alias("mean"), col.std().alias("sd"))
+        (na, ma, sa), (nb, mb, sb) = (lf.select(*aggs).collect().row(0) for lf in (a_lf, b_lf))
+        _ok_n(min(na, nb), f"values of {spec.column}")
+        sa, sb = (s if s is not None else math.nan for s in (sa, sb))
+        diff = mt.welch(ma, sa * sa, na, mb, sb * sb, nb)
+        tost = mt.welch(ma, sa * sa, na, mb, sb * sb, nb, TOST_LEVEL)
+        ratio = mt.log_ratio(ma, sa * sa / na, mb, sb * sb / nb)
+        test, stat, p = "Welch t", float(diff[3]), float(diff[4])
+        identical = False
+    pooled = math.sqrt(((na - 1) * sa * sa + (nb - 1) * sb * sb) / max(1, na + nb - 2))
+    delta = mb - ma
+    effect = delta / pooled if pooled > 0 else (0.0 if delta == 0 else math.nan)
+    absent = ma == 0 and mb == 0 and sa == 0 and sb == 0
+    status = "absent" if absent else ("identical" if identical else "tested")
+    if status != "tested":
+        stat, p = math.nan, math.nan
+    return MetricComparison(
+        metric=spec.key,
+        label=spec.label,
+        kind=spec.kind,
+        unit=spec.unit,
+        baseline=mean_estimate(ma, sa, na),
+        other=mean_estimate(mb, sb, nb),
+        difference=Estimate(float(diff[0]), float(diff[1]), float(diff[2]), na + nb),
+        ratio=_est(ratio, na + nb),
+        test=test,
+        statistic=stat,
+        p=p,
+        effect_name="Cohen's d",
+        effect=effect,
+        p_holm=p,
+        question=spec.question,
+        paired=pairs is not None,
+        status=status,
+        direction=_sign(delta),
+        tost=(float(tost[1]), float(tost[2])),
+    )
+
+
+def _sd(x: np.ndarray) -> float:
+    return float(x.std(ddof=1)) if len(x) > 1 else math.nan
+
+
+def _rate_counts(lf: pl.LazyFrame, spec: MetricSpec) -> tuple[int, int]:
+    value = _value_expr(lf, spec)
+    row = lf.select(value.sum().alias("x"), value.count().alias("n")).collect().row(0)
+    return int(row[0] or 0), int(row[1])
+
+
+def _compare_rates(
+    a_lf: pl.LazyFrame, b_lf: pl.LazyFrame, spec: MetricSpec, pairs: pl.DataFrame | None
+) -> MetricComparison:
+    what = "won rounds" if spec.kind == "seat" else "rounds"
+    if pairs is not None:
+        x, y = (pairs[c].cast(pl.Int64).to_numpy() for c in ("a", "b"))
+        n = len(x)
+        _ok_n(n, f"paired {what}")
+        both, only_a = int(np.sum((x == 1) & (y == 1))), int(np.sum((x == 1) & (y == 0)))
+        only_b = int(np.sum((x == 0) & (y == 1)))
+        neither = n - both - only_a - only_b
+        xa, na, xb, nb = both + only_a, n, both + only_b, n
+        diff = mt.newcombe_paired(both, only_a, only_b, neither)
+        tost = mt.newcombe_paired(both, only_a, only_b, neither, TOST_LEVEL)
+        pa, pb = xa / n, xb / n
+        cov = (both / n - pa * pb) / n
+        ratio = mt.log_ratio(pa, pa * (1 - pa) / n, pb, pb * (1 - pb) / n, cov)
+        z, p = mt.mcnemar(only_a, only_b)
+        test = "McNemar"
+        identical = only_a == only_b == 0
+    else:
+        (xa, na), (xb, nb) = _rate_counts(a_lf, spec), _rate_counts(b_lf, spec)
+        _ok_n(min(na, nb), what)
+        diff = mt.newcombe(xa, na, xb, nb)
+        tost = mt.newcombe(xa, na, xb, nb, TOST_LEVEL)
+        ratio = mt.katz_ratio(xa, na, xb, nb)
+        z, p = mt.two_proportion_z(xa, na, xb, nb)
+        test = "two-proportion z"
+        identical = False
+    a, b = proportion(xa, na), proportion(xb, nb)
+    h = 2 * math.asin(math.sqrt(b.value)) - 2 * math.asin(math.sqrt(a.value))
+    status = "absent" if xa == xb == 0 else ("identical" if identical else "tested")
+    stat, pv = (float(z), float(p)) if status == "tested" else (math.nan, math.nan)
+    return MetricComparison(
+        metric=spec.key,
+        label=spec.label,
+        kind=spec.kind,
+        unit="",
+        baseline=a,
+        other=b,
+        difference=_est(diff, na + nb),
+        ratio=_est(ratio, na + nb),
+        test=test,
+        statistic=stat,
+        p=pv,
+        effect_name="Cohen's h",
+        effect=h,
+        p_holm=pv,
+        question=spec.question,
+        paired=pairs is not None,
+        status=status,
+        direction=_sign(b.value - a.value),
+        tost=(float(tost[1]), float(tost[2])),
+    )
+
+
+def _compare_quantiles(
+    a_lf: pl.LazyFrame,
+    b_lf: pl.LazyFrame,
+    spec: MetricSpec,
+    pairs: pl.DataFrame | None,
+    resamples: int,
+    seed: int,
+) -> MetricComparison:
+    assert spec.column is not None and spec.q is not None
+    rng = np.random.default_rng(seed)
+    reps: QuantileReplicates
+    if pairs is not None:
+        joint = pairs.group_by("a", "b").agg(pl.len().alias("k"))
+        na = nb = int(joint["k"].sum())
+        _ok_n(na, f"paired values of {spec.column}")
+        a_vals, b_vals = joint["a"].to_numpy(), joint["b"].to_numpy()
+        reps = paired_quantile_replicates(
+            a_vals, b_vals, joint["k"].to_numpy(), spec.q, resamples, rng
+        )
+        identical = bool(np.all(a_vals == b_vals))
+        absent = bool(np.all(a_vals == 0) and np.all(b_vals == 0))
+    else:
+        (va, ca), (vb, cb) = value_counts(a_lf, spec.column), value_counts(b_lf, spec.column)
+        na, nb = int(ca.sum()), int(cb.sum())
+        _ok_n(min(na, nb), f"values of {spec.column}")
+        reps = independent_quantile_replicates(va, ca, vb, cb, spec.q, resamples, rng)
+        identical = False
+        absent = bool(np.all(va == 0) and np.all(vb == 0))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio_reps = np.where(reps.reps_a > 0, reps.reps_b / reps.reps_a, np.nan)
+    status = "absent" if absent else ("identical" if identical else "tested")
+    p = reps.p if status == "tested" else math.nan
+    low, high = reps.interval()
+    d = reps.difference
+    spread = float(np.std(d))
+    return MetricComparison(
+        metric=spec.key,
+        label=spec.label,
+        kind=spec.kind,
+        unit=spec.unit,
+        baseline=Estimate(reps.a, *percentile_interval(reps.reps_a), na),
+        other=Estimate(reps.b, *percentile_interval(reps.reps_b), nb),
+        difference=Estimate(reps.b - reps.a, low, high, na + nb),
+        ratio=Estimate(
+            reps.b / reps.a if reps.a > 0 else math.nan, *percentile_interval(ratio_reps), na + nb
+        ),
+        test="paired bootstrap" if pairs is not None else "bootstrap",
+        statistic=(reps.b - reps.a) / spread if spread > 0 else math.nan,
+        p=p,
+        effect_name="shift",
+        effect=reps.b - reps.a,
+        p_holm=p,
+        question=spec.question,
+        paired=pairs is not None,
+        status=status,
+        direction=reps.direction,
+        tost=reps.interval(TOST_LEVEL),
+        p_resolution=1 / resamples,
+    )
+
+
+def _compare_distributions(
+    a_lf: pl.LazyFrame, b_lf: pl.LazyFrame, spec: MetricSpec, pairs: pl.DataFrame | None
+) -> MetricComparison:
+    assert spec.column is not None
+    if pairs is not None:
+        x, y = (pairs[c].cast(pl.Float64).to_numpy() for c in ("a", "b"))
+        na = nb = len(x)
+        _ok_n(na, f"paired values of {spec.column}")
+        d = y - x
+        nonzero = d[d != 0]
+        test, effect_name = "Wilcoxon signed-rank", "matched-pairs r"
+        if nonzero.size == 0:
+            stat = p = effect = math.nan
+        else:
+            ranks = st.rankdata(np.abs(nonzero))
+            plus, minus = float(ranks[nonzero > 0].sum()), float(ranks[nonzero < 0].sum())
+            effect = (plus - minus) / (plus + minus)
+            res = st.wilcoxon(nonzero, zero_method="wilcox", method="approx")
+            stat, p = float(res.statistic), float(res.pvalue)
+        ma, mb = float(x.mean()), float(y.mean())
+        identical = nonzero.size == 0
+        absent = identical and not np.any(x)
+    else:
+        (va, ca), (vb, cb) = value_counts(a_lf, spec.column), value_counts(b_lf, spec.column)
+        na, nb = int(ca.sum()), int(cb.sum())
+        _ok_n(min(na, nb), f"values of {spec.column}")
+        test, effect_name = "Mann-Whitney U", "rank-biserial r"
+        res = st.mannwhitneyu(np.repeat(vb, cb), np.repeat(va, ca), method="asymptotic")
+        stat, p = float(res.statistic), float(res.pvalue)
+        effect = 2 * stat / (na * nb) - 1
+        ma, mb = float(va @ ca / na), float(vb @ cb / nb)
+        identical = False
+        absent = bool(np.all(va == 0) and np.all(vb == 0))
+    status = "absent" if absent else ("identical" if identical else "tested")
+    if status != "tested":
+        stat, p = math.nan, math.nan
+    return MetricComparison(
+        metric=spec.key,
+        label=spec.label,
+        kind=spec.kind,
+        unit=spec.unit,
+        baseline=Estimate(ma, math.nan, math.nan, na),
+        other=Estimate(mb, math.nan, math.nan, nb),
+        difference=_NA,
+        ratio=_NA,
+        test=test,
+        statistic=stat,
+        p=p,
+        effect_name=effect_name,
+        effect=effect,
+        p_holm=p,
+        question=spec.question,
+        paired=pairs is not None,
+        status=status,
+        direction=_sign(effect),
+    )
+
+
+def equivalence(c: MetricComparison, margin: Margin) -> Equivalence | None:
+    """TOST against ``margin`` from the 90% interval; None for distribution rows."""
+    low, high = c.tost
+    if c.kind == "distribution" or c.status == "absent":
+        return None
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return None
+    bound = margin.absolute(c.baseline.value, c.kind in ("rate", "seat"))
+    if c.status != "tested" and low == high == 0:
+        return Equivalence(margin, bound, low, high, "same", None)
+    if -bound < low and high < bound:
+        outcome = "same"
+    elif low > bound or high < -bound:
+        outcome = "different"
+    else:
+        outcome = "undecided"
+    needed = None
+    if outcome == "undecided":
+        est, half = c.difference.value, (high - low) / 2
+        room = abs(bound - abs(est))
+        if room > 0 and half > 0:
+            # Reading: the interval narrows as 1/sqrt(n) around an unchanged estimate.
+            needed = math.ceil(c.baseline.n * (half / room) ** 2)
+    return Equivalence(margin, bound, low, high, outcome, needed)
+
+
+def compare_metric(
+    a_lf: pl.LazyFrame,
+    b_lf: pl.LazyFrame,
+    metric: str,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = BOOTSTRAP_SEED,
+    paired: bool = False,
+    margin: Margin | None = None,
+) -> MetricComparison:
+    """Compare ``metric`` of run b against baseline a (see the module doc for the methods).
+
+    ``paired``: the runs share seed and game count; rows are joined on game (and round)
+    and the paired method is used; if the rows do not line up one to one (match rounds
+    that exist in one run only), the independent method is used and ``note`` says so.
+    Per-seat metrics raise :class:`ResultsError` when the runs seat different player counts.
+    """
+    spec = metric_spec(metric)
+    if spec.column is not None:
+        for lf in (a_lf, b_lf):
+            if spec.column not in lf.collect_schema().names():
+                raise ResultsError(f"cannot compare {spec.label}: no column {spec.column!r}")
+    if spec.kind == "seat":
+        _require_same_players(a_lf, b_lf, spec.label)
+    pairs, note = None, ""
+    if paired:
+        pairs = paired_values(a_lf, b_lf, spec)
+        if pairs is None:
+            note = "rows do not line up game by game (matches of different lengths), so independent"
+    if spec.kind == "mean":
+        c = _compare_means(a_lf, b_lf, spec, pairs)
+    elif spec.kind == "quantile":
+        c = _compare_quantiles(a_lf, b_lf, spec, pairs, resamples, seed)
+    elif spec.kind == "distribution":
+        c = _compare_distributions(a_lf, b_lf, spec, pairs)
+    else:
+        c = _compare_rates(a_lf, b_lf, spec, pairs)
+    if margin is not None:
+        c = replace(c, equivalence=equivalence(c, margin))
+    return replace(c, note=note) if note else c
 
 
 def _players(lf: pl.LazyFrame) -> set[int]:
@@ -140,154 +610,6 @@ def _require_same_players(a_lf: pl.LazyFrame, b_lf: pl.LazyFrame, label: str) ->
         )
 
 
-def _compare_means(a_lf: pl.LazyFrame, b_lf: pl.LazyFrame, spec: MetricSpec) -> MetricComparison:
-    col = pl.col(spec.column).drop_nulls().cast(pl.Float64)
-    aggs = (col.len().alias("n"), col.mean().alias("mean"), col.std().alias("sd"))
-    (na, ma, sa), (nb, mb, sb) = (lf.select(*aggs).collect().row(0) for lf in (a_lf, b_lf))
-    require_rows(min(na, nb), f"values of {spec.column}")
-    sa, sb = (s if s is not None else math.nan for s in (sa, sb))
-    va, vb = sa * sa / na, sb * sb / nb
-    diff, se = mb - ma, math.sqrt(va + vb)
-    if not math.isfinite(se):  # a run with a single value: no variance estimate
-        half = stat = p = math.nan
-    elif se > 0:
-        df = (va + vb) ** 2 / (va**2 / (na - 1) + vb**2 / (nb - 1))
-        half = float(st.t.ppf(0.5 + LEVEL / 2, df)) * se
-        test = st.ttest_ind_from_stats(mb, sb, nb, ma, sa, na, equal_var=False)
-        stat, p = float(test.statistic), float(test.pvalue)
-    else:  # both runs constant: the difference is exact
-        half = 0.0
-        stat, p = (0.0, 1.0) if diff == 0 else (math.copysign(math.inf, diff), 0.0)
-    ratio, r_low, r_high = math.nan, math.nan, math.nan
-    if ma > 0 and mb > 0:
-        ratio = mb / ma
-        se_log = math.sqrt(va / ma**2 + vb / mb**2)
-        r_low, r_high = (ratio * math.exp(s * z_value() * se_log) for s in (-1, 1))
-    pooled = math.sqrt(((na - 1) * sa * sa + (nb - 1) * sb * sb) / max(1, na + nb - 2))
-    d = diff / pooled if pooled > 0 else (0.0 if diff == 0 else math.nan)
-    return MetricComparison(
-        spec.key,
-        spec.label,
-        spec.kind,
-        spec.unit,
-        mean_estimate(ma, sa, na),
-        mean_estimate(mb, sb, nb),
-        Estimate(diff, diff - half, diff + half, na + nb),
-        Estimate(ratio, r_low, r_high, na + nb),
-        "Welch t",
-        stat,
-        p,
-        "Cohen's d",
-        d,
-        p,
-    )
-
-
-def _compare_quantiles(
-    a_lf: pl.LazyFrame, b_lf: pl.LazyFrame, spec: MetricSpec, resamples: int, seed: int
-) -> MetricComparison:
-    assert spec.column is not None and spec.q is not None
-    (va, ca), (vb, cb) = value_counts(a_lf, spec.column), value_counts(b_lf, spec.column)
-    na, nb = int(ca.sum()), int(cb.sum())
-    require_rows(min(na, nb), f"values of {spec.column}")
-    rng = np.random.default_rng(seed)
-    boot_a = bootstrap_quantiles(va, ca, [spec.q], resamples, rng)[0]
-    boot_b = bootstrap_quantiles(vb, cb, [spec.q], resamples, rng)[0]
-    qa, qb = quantile_from_counts(va, ca, spec.q), quantile_from_counts(vb, cb, spec.q)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio_reps = np.where(boot_a > 0, boot_b / boot_a, np.nan)
-    test = st.mannwhitneyu(np.repeat(vb, cb), np.repeat(va, ca), method="asymptotic")
-    return MetricComparison(
-        spec.key,
-        spec.label,
-        spec.kind,
-        spec.unit,
-        Estimate(qa, *percentile_interval(boot_a), na),
-        Estimate(qb, *percentile_interval(boot_b), nb),
-        Estimate(qb - qa, *percentile_interval(boot_b - boot_a), na + nb),
-        Estimate(qb / qa if qa > 0 else math.nan, *percentile_interval(ratio_reps), na + nb),
-        "Mann-Whitney U",
-        float(test.statistic),
-        float(test.pvalue),
-        "rank-biserial r",
-        float(2 * test.statistic / (na * nb) - 1),
-        float(test.pvalue),
-    )
-
-
-def _rate_counts(lf: pl.LazyFrame, spec: MetricSpec) -> tuple[int, int]:
-    status = status_expr(lf)
-    if spec.kind == "seat":
-        won = status == "won"
-        hit = won & (pl.col("winner").cast(pl.Int64) == spec.seat)
-        row = lf.select(hit.sum().alias("x"), won.sum().alias("n")).collect().row(0)
-    else:
-        row = lf.select((status == spec.status).sum().alias("x"), pl.len()).collect().row(0)
-    return int(row[0]), int(row[1])
-
-
-def _compare_rates(a_lf: pl.LazyFrame, b_lf: pl.LazyFrame, spec: MetricSpec) -> MetricComparison:
-    (xa, na), (xb, nb) = _rate_counts(a_lf, spec), _rate_counts(b_lf, spec)
-    require_rows(min(na, nb), "won rounds" if spec.kind == "seat" else "rounds")
-    a, b = proportion(xa, na), proportion(xb, nb)
-    diff = b.value - a.value
-    # Newcombe (1998) method 10: hybrid score interval from the two Wilson intervals.
-    low = diff - math.sqrt((b.value - b.low) ** 2 + (a.high - a.value) ** 2)
-    high = diff + math.sqrt((b.high - b.value) ** 2 + (a.value - a.low) ** 2)
-    ratio, r_low, r_high = math.nan, math.nan, math.nan
-    if xa > 0:
-        rr = relative_risk(xb, nb, xa, na)
-        ci = rr.confidence_interval(LEVEL)
-        ratio, r_low, r_high = float(rr.relative_risk), float(ci.low), float(ci.high)
-    if xa + xb in (0, na + nb):  # both rates 0 or both 1: nothing to test
-        stat, p = 0.0, 1.0
-    else:
-        chi2, p, _, _ = st.chi2_contingency([[xb, nb - xb], [xa, na - xa]], correction=False)
-        stat, p = math.copysign(math.sqrt(chi2), diff), float(p)
-    h = 2 * math.asin(math.sqrt(b.value)) - 2 * math.asin(math.sqrt(a.value))
-    return MetricComparison(
-        spec.key,
-        spec.label,
-        spec.kind,
-        "",
-        a,
-        b,
-        Estimate(diff, low, high, na + nb),
-        Estimate(ratio, r_low, r_high, na + nb),
-        "two-proportion z",
-        float(stat),
-        float(p),
-        "Cohen's h",
-        h,
-        float(p),
-    )
-
-
-def compare_metric(
-    a_lf: pl.LazyFrame,
-    b_lf: pl.LazyFrame,
-    metric: str,
-    resamples: int = BOOTSTRAP_RESAMPLES,
-    seed: int = BOOTSTRAP_SEED,
-) -> MetricComparison:
-    """Compare ``metric`` of run b against baseline a (see the module doc for the methods).
-
-    Per-seat metrics raise :class:`ResultsError` when the runs seat different player counts.
-    """
-    spec = metric_spec(metric)
-    if spec.column is not None:
-        for lf in (a_lf, b_lf):
-            if spec.column not in lf.collect_schema().names():
-                raise ResultsError(f"cannot compare {spec.label}: no column {spec.column!r}")
-    if spec.kind == "mean":
-        return _compare_means(a_lf, b_lf, spec)
-    if spec.kind == "quantile":
-        return _compare_quantiles(a_lf, b_lf, spec, resamples, seed)
-    if spec.kind == "seat":
-        _require_same_players(a_lf, b_lf, spec.label)
-    return _compare_rates(a_lf, b_lf, spec)
-
-
 def seat_win_rate_difference(
     a_lf: pl.LazyFrame, b_lf: pl.LazyFrame, seat: int = 0
 ) -> MetricComparison:
@@ -296,110 +618,30 @@ def seat_win_rate_difference(
 
 
 def with_holm(comparisons: Sequence[MetricComparison]) -> list[MetricComparison]:
-    """The comparisons with Holm-adjusted p-values over the whole family."""
+    """The comparisons with Holm-adjusted p-values over one family (untested rows stay NaN)."""
     adjusted = holm([c.p for c in comparisons])
+    size = int(np.isfinite([c.p for c in comparisons]).sum()) if comparisons else 0
     return [
-        replace(c, p_holm=float(p), family=len(comparisons))
-        for c, p in zip(comparisons, adjusted, strict=True)
+        replace(c, p_holm=float(p), family=size) for c, p in zip(comparisons, adjusted, strict=True)
     ]
-
-
-def _signed(x: float, digits: int) -> str:
-    """``x`` with an explicit sign, never "-0.00"."""
-    if not math.isfinite(x):
-        return "n/a"
-    rounded = round(x, digits) or 0.0
-    return f"{rounded:+.{digits}f}"
-
-
-def _pcts(*xs: float) -> list[str]:
-    """Percentages with one shared precision (2 decimals when all are below 1), no "-0.0"."""
-    digits = 1 if max(abs(x) for x in xs) >= 1 else 2
-    return [f"{round(x, digits) or 0.0:.{digits}f}" for x in xs]
-
-
-def _number(x: float) -> str:
-    return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.3g}"
-
-
-def verdict(
-    c: MetricComparison,
-    a_name: str,
-    b_name: str,
-    players: int | None = None,
-    alpha: float = 0.05,
-) -> str:
-    """One plain-words line: the effect of b against baseline a on ``c``'s metric.
-
-    Uses the Holm-corrected p; at ``p >= alpha`` it says "no detectable difference".
-    """
-    n_a, n_b = c.baseline.n, c.other.n
-    n_text = f"n = {n_a:,} each" if n_a == n_b else f"n = {n_a:,} and {n_b:,}"
-    p_text = format_p(c.p_holm)
-    if c.family > 1:
-        p_text = "Holm " + p_text
-    tail = f"{p_text}, {n_text}"
-    rate = c.kind in ("rate", "seat")
-    if rate:
-        pp = [100 * v for v in (c.difference.value, c.difference.low, c.difference.high)]
-        change = (
-            f"{_signed(pp[0], 2)} percentage points, "
-            f"95% CI {_signed(pp[1], 2)} to {_signed(pp[2], 2)}"
-        )
-    elif math.isfinite(c.ratio.value):
-        pct = [100 * (v - 1) for v in (c.ratio.value, c.ratio.low, c.ratio.high)]
-        change = f"{_signed(pct[0], 1)}%, 95% CI {_signed(pct[1], 1)} to {_signed(pct[2], 1)}%"
-    else:
-        d = c.difference
-        change = f"{d.value:+.3g} {c.unit}, 95% CI {d.low:+.3g} to {d.high:+.3g}".strip()
-    if not (c.p_holm < alpha):
-        return f"{b_name} vs {a_name}: no detectable difference in {c.label} ({change}; {tail})."
-    if rate:
-        word = "raises" if c.difference.value > 0 else "lowers"
-        return (
-            f"{b_name} {word} the {c.label} from {100 * c.baseline.value:.2f}% to "
-            f"{100 * c.other.value:.2f}% against {a_name} ({change}; {tail})."
-        )
-    if c.difference.value == 0:
-        return (
-            f"{b_name} vs {a_name}: same {c.label} ({_number(c.other.value)} {c.unit}) but the "
-            f"distributions differ ({c.effect_name} = {c.effect:+.3f}; {tail})."
-        )
-    up = c.difference.value > 0
-    if not math.isfinite(c.ratio.value):
-        word = "higher" if up else "lower"
-        return f"{b_name} has a {word} {c.label} than {a_name} ({change}; {tail})."
-    lo, hi = (100 * (v - 1) for v in (c.ratio.low, c.ratio.high))
-    if not up:
-        lo, hi = -hi, -lo
-    size, lo_text, hi_text = _pcts(abs(100 * (c.ratio.value - 1)), lo, hi)
-    size, ci = f"{size}%", f"95% CI {lo_text} to {hi_text}%"
-    if c.unit in ("turns", "rounds"):
-        subject = (
-            "matches"
-            if c.unit == "rounds"
-            else (f"{players}-player rounds" if players else "rounds")
-        )
-        word = "longer" if up else "shorter"
-        return f"{b_name} makes {subject} {size} {word} than {a_name} in {c.label} ({ci}, {tail})."
-    word = "higher" if up else "lower"
-    return f"{b_name} has {size} {word} {c.label} than {a_name} ({ci}, {tail})."
 
 
 @dataclass(frozen=True)
 class RunComparison:
-    """One metric of one run against the baseline run, with its verdict line."""
+    """One metric of one run against the baseline run, and how the two runs are paired."""
 
     baseline: Run
     run: Run
+    pairing: Pairing
     comparison: MetricComparison
-    verdict: str
 
 
 def compare_runs(
-    runs: Sequence[Run], metrics: Sequence[str] | None = None
+    runs: Sequence[Run],
+    metrics: Sequence[str] | None = None,
+    margin: Margin | None = None,
 ) -> tuple[list[RunComparison], list[str]]:
-    """Every run after the first against ``runs[0]``, Holm-corrected over all comparisons.
+    """Every run after the first against ``runs[0]``; Holm per run and question.
 
     Without ``metrics``: :data:`DEFAULT_METRICS` (plus match length when both runs play
     matches), skipping per-seat metrics where player counts differ (returned as notes).
@@ -410,15 +652,17 @@ def compare_runs(
     base = runs[0]
     base_lf = base.scan()
     base_matches = has_matches(base_lf)
-    pending: list[tuple[Run, MetricComparison]] = []
+    out: list[RunComparison] = []
     notes: list[str] = []
     for other in runs[1:]:
         lf = other.scan()
+        pairing = run_pairing(base, other)
         wanted = (
             list(metrics)
             if metrics
             else [*DEFAULT_METRICS, *(MATCH_METRICS if base_matches and has_matches(lf) else ())]
         )
+        found: list[MetricComparison] = []
         for metric in wanted:
             spec = metric_spec(metric)
             if not metrics and spec.per_seat and base.players != other.players:
@@ -427,10 +671,8 @@ def compare_runs(
                     f"against {base.players} in {base.name}."
                 )
                 continue
-            pending.append((other, compare_metric(base_lf, lf, metric)))
-    adjusted = with_holm([c for _, c in pending])
-    out = []
-    for (other, _), c in zip(pending, adjusted, strict=True):
-        players = base.players if base.players == other.players else None
-        out.append(RunComparison(base, other, c, verdict(c, base.name, other.name, players)))
+            found.append(compare_metric(base_lf, lf, metric, paired=pairing.paired, margin=margin))
+        for question in dict.fromkeys(c.question for c in found):
+            family = with_holm([c for c in found if c.question == question])
+            out.extend(RunComparison(base, other, pairing, c) for c in family)
     return out, notes

@@ -28,7 +28,6 @@ from uno_stats.analysis.compare import (
     MetricComparison,
     compare_metric,
     seat_win_rate_difference,
-    verdict,
 )
 from uno_stats.analysis.estimates import (
     ChiSquare,
@@ -113,7 +112,6 @@ __all__ = [
     "tournament_groups",
     "tournament_table",
     "turns_histogram",
-    "verdict",
 ]
 
 QUANTILES: tuple[float, ...] = (0.1, 0.5, 0.9, 0.99)
