@@ -26,7 +26,6 @@ from uno_stats.analysis.estimates import (
     BOOTSTRAP_RESAMPLES,
     LEVEL,
     bootstrap_quantiles,
-    percentile_interval,
     quantile_from_counts,
 )
 from uno_stats.analysis.methods import inversion_p
@@ -49,8 +48,11 @@ class QuantileReplicates:
         return self.reps_b - self.reps_a
 
     def interval(self, level: float = LEVEL) -> tuple[float, float]:
-        """Percentile interval of q_b - q_a."""
-        return percentile_interval(self.difference, level)
+        """Percentile interval of q_b - q_a: the k-th smallest and k-th largest replicate,
+        k = ceil(R (1 - level) / 2), so it excludes 0 exactly when ``p < 1 - level``."""
+        reps = np.sort(self.difference)
+        k = max(1, math.ceil(len(reps) * (1 - level) / 2 - 1e-9))
+        return float(reps[k - 1]), float(reps[len(reps) - k])
 
     @property
     def p(self) -> float:
