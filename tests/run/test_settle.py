@@ -40,7 +40,7 @@ def test_settle_runs_paired_batches_and_keeps_the_runs(tmp_path: Path) -> None:
     assert r.outcome in ("different", "undecided") and r.games in (1000, 2000, 3000)
     assert r.low <= r.estimate <= r.high
     runs = open_runs(out / "off") + open_runs(out / "on")
-    assert runs[1].manifest["seed"] == 3  # b plays a's deals
+    assert runs[1].manifest.seed == 3  # b plays a's deals
     assert sum(len(x.scan().collect()) for x in runs) == 2 * r.games
     results, _ = compare_runs(runs, ["mean_turns"])
     c = results[0].comparison

@@ -185,25 +185,17 @@ class Pairing:
     """Whether two runs are paired game by game (same seed and same number of games)."""
 
     paired: bool
-    seed_a: int | None
-    seed_b: int | None
-    games_a: int | None
-    games_b: int | None
-
-
-def _manifest_value(run: Run, key: str) -> object:
-    m = run.manifest
-    return m.get(key) if isinstance(m, dict) else getattr(m, key, None)
+    seed_a: int
+    seed_b: int
+    games_a: int
+    games_b: int
 
 
 def run_pairing(a: Run, b: Run) -> Pairing:
     """Detect common random numbers from the two manifests: same seed and same game count."""
-    seeds = [_manifest_value(r, "seed") for r in (a, b)]
-    games = [_manifest_value(r, "games") for r in (a, b)]
-    sa, sb = (int(s) if isinstance(s, int) else None for s in seeds)
-    ga, gb = (int(g) if isinstance(g, int) else None for g in games)
-    paired = sa is not None and sa == sb and ga is not None and ga == gb
-    return Pairing(paired, sa, sb, ga, gb)
+    ma, mb = a.manifest, b.manifest
+    paired = ma.seed == mb.seed and ma.games == mb.games
+    return Pairing(paired, ma.seed, mb.seed, ma.games, mb.games)
 
 
 @dataclass(frozen=True)
