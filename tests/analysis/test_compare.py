@@ -276,8 +276,10 @@ def test_equivalence_outcomes() -> None:
     e = small.equivalence
     assert e is not None and e.outcome == "undecided" and e.games_needed and e.games_needed > 200
     # the games needed shrink the 90% interval to the room left inside (or outside) the margin
-    half = (e.high - e.low) / 2
-    room = abs(e.bound - abs(small.difference.value))
+    d = small.difference
+    inside = abs(d.value) < e.bound  # the 90% interval decides "same", the 95% "different"
+    half = (e.high - e.low) / 2 if inside else (d.high - d.low) / 2
+    room = abs(e.bound - abs(d.value))
     assert e.games_needed == math.ceil(200 * (half / room) ** 2)
     assert (
         equivalence(compare_metric(turns_frame(a), turns_frame(a), "dist_turns"), e.margin) is None

@@ -523,25 +523,32 @@ def _compare_distributions(
 
 
 def equivalence(c: MetricComparison, margin: Margin) -> Equivalence | None:
-    """TOST against ``margin`` from the 90% interval; None for distribution rows."""
+    """Equivalence against ``margin``; None for distribution rows and metrics absent in both.
+
+    ``same``: the 90% interval lies inside (-m, m) (TOST, two one-sided tests at 5%).
+    ``different``: the 95% interval lies wholly outside [-m, m] (so it is also a
+    significant difference, and never contradicts the main verdict). Otherwise
+    ``undecided``, with the games per run after which the relevant interval (90% when the
+    estimate is inside the margin, 95% outside) would clear the margin if the estimate held.
+    """
     low, high = c.tost
     if c.kind == "distribution" or c.status == "absent":
         return None
     if not (math.isfinite(low) and math.isfinite(high)):
         return None
     bound = margin.absolute(c.baseline.value, c.kind in ("rate", "seat"))
-    if c.status != "tested" and low == high == 0:
-        return Equivalence(margin, bound, low, high, "same", None)
+    d = c.difference
     if -bound < low and high < bound:
         outcome = "same"
-    elif low > bound or high < -bound:
+    elif d.low > bound or d.high < -bound:
         outcome = "different"
     else:
         outcome = "undecided"
     needed = None
     if outcome == "undecided":
-        est, half = c.difference.value, (high - low) / 2
-        room = abs(bound - abs(est))
+        inside = abs(d.value) < bound
+        half = (high - low) / 2 if inside else (d.high - d.low) / 2
+        room = abs(bound - abs(d.value))
         if room > 0 and half > 0:
             # Reading: the interval narrows as 1/sqrt(n) around an unchanged estimate.
             needed = math.ceil(c.baseline.n * (half / room) ** 2)

@@ -87,12 +87,12 @@ def _equivalence_text(e: Equivalence, c: MetricComparison) -> str:
     scale, unit = (100, " pp") if rate else (1, f" {c.unit}" if c.unit else "")
     k = 2 if rate else _digits(e.bound, e.high - e.low)
     bound = f"+-{scale * e.bound:.{k}f}{unit}"
-    within = f"margin +-{e.margin.text()} ({bound}); 90% CI {_signed(scale * e.low, k)} to "
+    within = f"margin +-{e.margin.text()} = {bound}; 90% CI {_signed(scale * e.low, k)} to "
     within += f"{_signed(scale * e.high, k)}"
     if e.outcome == "same":
         return f"Equivalence: practically the same (within +-{e.margin.text()}; {within})."
     if e.outcome == "different":
-        return f"Equivalence: different, by more than the margin ({within})."
+        return f"Equivalence: different, by more than the margin ({within}; 95% CI outside it)."
     more = (
         f"about {e.games_needed:,} games per run would decide it if the estimate holds"
         if e.games_needed
@@ -235,11 +235,13 @@ def settle_text(r: SettleResult) -> str:
         up = r.estimate > 0
         if r.metric.unit in ("turns", "rounds"):
             subject = "matches" if r.metric.unit == "rounds" else "rounds"
-            effect = f"{r.b.name} makes {subject} {'longer' if up else 'shorter'} than {r.a.name}"
+            word = "longer" if up else "shorter"
+            effect = f"{r.b.name} makes {subject} {word} than {r.a.name} in {r.metric.label}"
         else:
-            effect = f"{r.b.name} has a {'higher' if up else 'lower'} {r.metric.label}"
+            word = "higher" if up else "lower"
+            effect = f"{r.b.name} has a {word} {r.metric.label} than {r.a.name}"
         what = "different" if r.margin is None else "different by more than the margin"
-        what = f"{what}: {effect} in {r.metric.label}"
+        what = f"{what}: {effect}"
     elif r.outcome == "same":
         what = f"practically the same {r.metric.label} (within +-{r.margin.text() if r.margin else ''})"
     elif r.changed_games == 0:
