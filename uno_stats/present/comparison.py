@@ -94,7 +94,8 @@ def comparison_section(
     for r in results:
         if r.run.name not in seen:
             seen.add(r.run.name)
-            doc.para(pairing_text(r.pairing, r.baseline.name, r.run.name))
+            same_table = r.baseline.players == r.run.players
+            doc.para(pairing_text(r.pairing, r.baseline.name, r.run.name, same_table))
     rows = []
     for r in results:
         c = r.comparison
@@ -138,6 +139,16 @@ def comparison_section(
         doc.para(comparison_verdict(r))
     for note in notes:
         doc.para(f"Note: {note}")
+    unpaired: dict[str, list[str]] = {}
+    for r in results:
+        if r.comparison.note:
+            unpaired.setdefault(r.run.name, []).append(r.comparison.label)
+    for name, labels in unpaired.items():
+        doc.para(
+            f"Note: {name} and {base.name} play matches of different lengths, so their rounds "
+            f"do not line up game by game; {', '.join(labels)} are compared as independent "
+            "samples (match length stays paired by match)."
+        )
 
 
 def comparison_rows(results: Sequence[RunComparison]) -> list[dict[str, Any]]:

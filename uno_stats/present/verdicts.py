@@ -24,12 +24,17 @@ UP_WORDS = ("longer", "higher", "raises")
 DOWN_WORDS = ("shorter", "lower", "lowers")
 
 
-def pairing_text(p: Pairing, a_name: str, b_name: str) -> str:
-    """How the two runs are compared: paired by common random numbers, or independent."""
+def pairing_text(p: Pairing, a_name: str, b_name: str, same_table: bool = True) -> str:
+    """How the two runs are compared: paired by common random numbers, or independent.
+
+    ``same_table``: both runs seat the same number of players (otherwise game k draws on
+    the same random numbers but cannot deal the same hands).
+    """
     if p.paired:
+        start = "start from the same deal" if same_table else "draw on the same random numbers"
         return (
             f"{b_name} vs {a_name}: paired (same seed: game k of {a_name} and game k of "
-            f"{b_name} start from the same deal), so paired methods are used."
+            f"{b_name} {start}), so paired methods are used."
         )
     if p.seed_a != p.seed_b:
         why = f"seeds {p.seed_a} and {p.seed_b}"
@@ -110,8 +115,6 @@ def verdict(
 ) -> str:
     """One plain-words line: the effect of b against baseline a on ``c``'s metric."""
     line = _verdict(c, a_name, b_name, players, alpha)
-    if c.note:
-        line += f" ({c.note}.)"
     if c.equivalence is not None:
         line += " " + _equivalence_text(c.equivalence, c)
     return line
