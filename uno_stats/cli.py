@@ -464,6 +464,7 @@ def settle(
     ] = 20_000,
     workers: WorkersOpt = None,
     out: OutOpt = Path("results"),
+    fresh: FreshOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
     """Run A and B paired in batches until the difference is decided (anytime-valid).
@@ -491,6 +492,7 @@ def settle(
                 out_dir=out,
                 workers=workers,
                 progress=not quiet,
+                fresh=fresh,
             )
         except RunInterrupted as exc:
             _interrupted(exc)

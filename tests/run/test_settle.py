@@ -47,6 +47,8 @@ def test_settle_runs_paired_batches_and_keeps_the_runs(tmp_path: Path) -> None:
     assert c.paired and c.difference.value == pytest.approx(r.estimate)
     # the same rules: never different, and a wide margin settles "same"
     same = load_scenario(scenario(tmp_path, "off-again"))
+    with pytest.raises(RunError, match="--fresh"):  # other max games: never overwritten
+        settle(a, same, max_games=2000, batch=1000, out_dir=out, workers=1, progress=False)
     r2 = settle(
         a,
         same,
@@ -56,8 +58,11 @@ def test_settle_runs_paired_batches_and_keeps_the_runs(tmp_path: Path) -> None:
         workers=1,
         progress=False,
         margin=parse_margin("50%"),
+        fresh=True,
     )
     assert r2.outcome == "undecided" and r2.changed_games == 0 and r2.games == 2000
+    again = settle(a, same, max_games=2000, batch=1000, out_dir=out, workers=1, progress=False)
+    assert (again.games, again.estimate, again.changed_games) == (2000, 0.0, 0)
 
 
 def test_settle_cli_prints_one_verdict_line(tmp_path: Path) -> None:

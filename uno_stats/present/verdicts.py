@@ -230,7 +230,8 @@ def settle_text(r: SettleResult) -> str:
         f"{_signed(scale * r.low, k)} to {_signed(scale * r.high, k)}"
     )
     names = f"{r.b.name} vs {r.a.name}"
-    where = f"{r.games:,} paired games in {r.seconds:.1f} s"
+    unit_games = "matches" if r.metric.column == "match_rounds" else "games"
+    where = f"{r.games:,} paired {unit_games} in {r.seconds:.1f} s"
     margin = ""
     if r.margin is not None and r.bound is not None:
         margin = f"; margin +-{r.margin.text()} = +-{scale * r.bound:.{k}f}{unit}"

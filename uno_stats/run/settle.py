@@ -97,7 +97,7 @@ def settle(
     out_dir: str | Path = "results",
     workers: int | None = None,
     progress: bool = True,
-    fresh: bool = True,
+    fresh: bool = False,
 ) -> SettleResult:
     """Run ``a`` and ``b`` paired (b takes a's seed) in batches until decided or ``max_games``.
 
@@ -105,7 +105,9 @@ def settle(
     difference b - a (see :mod:`uno_stats.analysis.sequential`), tuned to be tightest near
     sqrt(batch x max_games) games (a reading: halfway, on a log scale, between the first
     look and the last). A relative margin is taken of a's running mean. Runs go to
-    ``out_dir/<name>/`` with chunks of ``batch`` games; ``fresh`` clears earlier results.
+    ``out_dir/<name>/`` with chunks of ``batch`` games. Batches already on disk from an
+    earlier settle of the same scenarios (same ``max_games`` and ``batch``) are reused; a
+    folder holding other results is an error unless ``fresh`` (which clears it first).
     """
     spec = metric_spec(metric)
     if a.name == b.name:
