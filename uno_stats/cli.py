@@ -463,7 +463,7 @@ def settle(
         int, typer.Option("--batch", min=1, help="Games per run between two looks.")
     ] = 20_000,
     workers: WorkersOpt = None,
-    out: OutOpt = Path("results"),
+    out: OutOpt = Path("results/settle"),
     fresh: FreshOpt = False,
     quiet: QuietOpt = False,
 ) -> None:

@@ -94,7 +94,7 @@ def settle(
     max_games: int = DEFAULT_MAX_GAMES,
     batch: int = DEFAULT_BATCH,
     alpha: float = ALPHA,
-    out_dir: str | Path = "results",
+    out_dir: str | Path = "results/settle",
     workers: int | None = None,
     progress: bool = True,
     fresh: bool = False,
