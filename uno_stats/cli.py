@@ -414,7 +414,7 @@ def compare(
             "give at least two results folders or scenarios", param_hint="ITEMS"
         )
     with _errors():
-        from uno_stats.analysis.compare import metric_spec, parse_margin
+        from uno_stats.analysis.metrics import metric_spec, parse_margin
         from uno_stats.present import report
         from uno_stats.run.results import open_runs
 
@@ -473,7 +473,7 @@ def settle(
     lies inside the margin, or --max-games is reached. The runs stay in OUT for report.
     """
     with _errors():
-        from uno_stats.analysis.compare import parse_margin
+        from uno_stats.analysis.metrics import parse_margin
         from uno_stats.present.verdicts import settle_text
         from uno_stats.run.runner import RunInterrupted
         from uno_stats.run.scenario import load_scenario

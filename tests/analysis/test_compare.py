@@ -16,13 +16,12 @@ from uno_stats.analysis.compare import (
     compare_metric,
     compare_runs,
     equivalence,
-    metric_spec,
-    parse_margin,
     run_pairing,
     seat_win_rate_difference,
     with_holm,
 )
 from uno_stats.analysis.estimates import holm, wilson
+from uno_stats.analysis.metrics import metric_spec, parse_margin
 from uno_stats.errors import ResultsError
 from uno_stats.present.comparison import comparison_verdict, unchanged_runs
 from uno_stats.present.verdicts import check_verdict

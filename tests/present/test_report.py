@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from helpers import run_manifest, write_run, write_sweep
 
-from uno_stats.analysis.compare import parse_margin
+from uno_stats.analysis.metrics import parse_margin
 from uno_stats.errors import ResultsError
 from uno_stats.present import report
 from uno_stats.run.manifest import write_manifest

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from uno_stats.analysis.compare import compare_runs, parse_margin
+from uno_stats.analysis.compare import compare_runs
+from uno_stats.analysis.metrics import parse_margin
 from uno_stats.cli import app
 from uno_stats.errors import RunError
 from uno_stats.run.results import open_runs

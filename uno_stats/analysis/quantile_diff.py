@@ -102,6 +102,64 @@ def _marginal(values: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, spars
     return distinct, onehot
 
 
+@dataclass(frozen=True)
+class PairedResamples:
+    """Paired bootstrap resamples kept as cumulative marginal counts, so every quantile of
+    both runs is read from the same draws (median and p90 cost one multinomial draw)."""
+
+    values_a: np.ndarray
+    values_b: np.ndarray
+    counts_a: np.ndarray
+    counts_b: np.ndarray
+    cum_a: np.ndarray  # (resamples, distinct values of a)
+    cum_b: np.ndarray
+
+    @property
+    def n(self) -> int:
+        """Pairs (games) per resample."""
+        return int(self.counts_a.sum())
+
+    def replicates(self, q: float) -> QuantileReplicates:
+        """Observed ``q`` quantiles of both runs and their paired bootstrap replicates."""
+        rank = _ranks(self.n, q)
+        return QuantileReplicates(
+            quantile_from_counts(self.values_a, self.counts_a, q),
+            quantile_from_counts(self.values_b, self.counts_b, q),
+            self.values_a[(self.cum_a >= rank).argmax(axis=1)],
+            self.values_b[(self.cum_b >= rank).argmax(axis=1)],
+        )
+
+
+def paired_resamples(
+    a: np.ndarray,
+    b: np.ndarray,
+    counts: np.ndarray,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    rng: np.random.Generator | int = 0,
+) -> PairedResamples:
+    """Resample game indices: ``a[i], b[i]`` is a distinct pair of values (game k of each
+    run) seen ``counts[i]`` times; each resample draws Multinomial(n, counts / n) of them."""
+    gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    counts = np.asarray(counts, dtype=np.int64)
+    n = int(counts.sum())
+    if n <= 0:
+        raise ValueError("no pairs to bootstrap")
+    va, map_a = _marginal(np.asarray(a, dtype=np.float64), counts)
+    vb, map_b = _marginal(np.asarray(b, dtype=np.float64), counts)
+    cum_a, cum_b = np.empty((resamples, len(va))), np.empty((resamples, len(vb)))
+    probs = counts / n
+    batch = max(1, _CELLS // max(1, len(counts)))
+    for start in range(0, resamples, batch):
+        size = min(batch, resamples - start)
+        draws = gen.multinomial(n, probs, size=size).astype(np.float64)  # (size, K)
+        for onehot, out in ((map_a, cum_a), (map_b, cum_b)):
+            marginal = np.asarray((onehot.T @ draws.T).T)  # (size, distinct values)
+            out[start : start + size] = np.cumsum(marginal, axis=1)
+    count_a = np.asarray(map_a.T @ counts).ravel().astype(np.int64)
+    count_b = np.asarray(map_b.T @ counts).ravel().astype(np.int64)
+    return PairedResamples(va, vb, count_a, count_b, cum_a, cum_b)
+
+
 def paired_quantile_replicates(
     a: np.ndarray,
     b: np.ndarray,
@@ -110,28 +168,5 @@ def paired_quantile_replicates(
     resamples: int = BOOTSTRAP_RESAMPLES,
     rng: np.random.Generator | int = 0,
 ) -> QuantileReplicates:
-    """Paired bootstrap of the ``q`` quantiles of two runs from distinct pairs and their counts.
-
-    ``a[i], b[i]`` is a distinct pair of values (game k of each run) seen ``counts[i]`` times.
-    """
-    gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
-    counts = np.asarray(counts, dtype=np.int64)
-    n = int(counts.sum())
-    if n <= 0:
-        raise ValueError("no pairs to bootstrap")
-    rank = _ranks(n, q)
-    va, map_a = _marginal(np.asarray(a, dtype=np.float64), counts)
-    vb, map_b = _marginal(np.asarray(b, dtype=np.float64), counts)
-    probs = counts / n
-    reps_a, reps_b = np.empty(resamples), np.empty(resamples)
-    batch = max(1, _CELLS // max(1, len(counts)))
-    for start in range(0, resamples, batch):
-        size = min(batch, resamples - start)
-        draws = gen.multinomial(n, probs, size=size).astype(np.float64)  # (size, K)
-        for values, onehot, out in ((va, map_a, reps_a), (vb, map_b, reps_b)):
-            marginal = np.asarray((onehot.T @ draws.T).T)  # (size, distinct values)
-            cum = np.cumsum(marginal, axis=1)
-            out[start : start + size] = values[(cum >= rank).argmax(axis=1)]
-    qa = quantile_from_counts(va, np.asarray(map_a.T @ counts).ravel().astype(np.int64), q)
-    qb = quantile_from_counts(vb, np.asarray(map_b.T @ counts).ravel().astype(np.int64), q)
-    return QuantileReplicates(qa, qb, reps_a, reps_b)
+    """Paired bootstrap of the ``q`` quantiles of two runs from distinct pairs and their counts."""
+    return paired_resamples(a, b, counts, resamples, rng).replicates(q)

@@ -25,7 +25,6 @@ import polars as pl
 
 from uno_stats.analysis.compare import (
     DEFAULT_METRICS,
-    MetricComparison,
     compare_metric,
     seat_win_rate_difference,
 )
@@ -45,6 +44,7 @@ from uno_stats.analysis.estimates import (
     wilson,
     won_rounds,
 )
+from uno_stats.analysis.metrics import MetricComparison
 from uno_stats.analysis.seats import (
     ComebackCurve,
     DeficitTable,

@@ -6,7 +6,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from uno_stats.analysis.compare import MetricComparison, RunComparison
+from uno_stats.analysis.compare import RunComparison
+from uno_stats.analysis.metrics import MetricComparison
 from uno_stats.present.document import Document
 from uno_stats.present.sections import est, num, p_cell, pct
 from uno_stats.present.verdicts import pairing_text, verdict

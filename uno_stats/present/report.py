@@ -16,8 +16,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from uno_stats.analysis.compare import Margin, compare_runs
+from uno_stats.analysis.compare import compare_runs
 from uno_stats.analysis.estimates import format_p
+from uno_stats.analysis.metrics import Margin
 from uno_stats.analysis.questions import (
     RunAnswers,
     answer_run,

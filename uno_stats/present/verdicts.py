@@ -13,8 +13,9 @@ import math
 import re
 from typing import TYPE_CHECKING
 
-from uno_stats.analysis.compare import Equivalence, MetricComparison, Pairing
+from uno_stats.analysis.compare import Pairing
 from uno_stats.analysis.estimates import format_p
+from uno_stats.analysis.metrics import Equivalence, MetricComparison
 
 if TYPE_CHECKING:
     from uno_stats.run.settle import SettleResult

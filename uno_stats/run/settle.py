@@ -20,7 +20,7 @@ import numpy as np
 import polars as pl
 from tqdm import tqdm
 
-from uno_stats.analysis.compare import Margin, MetricSpec, metric_spec
+from uno_stats.analysis.metrics import Margin, MetricSpec, metric_spec
 from uno_stats.analysis.sequential import (
     ALPHA,
     RunningMoments,
