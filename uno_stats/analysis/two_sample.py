@@ -70,7 +70,7 @@ def paired_values(a_lf: pl.LazyFrame, b_lf: pl.LazyFrame, spec: MetricSpec) -> p
     joined = fa.join(fb, on=keys, how="inner")
     if not (joined.height == fa.height == fb.height):
         return None
-    return joined.drop_nulls(["a", "b"]).select("a", "b")
+    return joined.sort(keys).drop_nulls(["a", "b"]).select("a", "b")
 
 
 def _ok_n(n: int, what: str) -> None:
@@ -214,7 +214,7 @@ def compare_quantiles(
     rng = np.random.default_rng(seed)
     reps: QuantileReplicates
     if pairs is not None:
-        joint = pairs.group_by("a", "b").agg(pl.len().alias("k"))
+        joint = pairs.group_by("a", "b").agg(pl.len().alias("k")).sort("a", "b")
         na = nb = int(joint["k"].sum())
         _ok_n(na, f"paired values of {spec.column}")
         a_vals, b_vals = joint["a"].to_numpy(), joint["b"].to_numpy()
