@@ -1,14 +1,17 @@
 """Rule effect: one metric between two runs, as difference and ratio with intervals and a test.
 
-Metric names (``metric_spec``): ``mean_<column>``, ``median_<column>``, ``p<NN>_<column>``,
-``dist_<column>`` (do the distributions differ), ``won_rate`` / ``void_rate`` /
-``capped_rate`` and ``seat<K>_win_rate`` (seat K's share of won rounds).
+Metric names (:func:`uno_stats.analysis.metrics.metric_spec`): ``mean_<column>``,
+``median_<column>``, ``p<NN>_<column>``, ``dist_<column>`` (do the distributions differ),
+``won_rate`` / ``void_rate`` / ``capped_rate`` and ``seat<K>_win_rate`` (seat K's share of
+won rounds).
 
 Pairing (common random numbers): every game's random stream depends only on (seed, game
 index), so two runs with the same seed and game count start game k from the same deal.
 Such runs are *paired*: rows are joined on ``game`` (and ``round``; match length on
-``game``) and the paired method is used. Methods (formulas in
-:mod:`uno_stats.analysis.methods` and :mod:`uno_stats.analysis.quantile_diff`):
+``game``) and the paired method is used. Reading: the chunk size is not compared, since
+the runner derives each game's stream from (seed, game index) alone, whatever the
+chunking. Methods (one function per kind in :mod:`uno_stats.analysis.two_sample`, formulas
+in :mod:`uno_stats.analysis.methods` and :mod:`uno_stats.analysis.quantile_diff`):
 
 =============  =====================================  =========================================
 metric         independent runs                       paired runs
