@@ -135,8 +135,10 @@ def test_paired_quantile_difference_coverage(q: float) -> None:
 
 
 def test_quantile_difference_on_discrete_turns_is_at_least_nominal() -> None:
-    """Integer turns with ties: the percentile interval has integer ends and covers more
-    than 95% (measured ~98-99%); it must never cover less than the band allows."""
+    """Integer turns with ties: the percentile interval has integer ends that often sit on
+    the true (integer) difference, so it covers more than 95% (measured here 97.0% for the
+    median and 97.4% for p90, just above the 97% edge of the band); it must never cover
+    less than the band allows."""
     rng = np.random.default_rng(28)
     r = 4.0
     big = 1 + rng.negative_binomial(r, r / (r + 39), 2_000_000)
