@@ -10,7 +10,7 @@ from uno_stats.analysis.compare import RunComparison
 from uno_stats.analysis.metrics import MetricComparison
 from uno_stats.present.document import Document
 from uno_stats.present.sections import est, num, p_cell, pct
-from uno_stats.present.verdicts import pairing_text, verdict
+from uno_stats.present.verdicts import holm_floor, pairing_text, verdict
 
 CRN_NOTE = (
     "Common random numbers: every game's random stream depends only on the seed and the "
@@ -72,9 +72,8 @@ def _value_cell(c: MetricComparison, which: str) -> str:
 def _p_holm_cell(c: MetricComparison) -> str:
     if c.status != "tested":
         return "no test"
-    if c.p_resolution and c.p < c.p_resolution:
-        return f"< {c.p_resolution:g}"
-    return p_cell(c.p_holm)
+    floor = holm_floor(c)
+    return f"< {floor:g}" if floor is not None else p_cell(c.p_holm)
 
 
 def comparison_section(
