@@ -97,3 +97,38 @@ def test_shipped_reports_have_no_self_contradicting_verdict() -> None:
         if (problem := check_verdict(line)) is not None
     ]
     assert not bad, "\n".join(bad)
+
+
+def test_bootstrap_p_below_resolution_is_bounded_after_holm() -> None:
+    from dataclasses import replace
+
+    from uno_stats.analysis.estimates import Estimate
+    from uno_stats.analysis.metrics import MetricComparison
+    from uno_stats.present.verdicts import p_text, verdict
+
+    e = Estimate(40.0, 39.0, 41.0, 1000)
+    c = MetricComparison(
+        "median_turns",
+        "median turns",
+        "quantile",
+        "turns",
+        e,
+        Estimate(44.0, 43.0, 45.0, 1000),
+        Estimate(4.0, 3.0, 5.0, 2000),
+        Estimate(1.1, 1.07, 1.13, 2000),
+        "paired bootstrap",
+        8.0,
+        0.0,
+        "shift",
+        4.0,
+        0.0,
+        family=4,
+        paired=True,
+        direction=1,
+        p_resolution=1e-3,
+    )
+    assert p_text(c) == "Holm p < 0.004"
+    line = verdict(c, "a", "b", 4)
+    assert "longer" in line and check_verdict(line) is None
+    assert p_text(replace(c, family=1)) == "p < 0.001"
+    assert p_text(replace(c, p=0.02, p_holm=0.06)) == "Holm p = 0.06"
