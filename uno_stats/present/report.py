@@ -319,8 +319,8 @@ def write_report(runs: list[Run], out: str | Path, title: str | None = None) -> 
             plot(plots.sweep(g.name, g.axes, points, out / f"sweep_{_slug(g.name, taken)}.png")),
             f"Mean round length across sweep {g.name}",
         )
-    groups = tournament_groups(runs)
-    tables = [tournament_table(g) for _, g in groups]
+    tournaments = tournament_groups(runs)
+    tables = [tournament_table(g) for _, g in tournaments]
     tournament_section(doc, tables)
     named: set[str] = set()
     for t in tables:
@@ -331,7 +331,7 @@ def write_report(runs: list[Run], out: str | Path, title: str | None = None) -> 
             "the fair share",
         )
     spreads = [
-        skill_spread(t, tournament_preset(g)) for t, (_, g) in zip(tables, groups, strict=True)
+        skill_spread(t, tournament_preset(g)) for t, (_, g) in zip(tables, tournaments, strict=True)
     ]
     skill_section(doc, spreads)
     if len(spreads) >= 2:
