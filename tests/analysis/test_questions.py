@@ -11,7 +11,7 @@ import pytest
 from helpers import run_manifest, write_run
 from scipy import stats as st
 
-from uno_stats.analysis import questions as stats
+from uno_stats.analysis import compare, estimates, questions, seats
 from uno_stats.analysis.compare import compare_runs, metric_spec, with_holm
 from uno_stats.analysis.estimates import (
     bootstrap_quantiles,
@@ -169,10 +169,10 @@ def test_bootstrap_both_paths_resample_rows() -> None:
 
 def test_holm_on_known_vector() -> None:
     # sorted 0.005, 0.01, 0.03, 0.04 -> x4, x3, x2, x1 = 0.02, 0.03, 0.06, 0.04 -> cummax
-    got = stats.holm([0.01, 0.04, 0.03, 0.005])
+    got = estimates.holm([0.01, 0.04, 0.03, 0.005])
     assert got == pytest.approx([0.03, 0.06, 0.06, 0.02])
-    assert stats.holm([0.5, 0.6]) == pytest.approx([1.0, 1.0])
-    with_nan = stats.holm([0.01, float("nan"), 0.02])
+    assert estimates.holm([0.5, 0.6]) == pytest.approx([1.0, 1.0])
+    with_nan = estimates.holm([0.01, float("nan"), 0.02])
     assert with_nan[0] == pytest.approx(0.02) and math.isnan(with_nan[1])
     assert with_nan[2] == pytest.approx(0.02)
 
@@ -189,14 +189,14 @@ def test_format_p() -> None:
 
 @pytest.mark.parametrize("codes", [False, True])
 def test_status_counts(codes: bool) -> None:
-    s = stats.status_counts(hand_frame(codes))
+    s = questions.status_counts(hand_frame(codes))
     assert (s.n, s.counts) == (10, (8, 1, 1))
     assert s.void.value == 0.1
     assert (s.void.low, s.void.high) == pytest.approx(wilson_by_hand(1, 10))
 
 
 def test_round_length_by_hand() -> None:
-    length = stats.round_length(hand_frame())
+    length = questions.round_length(hand_frame())
     assert length.n == 10
     assert length.mean.value == pytest.approx(17.7)  # 177 / 10
     assert (length.mean.low, length.mean.high) == pytest.approx(t_interval_by_hand(TURNS))
@@ -213,33 +213,33 @@ def test_round_length_by_hand() -> None:
 
 
 def test_survival_and_histogram_by_hand() -> None:
-    curve = stats.survival_curve(hand_frame(), max_t=40)
+    curve = questions.survival_curve(hand_frame(), max_t=40)
     assert curve.survival[0] == 1.0
     assert curve.survival[10] == pytest.approx(0.7)  # 12 20 30 15 11 25 40 exceed 10
     assert curve.survival[40] == 0.0
     assert (curve.low[10], curve.high[10]) == pytest.approx(wilson_by_hand(7, 10))
-    hist = stats.turns_histogram(hand_frame(), width=10, max_value=39)
+    hist = questions.turns_histogram(hand_frame(), width=10, max_value=39)
     assert hist.counts.tolist() == [3, 3, 2, 1]  # 7 8 9 | 11 12 15 | 20 25 | 30
     assert hist.overflow == 1 and hist.n == 10
     assert hist.edges.tolist() == [0, 10, 20, 30, 40]
 
 
 def test_seat_win_rates_and_chi_square_by_hand() -> None:
-    seats = stats.seat_win_rates(hand_frame(), 3)
-    assert seats.wins == (4, 2, 2) and seats.n_won == 8
-    assert seats.seats[0].value == 0.5
-    assert (seats.seats[1].low, seats.seats[1].high) == pytest.approx(wilson_by_hand(2, 8))
+    rates = seats.seat_win_rates(hand_frame(), 3)
+    assert rates.wins == (4, 2, 2) and rates.n_won == 8
+    assert rates.seats[0].value == 0.5
+    assert (rates.seats[1].low, rates.seats[1].high) == pytest.approx(wilson_by_hand(2, 8))
     # ((4 - 8/3)^2 + 2 (2 - 8/3)^2) / (8/3) = 1
-    assert seats.chi_square.statistic == pytest.approx(1.0)
-    assert seats.chi_square.p == pytest.approx(math.exp(-0.5))  # chi2(2) survival at 1
+    assert rates.chi_square.statistic == pytest.approx(1.0)
+    assert rates.chi_square.p == pytest.approx(math.exp(-0.5))  # chi2(2) survival at 1
     ref = st.chisquare([4, 2, 2])
-    assert stats.seat_chi_square(hand_frame(), 3).p == pytest.approx(ref.pvalue)
+    assert seats.seat_chi_square(hand_frame(), 3).p == pytest.approx(ref.pvalue)
 
 
 def test_first_seat_points_edge_by_hand() -> None:
     # per won round: first player's score minus the other seats' mean score
     d = [30, -6, -10, 10, -16, -2, 14, -6.5]
-    edge = stats.first_seat_points_edge(hand_frame(), 3)
+    edge = seats.first_seat_points_edge(hand_frame(), 3)
     assert edge.edge.value == pytest.approx(1.6875)  # 13.5 / 8
     assert (edge.edge.low, edge.edge.high) == pytest.approx(t_interval_by_hand(d))
     ref = st.ttest_1samp(d, 0.0)
@@ -248,7 +248,7 @@ def test_first_seat_points_edge_by_hand() -> None:
 
 
 def test_comeback_curve_by_hand() -> None:
-    curve = stats.comeback_curve(hand_frame(), 3, ks=[1, 2, 3])
+    curve = seats.comeback_curve(hand_frame(), 3, ks=[1, 2, 3])
     # won rounds only; seat-rounds with max_deficit >= k, and those that won
     assert [r.n for r in curve.rates] == [18, 15, 8]
     assert curve.wins == (2, 2, 0)
@@ -258,7 +258,7 @@ def test_comeback_curve_by_hand() -> None:
 
 
 def test_deficit_table_by_hand() -> None:
-    table = stats.deficit_win_table(hand_frame(), 3)
+    table = seats.deficit_win_table(hand_frame(), 3)
     assert table.turns.tolist() == [5, 10]
     # t = 5: eight won rounds x 3 seats; d = 0 held 8 times (7 wins), d = 1 six times (1 win)
     assert (table.n[0, 0], table.wins[0, 0]) == (8, 7)
@@ -271,8 +271,8 @@ def test_deficit_table_by_hand() -> None:
 
 
 def test_strategy_strength_by_hand() -> None:
-    seats = [{"strategy": "random"}, {"strategy": "random"}, {"strategy": "random", "bluff": 0.2}]
-    rows = {r.label: r for r in stats.strategy_strength(hand_frame(), seats)}
+    table = [{"strategy": "random"}, {"strategy": "random"}, {"strategy": "random", "bluff": 0.2}]
+    rows = {r.label: r for r in seats.strategy_strength(hand_frame(), table)}
     plain, bluffer = rows["random"], rows["random (bluff=0.2)"]
     assert plain.seats == (0, 1) and bluffer.seats == (2,)
     assert (plain.win.n, bluffer.win.n) == (16, 8)
@@ -299,9 +299,9 @@ def test_partners_scoring_credits_both_partners() -> None:
         schema_overrides={"points": pl.List(pl.UInt16), "winner": pl.Int8},
     )
     # round 1: pair 0+2 scores seats 1 and 3 (5 + 9); round 2: pair 1+3 scores 4 + 8
-    rows = stats.strategy_strength(lf, [{"strategy": "random"}], scoring="partners")
+    rows = seats.strategy_strength(lf, [{"strategy": "random"}], scoring="partners")
     assert rows[0].points_scored.value == pytest.approx((14 * 2 + 12 * 2) / 8)
-    edge = stats.first_seat_points_edge(lf, 4, scoring="partners")
+    edge = seats.first_seat_points_edge(lf, 4, scoring="partners")
     # first player (seat 0): 14 then 0; others' mean: (0 + 14 + 0) / 3, then (12 + 0 + 12) / 3
     assert edge.edge.value == pytest.approx(((14 - 14 / 3) + (0 - 8)) / 2)
 
@@ -318,27 +318,27 @@ def test_match_length_by_hand() -> None:
         },
         schema_overrides={"match_rounds": pl.UInt16, "match_winner": pl.Int8},
     )
-    assert stats.has_matches(lf)
-    m = stats.match_length(lf)
+    assert estimates.has_matches(lf)
+    m = questions.match_length(lf)
     assert m.sides == 2 and m.length.n == 3 and m.length.mean.value == pytest.approx(2.0)
     assert (m.length.mean.low, m.length.mean.high) == pytest.approx(t_interval_by_hand([3, 2, 1]))
     assert m.wins == (1, 2)
     no_match = lf.with_columns(pl.lit(None, pl.UInt16).alias("match_rounds"))
-    assert not stats.has_matches(no_match)
+    assert not estimates.has_matches(no_match)
     with pytest.raises(ResultsError):
-        stats.match_length(no_match, 2)
+        questions.match_length(no_match, 2)
 
 
 def test_empty_frames_raise() -> None:
     empty = hand_frame().head(0)
     for call in (
-        lambda: stats.status_counts(empty),
-        lambda: stats.round_length(empty),
-        lambda: stats.survival_curve(empty),
-        lambda: stats.seat_win_rates(empty, 3),
-        lambda: stats.comeback_curve(empty, 3),
-        lambda: stats.deficit_win_table(empty, 3),
-        lambda: stats.first_seat_points_edge(empty, 3),
+        lambda: questions.status_counts(empty),
+        lambda: questions.round_length(empty),
+        lambda: questions.survival_curve(empty),
+        lambda: seats.seat_win_rates(empty, 3),
+        lambda: seats.comeback_curve(empty, 3),
+        lambda: seats.deficit_win_table(empty, 3),
+        lambda: seats.first_seat_points_edge(empty, 3),
     ):
         with pytest.raises(ResultsError) as info:
             call()
@@ -362,7 +362,7 @@ def turns_frame(turns: list[int], void: int = 0, players: int = 4) -> pl.LazyFra
 
 
 def test_compare_mean_against_scipy_welch() -> None:
-    c = stats.compare_metric(turns_frame(A_TURNS), turns_frame(B_TURNS), "mean_turns")
+    c = compare.compare_metric(turns_frame(A_TURNS), turns_frame(B_TURNS), "mean_turns")
     ref = st.ttest_ind(B_TURNS, A_TURNS, equal_var=False)
     ci = ref.confidence_interval(0.95)
     assert c.test == "Welch t"
@@ -379,7 +379,7 @@ def test_compare_mean_against_scipy_welch() -> None:
 
 
 def test_compare_quantile_against_scipy_mann_whitney() -> None:
-    c = stats.compare_metric(turns_frame(A_TURNS), turns_frame(B_TURNS), "median_turns")
+    c = compare.compare_metric(turns_frame(A_TURNS), turns_frame(B_TURNS), "median_turns")
     ref = st.mannwhitneyu(B_TURNS, A_TURNS, method="asymptotic")
     assert c.test == "Mann-Whitney U"
     assert (c.statistic, c.p) == pytest.approx((ref.statistic, ref.pvalue))
@@ -391,7 +391,7 @@ def test_compare_quantile_against_scipy_mann_whitney() -> None:
 
 def test_compare_rate_by_hand() -> None:
     a, b = turns_frame([10] * 200, void=20), turns_frame([10] * 300, void=60)
-    c = stats.compare_metric(a, b, "void_rate")
+    c = compare.compare_metric(a, b, "void_rate")
     pa, pb, pooled = 20 / 200, 60 / 300, 80 / 500
     z = (pb - pa) / math.sqrt(pooled * (1 - pooled) * (1 / 200 + 1 / 300))
     assert c.statistic == pytest.approx(z)
@@ -419,7 +419,7 @@ def test_metric_names() -> None:
 
 def test_seat_difference_with_other_player_count_raises() -> None:
     with pytest.raises(ResultsError) as info:
-        stats.seat_win_rate_difference(
+        compare.seat_win_rate_difference(
             turns_frame(A_TURNS, players=4), turns_frame(B_TURNS, players=3)
         )
     message = str(info.value)
@@ -430,7 +430,7 @@ def test_identical_runs_show_no_difference(tmp_path) -> None:
     a = write_run(tmp_path, "same-a", games=1500, seed=5)
     b = write_run(tmp_path, "same-b", games=1500, seed=5)
     results, notes = compare_runs(open_runs(a) + open_runs(b))
-    assert not notes and len(results) == len(stats.DEFAULT_METRICS)
+    assert not notes and len(results) == len(compare.DEFAULT_METRICS)
     for r in results:
         assert r.comparison.p == pytest.approx(1.0)
         assert r.comparison.p_holm == pytest.approx(1.0)
@@ -471,7 +471,7 @@ def test_holm_is_applied_across_all_comparisons(tmp_path) -> None:
     b = write_run(tmp_path, "b", games=800, seed=2, mean_turns=41)
     results, _ = compare_runs(open_runs(a) + open_runs(b))
     raw = [r.comparison.p for r in results]
-    assert [r.comparison.p_holm for r in results] == pytest.approx(list(stats.holm(raw)))
+    assert [r.comparison.p_holm for r in results] == pytest.approx(list(estimates.holm(raw)))
     assert all(r.comparison.family == len(results) for r in results)
     assert with_holm([]) == []
 
@@ -481,7 +481,7 @@ def test_holm_is_applied_across_all_comparisons(tmp_path) -> None:
 
 def test_answer_run_on_a_match_run(tmp_path) -> None:
     folder = write_run(tmp_path, "matches", games=600, seed=4, match=True)
-    answers = stats.answer_run(open_runs(folder)[0])
+    answers = questions.answer_run(open_runs(folder)[0])
     assert answers.match is not None and answers.match.length.n > 0
     assert answers.seats is not None and sum(answers.seats.wins) == answers.status.counts[0]
     assert answers.deficit is not None and answers.comeback is not None
@@ -513,7 +513,7 @@ def test_reads_what_the_runner_writes(tmp_path) -> None:
     folder = tmp_path / "engine-run"
     write_part(folder, 0, cols, players)
     write_manifest(folder, run_manifest("engine-run", rows, players))
-    answers = stats.answer_run(open_runs(folder)[0])
+    answers = questions.answer_run(open_runs(folder)[0])
     assert answers.status.counts == (8, 1, 1)
     assert answers.length.mean.value == pytest.approx(17.7)
     assert answers.seats is not None and answers.seats.wins == (4, 2, 2)

@@ -93,17 +93,28 @@ def test_summary_json_and_csv(results) -> None:
     questions = {a["question"] for a in data["answers"]}
     assert {
         "round_length",
+        "first_mover",
         "seat_advantage",
         "comeback",
         "deficit_at_turn",
+        "stacking_chains",
+        "reshuffles",
         "strategy_strength",
     } <= questions
     mean = next(
         a for a in data["answers"] if a["run"] == "baseline" and a["metric"] == "mean_turns"
     )
     assert mean["low"] < mean["estimate"] < mean["high"] and mean["n"] == 2000
+    seed = runs[0].manifest.seed
+    assert (mean["method"], mean["level"], mean["seed"]) == ("Student t interval", 0.95, seed)
+    for a in data["answers"]:  # every row says how it was made; an interval has its level
+        assert a["method"] and a["seed"] is not None
+        assert (a["level"] == 0.95) == (a["low"] is not None)
     rows = list(csv.DictReader(io.StringIO(report.summary_text(runs, "csv"))))
-    assert list(rows[0]) == ["run", "question", "metric", "estimate", "low", "high", "n"]
+    assert list(rows[0]) == [
+        "run", "group", "question", "metric", "estimate", "low", "high", "n", "method", "level",
+        "seed",
+    ]  # fmt: skip
     assert {r["run"] for r in rows} == {"baseline", "three"}
     float(rows[0]["estimate"])
 

@@ -1,7 +1,8 @@
 """Rule effect: one metric between two runs, as difference and ratio with intervals and a test.
 
 Metric names (``metric_spec``): ``mean_<column>``, ``median_<column>``, ``p<NN>_<column>``,
-``won_rate`` / ``void_rate`` / ``capped_rate`` and ``seat<K>_win_rate``. Methods:
+``won_rate`` / ``void_rate`` / ``capped_rate``, ``seat<K>_win_rate`` and ``comeback<K>_rate``
+(P(win | at some point K+ cards behind), seat-rounds of won rounds). Methods:
 
 - means: Welch t test (``scipy.stats.ttest_ind_from_stats``); difference interval with
   Welch-Satterthwaite degrees of freedom; ratio interval by the delta method on the log
@@ -39,6 +40,7 @@ from uno_stats.analysis.estimates import (
     has_matches,
     holm,
     mean_estimate,
+    newcombe_interval,
     percentile_interval,
     proportion,
     quantile_from_counts,
@@ -47,6 +49,7 @@ from uno_stats.analysis.estimates import (
     value_counts,
     z_value,
 )
+from uno_stats.analysis.seats import comeback_counts
 from uno_stats.errors import ResultsError
 from uno_stats.run.results import Run
 
@@ -100,9 +103,12 @@ def metric_spec(key: str) -> MetricSpec:
         return MetricSpec(key, f"{m[1]} rate", "rate", status=m[1])
     if m := re.fullmatch(r"seat(\d+)_win_rate", key):
         return MetricSpec(key, f"seat {m[1]} win rate", "seat", seat=int(m[1]))
+    if m := re.fullmatch(r"comeback(\d+)_rate", key):
+        label = f"P(win | {m[1]}+ cards behind)"
+        return MetricSpec(key, label, "comeback", "max_deficit", seat=int(m[1]))
     raise ResultsError(
         f"unknown metric {key!r}: use mean_COL, median_COL, pNN_COL, won_rate, void_rate, "
-        "capped_rate or seatK_win_rate"
+        "capped_rate, seatK_win_rate or comebackK_rate"
     )
 
 
@@ -217,6 +223,9 @@ def _compare_quantiles(
 
 def _rate_counts(lf: pl.LazyFrame, spec: MetricSpec) -> tuple[int, int]:
     status = status_expr(lf)
+    if spec.kind == "comeback":  # seat-rounds of won rounds at some point K+ cards behind
+        _, n_k, w_k, _ = comeback_counts(lf, [int(spec.seat or 0)])
+        return int(w_k[0]), int(n_k[0])
     if spec.kind == "seat":
         won = status == "won"
         hit = won & (pl.col("winner").cast(pl.Int64) == spec.seat)
@@ -231,9 +240,7 @@ def _compare_rates(a_lf: pl.LazyFrame, b_lf: pl.LazyFrame, spec: MetricSpec) -> 
     require_rows(min(na, nb), "won rounds" if spec.kind == "seat" else "rounds")
     a, b = proportion(xa, na), proportion(xb, nb)
     diff = b.value - a.value
-    # Newcombe (1998) method 10: hybrid score interval from the two Wilson intervals.
-    low = diff - math.sqrt((b.value - b.low) ** 2 + (a.high - a.value) ** 2)
-    high = diff + math.sqrt((b.high - b.value) ** 2 + (a.value - a.low) ** 2)
+    low, high = newcombe_interval(a, b)
     ratio, r_low, r_high = math.nan, math.nan, math.nan
     if xa > 0:
         rr = relative_risk(xb, nb, xa, na)
@@ -339,7 +346,7 @@ def verdict(
     if c.family > 1:
         p_text = "Holm " + p_text
     tail = f"{p_text}, {n_text}"
-    rate = c.kind in ("rate", "seat")
+    rate = c.kind in ("rate", "seat", "comeback")
     if rate:
         pp = [100 * v for v in (c.difference.value, c.difference.low, c.difference.high)]
         change = (

@@ -18,16 +18,10 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from uno_stats.analysis.questions import (
-    ComebackCurve,
-    DeficitTable,
-    Estimate,
-    Histogram,
-    SeatWinRates,
-    SkillSpread,
-    SurvivalCurve,
-    TournamentTable,
-)
+from uno_stats.analysis.estimates import Estimate
+from uno_stats.analysis.questions import Histogram, SurvivalCurve
+from uno_stats.analysis.seats import ComebackCurve, DeficitTable, SeatWinRates
+from uno_stats.analysis.tournament import SkillSpread, TournamentTable
 
 P = ParamSpec("P")
 SIZE = (8.0, 4.5)
@@ -316,7 +310,7 @@ def tournament_win_shares(table: TournamentTable, path: Path) -> Path:
     ax.set_xlabel("strategy")
     ax.set_ylabel("share of seat-rounds won (%)")
     ax.set_title(
-        f"{table.name}: win share by strategy, {table.rotations} seat rotations "
+        f"{table.name}: win share by strategy, {table.rotations} seatings "
         f"(n = {table.n_won:,} won rounds)"
     )
     _legend(ax, 1)
@@ -336,7 +330,7 @@ def skill_spreads(spreads: Sequence[SkillSpread], path: Path) -> Path:
     )
     ax.bar(x, 100 * values, 0.6, color=[_color(i) for i in range(len(x))], alpha=0.8)
     ax.errorbar(x, 100 * values, yerr=100 * err, fmt="none", ecolor="black", capsize=3, linewidth=1)
-    ax.set_xticks(x, [s.preset for s in spreads])
+    ax.set_xticks(x, [" = ".join([s.preset, *s.same_presets]) for s in spreads])
     ax.set_xlabel("rule preset")
     ax.set_ylabel("best minus worst win share (percentage points)")
     ax.set_title("Skill vs luck: win-share spread between the best and worst strategy")

@@ -22,20 +22,18 @@ from uno_stats.analysis.questions import (
     RunAnswers,
     answer_run,
     round_length,
-    seat_win_rates,
-    skill_spread,
     status_counts,
     survival_curve,
     sweep_groups,
-    tournament_groups,
-    tournament_preset,
-    tournament_table,
     turns_histogram,
 )
+from uno_stats.analysis.seats import seat_win_rates
+from uno_stats.analysis.tournament import Tournaments, tournaments
 from uno_stats.errors import ResultsError
 from uno_stats.present import plots
 from uno_stats.present.document import Document, render_html, render_markdown, render_text
-from uno_stats.present.records import records
+from uno_stats.present.records import COLUMNS, records, tournament_records
+from uno_stats.present.round_sections import events_section, first_mover_section
 from uno_stats.present.sections import (
     comeback_section,
     comparison_section,
@@ -49,20 +47,21 @@ from uno_stats.present.sections import (
     run_meta,
     runs_section,
     seat_section,
-    skill_section,
     status_section,
     strategy_section,
     sweep_section,
-    tournament_section,
 )
+from uno_stats.present.tournament_sections import skill_section, tournament_section
 from uno_stats.run.results import Run, tool_version
 
 FORMATS = ("table", "md", "json", "csv")
 METHODS = (
     "Methods. Means: Student t interval. Quantiles (inverted CDF, an observed value): "
-    "nonparametric bootstrap percentile interval, 1,000 seeded resamples of all rows (drawn "
-    "as multinomial counts over the distinct values). Proportions: Wilson score interval. "
-    "Seat shares: Pearson chi-square against equal shares over won rounds. Comparisons: Welch "
+    "distribution-free interval between two order statistics whose ranks come from the "
+    "binomial law (no resampling). Proportions: Wilson score interval. "
+    "Seat and first-mover shares: Pearson chi-square against equal shares over won rounds; "
+    "first mover's edge: exact binomial test. Tournaments: every interval cluster-robust "
+    "over deals (all seatings replay the same deals). Comparisons: Welch "
     "t for means (ratio interval by the delta method on the log ratio), Mann-Whitney U for "
     "length distributions (quantile difference and ratio intervals by bootstrap), "
     "two-proportion z test for rates (Newcombe hybrid score interval for the difference, Katz "
@@ -109,8 +108,8 @@ def run_summary_text(run: Run, games_per_s: float | None = None) -> str:
             [name, num(e.value, d), f"{num(e.low, d)} to {num(e.high, d)}", f"{e.n:,}", how]
             for name, e, d, how in (
                 ("mean", length.mean, 2, "t"),
-                ("median", length.median, 0, "bootstrap"),
-                ("p90", length.p90, 0, "bootstrap"),
+                ("median", length.median, 0, "order statistics"),
+                ("p90", length.p90, 0, "order statistics"),
             )
         ],
     )
@@ -140,20 +139,23 @@ def run_summary_text(run: Run, games_per_s: float | None = None) -> str:
     return render_text(doc)
 
 
-def _summary_document(answers: Sequence[RunAnswers], runs: Sequence[Run]) -> Document:
+def _summary_document(
+    answers: Sequence[RunAnswers], runs: Sequence[Run], found: Tournaments
+) -> Document:
     doc = Document()
     runs_section(doc, runs)
     status_section(doc, answers)
     length_section(doc, answers)
     match_section(doc, answers)
+    first_mover_section(doc, answers)
     seat_section(doc, answers)
     comeback_section(doc, answers)
     deficit_section(doc, answers)
+    events_section(doc, answers)
     strategy_section(doc, answers)
     sweep_section(doc, sweep_groups(runs), {str(a.run.path): a for a in answers})
-    groups = tournament_groups(runs)
-    tournament_section(doc, [tournament_table(g) for _, g in groups])
-    skill_section(doc, [skill_spread(tournament_table(g), tournament_preset(g)) for _, g in groups])
+    tournament_section(doc, found)
+    skill_section(doc, found)
     return doc
 
 
@@ -172,18 +174,21 @@ def _json(data: dict[str, Any]) -> str:
 def summary_text(runs: list[Run], fmt: str = "table") -> str:
     """All answers for each run (and per-point rows for sweeps) as table, md, json or csv.
 
-    json is one object ``{"runs": [...], "answers": [...]}``; csv is one tidy table with
-    columns run, question, metric, estimate, low, high, n.
+    json is one object ``{"runs": [...], "answers": [...]}``; csv is one tidy table. Both
+    hold every table of the report, one row per number, with the columns of
+    :data:`uno_stats.present.records.COLUMNS` (method, confidence level, n and seed included).
     """
     _check_format(fmt)
     _require_runs(runs)
     answers = [answer_run(run) for run in runs]
+    found = tournaments(runs)
     if fmt in ("json", "csv"):
-        rows = [r for a in answers for r in records(a)]
+        groups = sweep_groups(runs)
+        rows = [r for a in answers for r in records(a, groups)] + tournament_records(found)
         if fmt == "csv":
-            return _csv(rows, ["run", "question", "metric", "estimate", "low", "high", "n"])
+            return _csv(rows, COLUMNS)
         return _json({"runs": [run_meta(r) for r in runs], "answers": rows})
-    doc = _summary_document(answers, runs)
+    doc = _summary_document(answers, runs, found)
     return render_markdown(doc) if fmt == "md" else render_text(doc)
 
 
@@ -308,6 +313,7 @@ def write_report(runs: list[Run], out: str | Path, title: str | None = None) -> 
         "P(round still running after t turns)",
     )
     match_section(doc, answers)
+    first_mover_section(doc, answers)
     seat_section(doc, answers)
     seated = [(a.run.name, a.seats) for a in answers if a.seats is not None]
     if seated:
@@ -330,6 +336,7 @@ def write_report(runs: list[Run], out: str | Path, title: str | None = None) -> 
                 plot(plots.deficit_heatmap(a.run.name, a.deficit, path)),
                 f"P(win | deficit d at turn t), {a.run.name}",
             )
+    events_section(doc, answers)
     strategy_section(doc, answers)
     by_path = {str(a.run.path): a for a in answers}
     sweep_section(doc, groups, by_path)
@@ -341,27 +348,24 @@ def write_report(runs: list[Run], out: str | Path, title: str | None = None) -> 
             plot(plots.sweep(g.name, g.axes, points, out / f"sweep_{_slug(g.name, taken)}.png")),
             f"Mean round length across sweep {g.name}",
         )
-    groups = tournament_groups(runs)
-    tables = [tournament_table(g) for _, g in groups]
-    tournament_section(doc, tables)
+    found = tournaments(runs)
+    tournament_section(doc, found)
     named: set[str] = set()
-    for t in tables:
+    for t in found.tables:
         path = out / f"tournament_win_share_{_slug(t.name, named)}.png"
         doc.image(
             plot(plots.tournament_win_shares(t, path)),
             f"Win share by strategy over every seat rotation of {t.name}, 95% intervals and "
             "the fair share",
         )
-    spreads = [
-        skill_spread(t, tournament_preset(g)) for t, (_, g) in zip(tables, groups, strict=True)
-    ]
-    skill_section(doc, spreads)
-    if len(spreads) >= 2:
+    spreads = found.spreads
+    skill_section(doc, found)
+    if spreads:
         doc.image(
             plot(plots.skill_spreads(spreads, out / "skill_vs_luck.png")),
             "Win-share spread between the best and worst strategy by rule preset, 95% intervals",
         )
-    if len(runs) >= 2 and not spreads:
+    if len(runs) >= 2 and not found.tables:
         doc.heading("Rule effect")
         comparison_section(doc, *compare_runs(runs))
     doc.heading("Methods")
