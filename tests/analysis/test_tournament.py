@@ -17,7 +17,8 @@ from uno_stats.cli import app
 from uno_stats.errors import ScenarioError
 from uno_stats.present.report import summary_text, write_report
 from uno_stats.run.results import open_runs
-from uno_stats.run.scenario import Scenario, balanced_seatings, parse_scenario, scenario_from_dict
+from uno_stats.run.scenario import Scenario, parse_scenario, scenario_from_dict
+from uno_stats.run.seatings import balanced_seatings
 
 FIVE = ["random", "basic", "aggressive", "hoarder", "color-denier"]
 
