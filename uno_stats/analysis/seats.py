@@ -87,22 +87,26 @@ def seat_chi_square(lf: pl.LazyFrame, players: int) -> ChiSquare:
 
 
 def seat_matrix(df: pl.DataFrame, column: str) -> np.ndarray:
-    """A per-seat list column of ``df`` as a (rows, seats) int64 matrix."""
+    """A per-seat list column of ``df`` (every list as long) as a (rows, seats) int64 matrix."""
     if df.height == 0:
         return np.zeros((0, 0), dtype=np.int64)
-    width = df[column].list.len().max()
-    width = int(width) if isinstance(width, int | float) else 0
-    return df[column].list.to_array(width).to_numpy().astype(np.int64)
+    flat = df[column].explode().to_numpy().astype(np.int64)
+    return flat.reshape(df.height, flat.size // df.height)
 
 
 def seat_scores(points: np.ndarray, winner: np.ndarray, scoring: str) -> np.ndarray:
     """(rows, seats): the points each seat scored; the winner (under ``partners`` the
     winner's pair, both partners) collects the other hands' (pair's) remaining points."""
-    seats = np.arange(points.shape[1])[None, :]
-    pair = scoring == "partners"
-    mine = (seats % 2 == winner[:, None] % 2) if pair else (seats == winner[:, None])
-    side = np.where(mine, 0, points).sum(axis=1)
-    return np.where(mine, side[:, None], 0)
+    n, players = points.shape
+    total = points.sum(axis=1)
+    if scoring == "partners":
+        mine = np.arange(players)[None, :] % 2 == winner[:, None] % 2
+        side = total - np.where(mine, points, 0).sum(axis=1)
+        return np.where(mine, side[:, None], 0)
+    rows = np.arange(n)
+    out = np.zeros((n, players), dtype=np.int64)
+    out[rows, winner] = total - points[rows, winner]
+    return out
 
 
 def won_frame(lf: pl.LazyFrame, *columns: str | pl.Expr) -> pl.DataFrame:
@@ -121,20 +125,31 @@ class PointsEdge:
     p: float
 
 
+def _mean_sd(values: np.ndarray, scale: float = 1.0) -> tuple[float, float]:
+    """Mean and sample sd of integer ``values`` / ``scale`` from exact int64 sums."""
+    n = values.size
+    total, squares = int(values.sum(dtype=np.int64)), int(np.square(values).sum(dtype=np.int64))
+    mean = total / n / scale
+    if n < 2:
+        return mean, math.nan
+    var = (squares - total * total / n) / (n - 1) / (scale * scale)
+    return mean, math.sqrt(max(var, 0.0))
+
+
 def first_seat_points_edge(lf: pl.LazyFrame, players: int, scoring: str = "points") -> PointsEdge:
     """Per won round, d = points scored by ``first_player`` minus the others' mean; t test d = 0."""
     df = won_frame(lf, pl.col("first_player").cast(pl.Int64), "points")
     n = df.height
     require_rows(n, "won rounds")
     scores = seat_scores(seat_matrix(df, "points"), df["winner"].to_numpy(), scoring)
-    first = scores[np.arange(n), df["first_player"].to_numpy()].astype(np.float64)
-    others = (scores.sum(axis=1) - first) / (players - 1)
-    d = first - others
+    first = scores[np.arange(n), df["first_player"].to_numpy()]
+    rest = scores.sum(axis=1) - first  # the others' mean is rest / (players - 1)
+    k = players - 1
     est = {}
-    for name, x in (("first", first), ("others", others), ("d", d)):
-        sd = float(x.std(ddof=1)) if n > 1 else math.nan
-        est[name] = mean_estimate(float(x.mean()), sd, n)
-    d_mean, sd = float(d.mean()), float(d.std(ddof=1)) if n > 1 else math.nan
+    for name, x, scale in (("first", first, 1), ("others", rest, k), ("d", k * first - rest, k)):
+        mean, sd = _mean_sd(x, scale)
+        est[name] = mean_estimate(mean, sd, n)
+    d_mean, sd = _mean_sd(k * first - rest, k)
     if n < 2 or not sd > 0:
         t_stat, p = (0.0, 1.0) if d_mean == 0 else (math.nan, math.nan)
     else:
@@ -297,7 +312,7 @@ def strategy_strength(
     require_rows(df.height, "won rounds")
     points = seat_matrix(df, "points")
     winner = df["winner"].to_numpy()
-    scores = seat_scores(points, winner, scoring).astype(np.float64)
+    scores = seat_scores(points, winner, scoring)
     players = points.shape[1]
     labels = [seat_label(seats[i if len(seats) > 1 else 0]) for i in range(players)]
     out = []
@@ -305,16 +320,15 @@ def strategy_strength(
         cols = [i for i, x in enumerate(labels) if x == label]
         n = df.height * len(cols)
         wins = int(np.isin(winner, cols).sum())
-        score, left = scores[:, cols].ravel(), points[:, cols].ravel().astype(np.float64)
-        sd_score = float(score.std(ddof=1)) if n > 1 else math.nan
-        sd_left = float(left.std(ddof=1)) if n > 1 else math.nan
+        pick = slice(cols[0], cols[0] + 1) if len(cols) == 1 else cols
+        score, left = _mean_sd(scores[:, pick]), _mean_sd(points[:, pick])
         out.append(
             StrategyRow(
                 label,
                 tuple(cols),
                 proportion(wins, n),
-                mean_estimate(float(score.mean()), sd_score, n),
-                mean_estimate(float(left.mean()), sd_left, n),
+                mean_estimate(*score, n),
+                mean_estimate(*left, n),
             )
         )
     return tuple(out)

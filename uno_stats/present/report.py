@@ -30,7 +30,6 @@ from uno_stats.analysis.questions import (
 from uno_stats.analysis.seats import seat_win_rates
 from uno_stats.analysis.tournament import Tournaments, tournaments
 from uno_stats.errors import ResultsError
-from uno_stats.present import plots
 from uno_stats.present.document import Document, render_html, render_markdown, render_text
 from uno_stats.present.records import COLUMNS, records, tournament_records
 from uno_stats.present.round_sections import events_section, first_mover_section
@@ -267,6 +266,8 @@ def write_report(runs: list[Run], out: str | Path, title: str | None = None) -> 
 
     Returns the paths written (Markdown, HTML, then the PNGs).
     """
+    from uno_stats.present import plots  # matplotlib: only reports draw
+
     _require_runs(runs)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
