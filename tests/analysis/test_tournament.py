@@ -247,6 +247,15 @@ def test_tournament_groups_and_summary_section(tmp_path: Path) -> None:
     text = summary_text(runs)
     assert "Tournament\n==========" in text
     assert "P(row wins | row or column wins)" in text
+    assert "seat and strategy are confounded" in text  # each seating's seat table says so
+    rows = json.loads(summary_text(runs, "json"))["answers"]
+    pooled = [r for r in rows if r["question"] == "tournament" and r["run"] == "tour"]
+    assert {r["metric"] for r in pooled} >= {"basic: win_share", "random: points_scored"}
+    pairwise = [r for r in rows if r["question"] == "tournament_pairwise"]
+    assert len(pairwise) == 12
+    for r in pooled + pairwise:
+        if r["low"] is not None:
+            assert r["method"] == tournament.METHOD and r["level"] == 0.95 and r["seed"] == 10
     written = write_report(runs, tmp_path / "report")
     assert (tmp_path / "report" / "tournament_win_share_tour.png") in written
     assert "## Tournament" in (tmp_path / "report" / "report.md").read_text()
@@ -344,3 +353,10 @@ def test_report_of_two_tournaments_compares_skill(tmp_path: Path) -> None:
     assert "| tiny-mattel-2022 " in text and "| draw-until-playable " in text
     assert (tmp_path / "report" / "skill_vs_luck.png") in written
     assert "## Rule effect" not in text  # rotations are not rule changes
+    rows = json.loads(summary_text(runs, "json"))["answers"]
+    questions_seen = {r["question"] for r in rows}
+    assert {"tournament", "tournament_pairwise", "skill_spread"} <= questions_seen
+    (difference,) = [
+        r for r in rows if r["question"] == "skill_spread_difference" and r["metric"] == "p"
+    ]
+    assert 0 <= difference["estimate"] <= 1 and difference["seed"] == 4  # paired: one seed

@@ -260,7 +260,7 @@ def cluster_ratio(
         return Estimate(math.nan, math.nan, math.nan, 0), np.zeros_like(x)
     r = float(x.sum() / total)
     e = (x - r * d) / total
-    se = math.sqrt(m / (m - 1) * float(np.sum(e * e))) if m > 1 else math.nan  # m: d_i > 0
+    se = math.sqrt(cluster_variance(e[d > 0]))  # clusters without data carry no information
     half = z_value(level) * se
     low, high = r - half, r + half
     if np.all(x <= d) and np.all(x >= 0):

@@ -270,6 +270,7 @@ class SpreadDifference:
     p: float
     p_holm: float
     paired: bool
+    seed: int | None = None  # the shared seed of paired tournaments
 
 
 def _aligned(a: SkillSpread, b: SkillSpread) -> tuple[np.ndarray, np.ndarray]:
@@ -301,12 +302,10 @@ def spread_differences(spreads: Sequence[SkillSpread]) -> list[SpreadDifference]
             )
             se = math.sqrt(variance)
             z = d.value / se if se > 0 else math.nan
-            out.append(SpreadDifference(a.name, b.name, d, z, p, math.nan, paired))
+            seed = a.seed if paired else None
+            out.append(SpreadDifference(a.name, b.name, d, z, p, math.nan, paired, seed))
     adjusted = holm([d.p for d in out])
-    return [
-        SpreadDifference(d.first, d.second, d.difference, d.z, d.p, float(h), d.paired)
-        for d, h in zip(out, adjusted, strict=True)
-    ]
+    return [replace(d, p_holm=float(h)) for d, h in zip(out, adjusted, strict=True)]
 
 
 @dataclass(frozen=True)

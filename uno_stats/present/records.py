@@ -196,7 +196,7 @@ def tournament_records(found: Tournaments) -> list[dict[str, Any]]:
         out.add("skill_spread", "spread_p", s.p, "normal test, cluster-robust", s.spread.n)
         rows += out.rows
     for d in found.differences:
-        out = _Sink(f"{d.first} vs {d.second}", None, "skill_vs_luck")
+        out = _Sink(f"{d.first} vs {d.second}", d.seed, "skill_vs_luck")
         how = "z test, " + ("paired by deal" if d.paired else "independent tournaments")
         out.add("skill_spread_difference", "spread_difference", d.difference, how)
         out.add("skill_spread_difference", "p", d.p, how, d.difference.n)

@@ -117,5 +117,5 @@ def skill_section(doc: Document, found: Tournaments) -> None:
             ],
             "does the skill spread differ between rule sets? z test of the difference of two "
             "spreads; paired by deal when both tournaments share the seed (same deals), "
-            f"Holm-corrected over the {len(found.differences)} pairs",
+            f"Holm-corrected over {len(found.differences)} pair(s) of tournaments",
         )
