@@ -263,7 +263,7 @@ class RunAnswers:
     @property
     def mixed(self) -> bool:
         """Whether strategies differ by seat: then seat and strategy are confounded."""
-        return len({seat_key(s) for s in run_seats(self.run)}) > 1
+        return mixed_seats(self.run)
 
 
 def run_preset(run: Run) -> str:
@@ -289,6 +289,11 @@ def run_match_target(run: Run) -> int | None:
 def seat_key(seat: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     """A seat's strategy and knobs as a comparable key."""
     return tuple(sorted((str(k), str(v)) for k, v in seat.items()))
+
+
+def mixed_seats(run: Run) -> bool:
+    """Whether the run's seats play different strategies (or knobs)."""
+    return len({seat_key(s) for s in run_seats(run)}) > 1
 
 
 def run_scoring(run: Run) -> str:

@@ -21,6 +21,7 @@ from uno_stats.analysis.estimates import format_p
 from uno_stats.analysis.questions import (
     RunAnswers,
     answer_run,
+    mixed_seats,
     round_length,
     status_counts,
     survival_curve,
@@ -34,6 +35,7 @@ from uno_stats.present.document import Document, render_html, render_markdown, r
 from uno_stats.present.records import COLUMNS, records, tournament_records
 from uno_stats.present.round_sections import events_section, first_mover_section
 from uno_stats.present.sections import (
+    CONFOUNDED,
     comeback_section,
     comparison_section,
     count_pct,
@@ -131,6 +133,7 @@ def run_summary_text(run: Run, games_per_s: float | None = None) -> str:
         doc.para(
             f"Seat shares vs 1/{run.players}: chi-square {num(chi.statistic)} "
             f"(df {chi.df}), {format_p(chi.p)}, n = {seats.n_won:,} won rounds."
+            + (f" {CONFOUNDED}." if mixed_seats(run) else "")
         )
     rate = games_per_s if games_per_s is not None else run.manifest.games_per_s
     if rate:
