@@ -255,3 +255,24 @@ def test_report_meta_reads_the_recorded_scenario(tmp_path) -> None:
     assert json.loads(report.summary_text(open_runs(plain), "json"))["runs"][0]["seats"] == (
         "3 x random"
     )
+
+
+def test_stacking_chains_and_mixed_seat_caveat(tmp_path) -> None:
+    import polars as pl
+    from helpers import synthetic_rows
+
+    frame = synthetic_rows(500, 4, 3)
+    chains = pl.Series("longest_stack", [1, 2, 3, 0, 2] * 100, dtype=pl.UInt8)
+    stacked = write_run(tmp_path, "stacked", frame=frame.with_columns(chains), games=500)
+    plain = write_run(tmp_path, "plain", games=500, seed=4)
+    text = report.summary_text(open_runs(stacked) + open_runs(plain))
+    section = text.split("Inside a round")[1]
+    assert "chain of 2+" in section and "\nstacked " in section
+    assert "60.00% [" in section and "20.00% [" in section  # 3 of 5 rounds chain 2+, 1 of 5 3+
+    assert "(no stacking) in: plain." in section
+    assert "confounded" not in text  # every seat plays the same strategy here
+    seats = [{}, {}, {}, {"strategy": "random", "bluff": 0.3}]
+    manifest = run_manifest("mixed", 500, 4, 5, seats=seats)
+    mixed = write_run(tmp_path, "mixed", games=500, seed=5, manifest=manifest)
+    assert "seat and strategy are confounded" in report.summary_text(open_runs(mixed))
+    assert "seat and strategy are confounded" in report.run_summary_text(open_runs(mixed)[0])

@@ -63,16 +63,23 @@ def events_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
     """Stacking chains, reshuffles, cards per own-turn draw and the largest hand."""
     doc.heading("Inside a round")
     stacks = [(a.run.name, a.events.stacks) for a in answers if a.events.stacks is not None]
-    if stacks:
+    chained = [(name, s) for name, s in stacks if s is not None and s.longest >= 2]
+    if chained:
         doc.table(
             ["run", "rounds", "chain of 2+", "chain of 3+", "mean longest chain", "longest"],
             [
                 [name, f"{s.n:,}", pct(s.chain2, 2), pct(s.chain3, 2), est(s.mean, 3), s.longest]
-                for name, s in stacks
-                if s is not None
+                for name, s in chained
             ],
             "stacking chains: draw cards in each round's longest penalty chain, all rounds; "
             "shares [95% Wilson CI], mean [95% t CI]",
+        )
+    unchained = [name for name, s in stacks if s is not None and s.longest < 2]
+    if unchained:
+        doc.para(
+            "No penalty chain of two or more draw cards (no stacking) in: "
+            + ", ".join(unchained)
+            + "."
         )
     shuffles = [(a.run.name, a.events.reshuffles) for a in answers if a.events.reshuffles]
     if shuffles:
