@@ -123,6 +123,12 @@ def test_summary_of_a_sweep_has_one_row_per_point(results) -> None:
     text = report.summary_text(open_runs(results["sweep2"]))
     section = text[text.index("Sweep grid") :]
     assert len(re.findall(r"^\s*[24]\s+(20|30)\s+300\s", section, re.MULTILINE)) == 4
+    # the same table in JSON: every point's values and metrics, tagged with the sweep
+    rows = json.loads(report.summary_text(open_runs(results["sweep2"]), "json"))["answers"]
+    points = {(r["run"], r["metric"]) for r in rows if r["question"] == "sweep_point"}
+    assert len(points) == 8  # 4 points x 2 axes
+    assert {r["group"] for r in rows} == {"grid"}
+    assert len([r for r in rows if r["metric"] == "mean_turns"]) == 4
 
 
 def test_compare_text_verdicts(results) -> None:
