@@ -179,25 +179,24 @@ def seat_win_rates(runs: Sequence[tuple[str, SeatWinRates]], path: Path) -> Path
 
 @_styled
 def comeback(runs: Sequence[tuple[str, ComebackCurve]], path: Path) -> Path:
-    """P(win | max deficit >= k) with a 95% band, against the fair share 1/players."""
+    """P(win | max deficit >= k) (solid) against P(win | never k behind) (dashed), 95% bands."""
     fig, ax = _figure()
     for i, (label, curve) in enumerate(runs):
         ks = np.array(curve.ks)
-        ok = np.array([r.n > 0 for r in curve.rates])
-        rate = 100 * np.array([r.value for r in curve.rates])
-        low = 100 * np.array([r.low for r in curve.rates])
-        high = 100 * np.array([r.high for r in curve.rates])
-        ax.fill_between(ks[ok], low[ok], high[ok], color=_color(i), alpha=0.25, linewidth=0)
-        ax.plot(ks[ok], rate[ok], marker="o", color=_color(i), linewidth=1.5, label=label)
+        for part, style, name in ((curve.rates, "-", label), (curve.never, "--", None)):
+            ok = np.array([r.n > 0 for r in part])
+            rate = 100 * np.array([r.value for r in part])
+            low = 100 * np.array([r.low for r in part])
+            high = 100 * np.array([r.high for r in part])
+            ax.fill_between(ks[ok], low[ok], high[ok], color=_color(i), alpha=0.2, linewidth=0)
+            ax.plot(ks[ok], rate[ok], style, marker="o", color=_color(i), linewidth=1.5, label=name)
     ks_all = [k for _, c in runs for k in c.ks]
-    fairs = {c.overall for _, c in runs}
-    _fair_lines(ax, fairs, min(ks_all), dict.fromkeys(fairs, max(ks_all)))
     ax.set_xlabel("k: most cards ever held above the smallest hand")
-    ax.set_ylabel("P(win | deficit reached k) (%)")
-    ax.set_title("Comeback probability (95% bands)")
+    ax.set_ylabel("P(win) (%)")
+    ax.set_title("Comeback: k or more behind (solid) vs never k behind (dashed), 95% bands")
     ax.set_xticks(sorted(set(ks_all)))
     ax.set_ylim(bottom=0)
-    _legend(ax, len(runs) + 1)
+    _legend(ax, len(runs))
     return _save(fig, path)
 
 

@@ -332,7 +332,8 @@ def write_report(runs: list[Run], out: str | Path, title: str | None = None) -> 
     curves = [(a.run.name, a.comeback) for a in answers if a.comeback is not None]
     if curves:
         doc.image(
-            plot(plots.comeback(curves, out / "comeback.png")), "Comeback probability by deficit k"
+            plot(plots.comeback(curves, out / "comeback.png")),
+            "Comeback: P(win | k or more behind) against P(win | never k behind)",
         )
     deficit_section(doc, answers)
     taken: set[str] = set()
