@@ -94,7 +94,8 @@ def tournament_preset(runs: Sequence[Run]) -> str:
 
 
 def _fingerprint(lf: pl.LazyFrame) -> tuple[int, ...]:
-    """Row count and order-sensitive sums over game, winner, turns and cards drawn."""
+    """Rows, total turns and cards drawn, and a sum of row hashes over each round's game,
+    round, winner, turns and cards drawn: equal only for results identical game by game."""
     row_hash = pl.struct("game", "round", "winner", "turns", "cards_drawn").hash(7)
     row = (
         lf.select(
@@ -110,6 +111,7 @@ def _fingerprint(lf: pl.LazyFrame) -> tuple[int, ...]:
 
 
 def _seatings(runs: Sequence[Run]) -> tuple[list[list[str]], list[str], int]:
+    """Each run's seat labels, every label in order of appearance, and 1 + the largest game."""
     labels = [[seat_label(s) for s in run_seats(run)] for run in runs]
     order = list(dict.fromkeys(label for seating in labels for label in seating))
     games = 0

@@ -70,7 +70,8 @@ class Scenario:
     With a sweep, the top-level fields are the file's template and each of
     :meth:`sweep_points` is a whole scenario, checked as such (the template alone may rely on
     the sweep, e.g. a ``match`` under ``draw-until-playable`` with a ``rules.scoring`` axis).
-    A ``tournament`` expands the same way into one point per seat rotation.
+    A ``tournament`` expands the same way into one point per balanced seating
+    (:mod:`uno_stats.run.seatings`).
     """
 
     name: str
