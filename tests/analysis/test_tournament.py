@@ -379,7 +379,7 @@ def test_cluster_interval_covers_when_deals_are_shared() -> None:
     seats = np.full(deals, 4)
     cluster_hits = wilson_hits = 0
     for w in wins:
-        share, _ = cluster_ratio(w, seats)
+        share, _ = cluster_ratio(w, seats, share=True)
         cluster_hits += share.low <= truth <= share.high
         _, low, high = wilson(int(w.sum()), int(seats.sum()))
         wilson_hits += low <= truth <= high

@@ -242,13 +242,13 @@ def newcombe_interval(a: Estimate, b: Estimate) -> tuple[float, float]:
 
 
 def cluster_ratio(
-    numerator: np.ndarray, denominator: np.ndarray, level: float = LEVEL
+    numerator: np.ndarray, denominator: np.ndarray, share: bool = False, level: float = LEVEL
 ) -> tuple[Estimate, np.ndarray]:
     """``sum(numerator) / sum(denominator)`` over clusters, with a cluster-robust interval.
 
     One entry per cluster (e.g. per deal). Linearisation: the ratio's influence of cluster
     i is ``e_i = (x_i - r·d_i) / sum(d)``, var = m/(m-1)·sum(e_i²) over m clusters; the
-    interval is r ± z·se, clipped to [0, 1] when every x_i <= d_i (a share). Returns the
+    interval is r ± z·se, clipped to [0, 1] for a ``share`` (x_i counts some of d_i). Returns the
     estimate (n = clusters with d_i > 0) and the influence values ``e`` so that a difference
     of ratios over the same clusters can be judged (:func:`cluster_difference`).
     """
@@ -263,7 +263,7 @@ def cluster_ratio(
     se = math.sqrt(cluster_variance(e[d > 0]))  # clusters without data carry no information
     half = z_value(level) * se
     low, high = r - half, r + half
-    if np.all(x <= d) and np.all(x >= 0):
+    if share:
         low, high = max(0.0, low), min(1.0, high)
     return Estimate(r, low, high, m), e
 

@@ -162,7 +162,7 @@ def tournament_table(runs: Sequence[Run]) -> TournamentTable:
     for j, label in enumerate(order):
         if n[j].sum() == 0:
             continue
-        share, e = cluster_ratio(wins[j], n[j])
+        share, e = cluster_ratio(wins[j], n[j], share=True)
         points, _ = cluster_ratio(score[j], n[j])
         influence[label] = e
         rows.append(TournamentRow(label, int(n[j].sum()), int(wins[j].sum()), share, points))
@@ -173,7 +173,7 @@ def tournament_table(runs: Sequence[Run]) -> TournamentTable:
                 continue
             wa = pair_wins.get((a, b), np.zeros(size))[used]
             wb = pair_wins.get((b, a), np.zeros(size))[used]
-            ahead, _ = cluster_ratio(wa, wa + wb)
+            ahead, _ = cluster_ratio(wa, wa + wb, share=True)
             pairs.append(TournamentPair(la, lb, int(wa.sum()), int(wb.sum()), ahead))
     n_players = players.pop()
     return TournamentTable(
