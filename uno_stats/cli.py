@@ -244,6 +244,7 @@ def rules(
 ) -> None:
     """List every rule key: allowed values, default, the presets' values and meaning."""
     from uno_stats.engine.rules import PRESET_NAMES, RULES
+    from uno_stats.help_text import RULE_HELP
 
     headers = ["key", "values", "default", *PRESET_NAMES, "meaning"]
     rows = [
@@ -252,7 +253,7 @@ def rules(
             spec.allowed(),
             _yaml_value(spec.default),
             *(_yaml_value(spec.preset_value(p)) for p in PRESET_NAMES),
-            spec.meaning,
+            RULE_HELP[spec.key].meaning,
         ]
         for spec in RULES
     ]
@@ -275,13 +276,15 @@ def strategies(
 ) -> None:
     """List the strategies with what each does, and the per-seat knobs."""
     from uno_stats.engine.strategy_table import KNOBS, STRATEGIES
+    from uno_stats.help_text import KNOB_HELP, STRATEGY_HELP
 
     for info in STRATEGIES:
+        doc = STRATEGY_HELP[info.name]
         if fmt is TableFormat.md:
-            typer.echo(f"### `{info.name}`\n\n{info.doc}\n")
+            typer.echo(f"### `{info.name}`\n\n{doc}\n")
         else:
-            typer.echo(f"{info.name}\n{textwrap.indent(textwrap.fill(info.doc, 88), '  ')}\n")
-    rows = [[k.key, k.allowed(), _yaml_value(k.default), k.meaning] for k in KNOBS]
+            typer.echo(f"{info.name}\n{textwrap.indent(textwrap.fill(doc, 88), '  ')}\n")
+    rows = [[k.key, k.allowed(), _yaml_value(k.default), KNOB_HELP[k.key]] for k in KNOBS]
     wrap = None if fmt is TableFormat.md else [None, 26, None, 50]
     typer.echo("Knobs (per seat, beside `strategy:`):\n")
     typer.echo(
