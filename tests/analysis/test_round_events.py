@@ -90,6 +90,7 @@ def test_comeback_rate_is_comparable_between_runs() -> None:
     c = compare.compare_metric(a, b, "comeback3_rate")
     ca, cb = comeback_curve(a, 4, [3]), comeback_curve(b, 4, [3])
     assert c.kind == "comeback" and c.label == "P(win | 3+ cards behind)"
+    assert compare.metric_spec("comeback3_rate").behind == 3
     assert (c.baseline.value, c.baseline.n) == (ca.rates[0].value, ca.rates[0].n)
     assert (c.other.value, c.other.n) == (cb.rates[0].value, cb.rates[0].n)
     assert c.difference.value == pytest.approx(cb.rates[0].value - ca.rates[0].value)

@@ -77,6 +77,7 @@ class MetricSpec:
     q: float | None = None
     status: str | None = None
     seat: int | None = None
+    behind: int | None = None  # comeback metrics: K cards behind
 
     @property
     def per_seat(self) -> bool:
@@ -105,7 +106,7 @@ def metric_spec(key: str) -> MetricSpec:
         return MetricSpec(key, f"seat {m[1]} win rate", "seat", seat=int(m[1]))
     if m := re.fullmatch(r"comeback(\d+)_rate", key):
         label = f"P(win | {m[1]}+ cards behind)"
-        return MetricSpec(key, label, "comeback", "max_deficit", seat=int(m[1]))
+        return MetricSpec(key, label, "comeback", "max_deficit", behind=int(m[1]))
     raise ResultsError(
         f"unknown metric {key!r}: use mean_COL, median_COL, pNN_COL, won_rate, void_rate, "
         "capped_rate, seatK_win_rate or comebackK_rate"
@@ -224,7 +225,7 @@ def _compare_quantiles(
 def _rate_counts(lf: pl.LazyFrame, spec: MetricSpec) -> tuple[int, int]:
     status = status_expr(lf)
     if spec.kind == "comeback":  # seat-rounds of won rounds at some point K+ cards behind
-        _, n_k, w_k, _ = comeback_counts(lf, [int(spec.seat or 0)])
+        _, n_k, w_k, _ = comeback_counts(lf, [int(spec.behind or 0)])
         return int(w_k[0]), int(n_k[0])
     if spec.kind == "seat":
         won = status == "won"
