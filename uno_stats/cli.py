@@ -457,7 +457,7 @@ FoldersArg = Annotated[
 
 @app.command()
 def summary(folders: FoldersArg, fmt: FormatOpt = Format.table) -> None:
-    """Summarise finished runs: round length, seat advantage, comebacks."""
+    """Summarise finished runs: every question with intervals (json/csv: one row per number)."""
     with _errors():
         from uno_stats.present import report
 

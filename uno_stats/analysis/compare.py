@@ -40,6 +40,7 @@ import polars as pl
 
 from uno_stats.analysis.estimates import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, has_matches, holm
 from uno_stats.analysis.metrics import (
+    RATE_KINDS,
     Equivalence,
     Margin,
     MetricComparison,
@@ -101,7 +102,7 @@ def equivalence(c: MetricComparison, margin: Margin) -> Equivalence | None:
         return None
     if not (math.isfinite(low) and math.isfinite(high)):
         return None
-    bound = margin.absolute(c.baseline.value, c.kind in ("rate", "seat"))
+    bound = margin.absolute(c.baseline.value, c.kind in RATE_KINDS)
     d = c.difference
     if -bound < low and high < bound:
         outcome = "same"
@@ -148,7 +149,9 @@ def compare_metric(
     if spec.kind == "seat":
         _require_same_players(a_lf, b_lf, spec.label)
     pairs, note = None, ""
-    if paired:
+    if paired and spec.kind == "comeback":
+        note = "seat-rounds behind differ between the runs' games, so independent"
+    elif paired:
         pairs = paired_values(a_lf, b_lf, spec)
         if pairs is None:
             note = "rows do not line up game by game (matches of different lengths), so independent"

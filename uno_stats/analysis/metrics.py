@@ -22,6 +22,10 @@ UNITS = {"turns": "turns", "cards_drawn": "cards", "match_rounds": "rounds"}
 QUESTIONS = {"turns": "round length", "cards_drawn": "cards drawn", "match_rounds": "match length"}
 
 
+RATE_KINDS: tuple[str, ...] = ("rate", "seat", "comeback")
+"""Metric kinds whose values are proportions (shown in percent, margins in points)."""
+
+
 @dataclass(frozen=True)
 class MetricSpec:
     """What a metric name means: its kind (mean, quantile, distribution, rate, seat) and column."""
@@ -33,6 +37,7 @@ class MetricSpec:
     q: float | None = None
     status: str | None = None
     seat: int | None = None
+    behind: int | None = None  # comeback metrics: K cards behind
 
     @property
     def per_seat(self) -> bool:
@@ -51,6 +56,8 @@ class MetricSpec:
             return "seat advantage"
         if self.kind == "rate":
             return "round outcome"
+        if self.kind == "comeback":
+            return "comebacks"
         return QUESTIONS.get(self.column or "", str(self.column).replace("_", " "))
 
 
@@ -70,9 +77,12 @@ def metric_spec(key: str) -> MetricSpec:
         return MetricSpec(key, f"{m[1]} rate", "rate", status=m[1])
     if m := re.fullmatch(r"seat(\d+)_win_rate", key):
         return MetricSpec(key, f"seat {m[1]} win rate", "seat", seat=int(m[1]))
+    if m := re.fullmatch(r"comeback(\d+)_rate", key):
+        label = f"P(win | {m[1]}+ cards behind)"
+        return MetricSpec(key, label, "comeback", "max_deficit", behind=int(m[1]))
     raise ResultsError(
         f"unknown metric {key!r}: use mean_COL, median_COL, pNN_COL, dist_COL, won_rate, "
-        "void_rate, capped_rate or seatK_win_rate"
+        "void_rate, capped_rate, seatK_win_rate or comebackK_rate"
     )
 
 

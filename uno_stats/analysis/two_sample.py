@@ -29,6 +29,7 @@ from uno_stats.analysis.quantile_diff import (
     independent_quantile_replicates,
     paired_resamples,
 )
+from uno_stats.analysis.seats import comeback_counts
 
 _NA = Estimate(math.nan, math.nan, math.nan, 0)
 
@@ -139,6 +140,9 @@ def _sd(x: np.ndarray) -> float:
 
 
 def _rate_counts(lf: pl.LazyFrame, spec: MetricSpec) -> tuple[int, int]:
+    if spec.kind == "comeback":  # seat-rounds of won rounds at some point K+ cards behind
+        _, n_k, w_k, _ = comeback_counts(lf, [int(spec.behind or 0)])
+        return int(w_k[0]), int(n_k[0])
     value = _value_expr(lf, spec)
     row = lf.select(value.sum().alias("x"), value.count().alias("n")).collect().row(0)
     return int(row[0] or 0), int(row[1])
@@ -147,7 +151,7 @@ def _rate_counts(lf: pl.LazyFrame, spec: MetricSpec) -> tuple[int, int]:
 def compare_rates(
     a_lf: pl.LazyFrame, b_lf: pl.LazyFrame, spec: MetricSpec, pairs: pl.DataFrame | None
 ) -> MetricComparison:
-    what = "won rounds" if spec.kind == "seat" else "rounds"
+    what = {"seat": "won rounds", "comeback": "seat-rounds behind"}.get(spec.kind, "rounds")
     if pairs is not None:
         x, y = (pairs[c].cast(pl.Int64).to_numpy() for c in ("a", "b"))
         n = len(x)

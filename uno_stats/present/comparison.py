@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from uno_stats.analysis.compare import RunComparison
-from uno_stats.analysis.metrics import MetricComparison
+from uno_stats.analysis.metrics import RATE_KINDS, MetricComparison
 from uno_stats.present.document import Document
 from uno_stats.present.sections import est, num, p_cell, pct
 from uno_stats.present.verdicts import holm_floor, pairing_text, verdict
@@ -54,7 +54,7 @@ def never_changed_text(r: RunComparison) -> str:
 def _diff_cell(c: MetricComparison) -> str:
     if c.kind == "distribution":
         return "n/a"
-    if c.kind in ("rate", "seat"):
+    if c.kind in RATE_KINDS:
         d = c.difference
         return f"{100 * d.value:+.2f} pp [{100 * d.low:+.2f}, {100 * d.high:+.2f}]"
     return est(c.difference)
@@ -62,7 +62,7 @@ def _diff_cell(c: MetricComparison) -> str:
 
 def _value_cell(c: MetricComparison, which: str) -> str:
     e = c.baseline if which == "a" else c.other
-    if c.kind in ("rate", "seat"):
+    if c.kind in RATE_KINDS:
         return pct(e, 2)
     if c.kind == "distribution":
         return f"mean {num(e.value)}"

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from uno_stats.analysis.compare import Pairing
 from uno_stats.analysis.estimates import format_p
-from uno_stats.analysis.metrics import Equivalence, MetricComparison
+from uno_stats.analysis.metrics import RATE_KINDS, Equivalence, MetricComparison
 
 if TYPE_CHECKING:
     from uno_stats.run.settle import SettleResult
@@ -78,7 +78,7 @@ def p_text(c: MetricComparison) -> str:
 def _change(c: MetricComparison) -> str:
     """The signed difference b - a with its 95% interval, in pp for rates."""
     d = c.difference
-    if c.kind in ("rate", "seat"):
+    if c.kind in RATE_KINDS:
         v, lo, hi = (100 * x for x in (d.value, d.low, d.high))
         k = max(2, _digits(lo, hi))
         return f"{_signed(v, k)} pp, 95% CI {_signed(lo, k)} to {_signed(hi, k)} pp"
@@ -95,7 +95,7 @@ def _n_text(c: MetricComparison) -> str:
 
 
 def _equivalence_text(e: Equivalence, c: MetricComparison) -> str:
-    rate = c.kind in ("rate", "seat")
+    rate = c.kind in RATE_KINDS
     scale, unit = (100, " pp") if rate else (1, f" {c.unit}" if c.unit else "")
     k = 2 if rate else _digits(e.bound, e.high - e.low)
     bound = f"+-{scale * e.bound:.{k}f}{unit}"
@@ -163,7 +163,7 @@ def _verdict(
             f"{tail}, but the 95% CI includes zero ({change})."
         )
     up = c.direction > 0
-    if c.kind in ("rate", "seat"):
+    if c.kind in RATE_KINDS:
         word = "raises" if up else "lowers"
         return (
             f"{b_name} {word} the {c.label} from {100 * c.baseline.value:.2f}% to "
