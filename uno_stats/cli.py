@@ -2,8 +2,10 @@
 
 Library errors (:class:`~uno_stats.errors.UnoStatsError`) and missing input files become
 one ``Error: ...`` line on stderr and exit code 1; usage errors exit 2; Ctrl-C during a run
-exits 130 after saying how to resume. Heavy modules (numba, matplotlib) are imported only
-by the commands that need them, so ``rules`` and ``validate`` answer at once.
+exits 130 after saying how to resume. Heavy modules (numba, polars, pyarrow, scipy,
+matplotlib, even tabulate) are imported only by the commands that need them, so ``--help``,
+``rules`` and ``validate`` answer at once; help is plain text (typer's rich formatting
+alone costs 0.1 s to import).
 """
 
 import os
@@ -15,7 +17,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from tabulate import tabulate
 
 from uno_stats.errors import UnoStatsError
 
@@ -28,6 +29,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
 
 
@@ -260,6 +262,8 @@ def rules(
     ),
 ) -> None:
     """List every rule key: allowed values, default, the presets' values and meaning."""
+    from tabulate import tabulate
+
     from uno_stats.engine.rules import PRESET_NAMES, RULES
     from uno_stats.help_text import RULE_HELP
 
@@ -292,6 +296,8 @@ def strategies(
     ),
 ) -> None:
     """List the strategies with what each does, and the per-seat knobs."""
+    from tabulate import tabulate
+
     from uno_stats.engine.strategy_table import KNOBS, STRATEGIES
     from uno_stats.help_text import KNOB_HELP, STRATEGY_HELP
 
@@ -334,10 +340,12 @@ def trace(
 ) -> None:
     """Print one round move by move, exactly as a run plays game K."""
     from uno_stats import engine
+    from uno_stats.engine.jit import ensure_compiled
     from uno_stats.run.scenario import load_scenario
 
     with _errors():
         resolved = _trace_scenario(load_scenario(scenario), point)
+        ensure_compiled()  # the notice, when the engine has to be compiled first
         for line in engine.trace_game(engine.EngineConfig.from_scenario(resolved), game):
             typer.echo(line)
 
@@ -353,17 +361,84 @@ def bench(
     scenario: Annotated[
         Path | None, typer.Option("--scenario", help="Scenario to time (default: 4 players).")
     ] = None,
+    preset: Annotated[
+        str | None,
+        typer.Option("--preset", help="Rule preset of the built-in 4-player table (mattel-2022)."),
+    ] = None,
+    strategy: Annotated[
+        str | None,
+        typer.Option("--strategy", help="Strategy of every seat of the built-in table (random)."),
+    ] = None,
+    repeat: Annotated[
+        int, typer.Option("--repeat", "-r", min=1, help="Timings per worker count (median kept).")
+    ] = 1,
+    scheduler: SchedulerOpt = None,
+    report: Annotated[
+        bool,
+        typer.Option(
+            "--report",
+            help="Measure everything (presets, strategies, scaling, end to end, starts, memory, "
+            "C yardstick) and write a Markdown report with a plot.",
+        ),
+    ] = False,
+    report_out: Annotated[
+        Path, typer.Option("--report-out", help="Where --report writes its Markdown file.")
+    ] = Path("reports/bench.md"),
+    cold: Annotated[
+        bool,
+        typer.Option("--cold/--no-cold", help="--report: also time a run on an empty cache."),
+    ] = True,
+    yardstick: Annotated[
+        Path | None,
+        typer.Option("--yardstick", help="--report: the C loop (default ../shared/limit/uno_c.c)."),
+    ] = None,
 ) -> None:
     """Time the engine: games/s with 1 worker and with more (compile time excluded)."""
-    from uno_stats.run import bench as bench_mod
-
     with _errors():
-        chosen = bench_mod.load_bench_scenario(scenario)
         top = workers or os.cpu_count() or 1
+        if report:
+            _bench_report(games, repeat, top, cold, yardstick, scheduler, report_out)
+            return
+        from uno_stats.run import bench as bench_mod
+
+        chosen = bench_mod.load_bench_scenario(scenario, preset, strategy)
         counts = sorted({1, top})
-        results = bench_mod.benchmark(chosen, games, counts)
+        results = bench_mod.benchmark(chosen, games, counts, repeat, scheduler)
         typer.echo(bench_mod.results_table(results))
         typer.echo(bench_mod.notes(results))
+
+
+def _bench_report(
+    games: int,
+    repeat: int,
+    workers: int,
+    cold: bool,
+    yardstick: Path | None,
+    scheduler: str | None,
+    out: Path,
+) -> None:
+    import shlex
+
+    from uno_stats.present.bench_report import write_bench_report
+    from uno_stats.run.bench_suite import YARDSTICK, run_suite
+
+    suite = run_suite(
+        games,
+        repeat,
+        workers,
+        cold,
+        yardstick or YARDSTICK,
+        scheduler,
+        progress=lambda text: typer.echo(text, err=True),
+    )
+    args = ["--report", "--games", str(games), "--repeat", str(repeat), "--workers", str(workers)]
+    args += [] if cold else ["--no-cold"]
+    args += ["--scheduler", scheduler] if scheduler else []
+    args += ["--yardstick", str(yardstick)] if yardstick else []
+    args += [] if out == Path("reports/bench.md") else ["--report-out", str(out)]
+    command = "uno-stats bench " + " ".join(shlex.quote(a) for a in args)
+    for path in write_bench_report(suite, out, command):
+        typer.echo(str(path))
 
 
 def _open_all(folders: list[Path]) -> "list[Run]":

@@ -1,8 +1,9 @@
 """Interval and test primitives shared by :mod:`uno_stats.analysis.questions` and :mod:`uno_stats.analysis.compare`.
 
 Everything here works on numbers that polars has already aggregated (counts, means,
-standard deviations, value counts); nothing loops over rounds. Critical values come
-from ``scipy.stats``.
+standard deviations, value counts); nothing loops over rounds. Critical values and
+p-values come from ``scipy.special`` (the functions ``scipy.stats`` calls, with the same
+results; importing ``scipy.stats`` costs about 1 s, which a 2,000-round run cannot afford).
 
 Quantile convention: the ``q`` quantile is the smallest observed value with at least
 ``q·n`` observations at or below it (numpy's ``inverted_cdf``), so a quantile of whole
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
-from scipy import stats as st
+from scipy import special
 
 from uno_stats.errors import ResultsError
 
@@ -94,7 +95,7 @@ def require_rows(n: int, what: str) -> None:
 
 def z_value(level: float = LEVEL) -> float:
     """The two-sided normal critical value for ``level``."""
-    return float(st.norm.ppf(0.5 + level / 2))
+    return float(special.ndtri(0.5 + level / 2))  # = scipy.stats.norm.ppf
 
 
 def wilson(
@@ -139,8 +140,8 @@ def mean_estimate(mean: float, sd: float, n: int, level: float = LEVEL) -> Estim
         return Estimate(float(mean) if n else math.nan, math.nan, math.nan, int(n))
     if sd == 0:
         return Estimate(float(mean), float(mean), float(mean), int(n))
-    low, high = st.t.interval(level, df=n - 1, loc=mean, scale=sd / math.sqrt(n))
-    return Estimate(float(mean), float(low), float(high), int(n))
+    half = float(special.stdtrit(n - 1, 0.5 + level / 2)) * sd / math.sqrt(n)  # = t.interval
+    return Estimate(float(mean), float(mean - half), float(mean + half), int(n))
 
 
 def quantile_from_counts(values: np.ndarray, counts: np.ndarray, q: float) -> float:
@@ -195,6 +196,14 @@ def percentile_interval(replicates: np.ndarray, level: float = LEVEL) -> tuple[f
     return float(low), float(high)
 
 
+def binom_ppf(tail: float, n: int, p: float) -> int:
+    """``scipy.stats.binom.ppf(tail, n, p)`` for 0 < tail < 1, computed as scipy does it
+    (``bdtrik``, then one step down when the CDF allows) without importing ``scipy.stats``."""
+    rank = math.ceil(float(special.bdtrik(tail, n, p)))
+    below = max(rank - 1, 0)
+    return below if float(special.bdtr(below, n, p)) >= tail else rank
+
+
 def quantile_interval(
     values: np.ndarray, counts: np.ndarray, q: float, level: float = LEVEL
 ) -> tuple[float, float]:
@@ -210,8 +219,8 @@ def quantile_interval(
     if n == 0:
         return math.nan, math.nan
     tail = (1 - level) / 2
-    low_rank = min(n, max(1, int(st.binom.ppf(tail, n, q))))
-    high_rank = min(n, max(1, int(st.binom.ppf(1 - tail, n, q)) + 1))
+    low_rank = min(n, max(1, binom_ppf(tail, n, q)))
+    high_rank = min(n, max(1, binom_ppf(1 - tail, n, q) + 1))
     cum = np.cumsum(counts)
     low, high = np.searchsorted(cum, [low_rank, high_rank])
     return float(values[low]), float(values[high])
@@ -279,7 +288,7 @@ def normal_estimate(
 ) -> tuple[Estimate, float]:
     """``value ± z·se`` and the two-sided normal p-value of ``value = 0``."""
     half = z_value(level) * se
-    p = float(2 * st.norm.sf(abs(value) / se)) if se > 0 else (1.0 if value == 0 else math.nan)
+    p = float(2 * special.ndtr(-abs(value) / se)) if se > 0 else (1.0 if value == 0 else math.nan)
     return Estimate(value, value - half, value + half, n), p
 
 
@@ -316,8 +325,10 @@ def chi_square_equal(counts: Sequence[int] | np.ndarray) -> ChiSquare:
     n = int(observed.sum())
     if n == 0 or observed.size < 2:
         return ChiSquare(math.nan, max(0, observed.size - 1), math.nan, n)
-    result = st.chisquare(observed)
-    return ChiSquare(float(result.statistic), observed.size - 1, float(result.pvalue), n)
+    expected = n / observed.size
+    statistic = float(((observed - expected) ** 2 / expected).sum())
+    df = observed.size - 1
+    return ChiSquare(statistic, df, float(special.chdtrc(df, statistic)), n)
 
 
 def holm(pvalues: Sequence[float]) -> np.ndarray:

@@ -23,7 +23,6 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-from scipy import stats as st
 
 from uno_stats.analysis.estimates import (
     ChiSquare,
@@ -87,6 +86,8 @@ def first_mover(lf: pl.LazyFrame, players: int, rules: dict[str, Any] | None = N
 
     ``rules``: the run's resolved rules (``opening_action``, ``opening_reverse``).
     """
+    from scipy import stats as st  # lazy: scipy.stats costs ~1 s to import
+
     direction, note = _direction(lf, players, rules or {})
     first = pl.col("first_player").cast(pl.Int64)
     winner = pl.col("winner").cast(pl.Int64)

@@ -25,7 +25,6 @@ p-value inverts the percentile interval: p = min(1, 2 min(P*(D <= 0), P*(D >= 0)
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats as st
 
 from uno_stats.analysis.estimates import LEVEL, wilson, z_value
 
@@ -49,6 +48,8 @@ def welch(
 
     A zero standard error gives an exact interval: p = 1 when the means agree, 0 otherwise.
     """
+    from scipy import stats as st  # lazy: scipy.stats costs ~1 s to import
+
     va, vb = _f(var_a) / _f(n_a), _f(var_b) / _f(n_b)
     diff = _f(mean_b) - _f(mean_a)
     se = np.sqrt(va + vb)
@@ -68,6 +69,8 @@ def paired_t(
     mean_d: Array | float, sd_d: Array | float, n: Array | int, level: float = LEVEL
 ) -> tuple[Array, Array, Array, Array, Array]:
     """Paired t on differences d = b - a: (mean d, low, high, t, two-sided p)."""
+    from scipy import stats as st  # lazy: scipy.stats costs ~1 s to import
+
     m, n_ = _f(mean_d), _f(n)
     se = _f(sd_d) / np.sqrt(n_)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -97,6 +100,8 @@ def two_proportion_z(
     x_a: Array | int, n_a: Array | int, x_b: Array | int, n_b: Array | int
 ) -> tuple[Array, Array]:
     """Pooled two-proportion z test of p_b = p_a: (z, two-sided p); p = 1 when both rates are 0 or 1."""
+    from scipy import stats as st  # lazy: scipy.stats costs ~1 s to import
+
     xa, na, xb, nb = _f(x_a), _f(n_a), _f(x_b), _f(n_b)
     pooled = (xa + xb) / (na + nb)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -112,6 +117,8 @@ def mcnemar(only_a: Array | int, only_b: Array | int) -> tuple[Array, Array]:
     ``only_a``: pairs where only run a has the event; ``only_b``: only run b. Below 25
     discordant pairs the p-value is the exact binomial one (mid-p is not used).
     """
+    from scipy import stats as st  # lazy: scipy.stats costs ~1 s to import
+
     b, c = _f(only_a), _f(only_b)
     m = b + c
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy import sparse
 
 from uno_stats.analysis.estimates import (
     BOOTSTRAP_RESAMPLES,
@@ -29,6 +29,9 @@ from uno_stats.analysis.estimates import (
     quantile_from_counts,
 )
 from uno_stats.analysis.methods import inversion_p
+
+if TYPE_CHECKING:
+    from scipy import sparse
 
 _CELLS = 4_000_000  # resamples x distinct pairs drawn per batch
 
@@ -94,6 +97,8 @@ def independent_quantile_replicates(
 
 def _marginal(values: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, sparse.csr_matrix]:
     """Distinct values of one side and the (pairs x values) 0/1 matrix mapping pairs to them."""
+    from scipy import sparse  # lazy: scipy.sparse is slow to import
+
     distinct, index = np.unique(values, return_inverse=True)
     k = len(values)
     onehot = sparse.csr_matrix(

@@ -11,7 +11,6 @@ import math
 
 import numpy as np
 import polars as pl
-from scipy import stats as st
 
 from uno_stats.analysis import methods as mt
 from uno_stats.analysis.estimates import (
@@ -274,6 +273,8 @@ def compare_quantiles(
 def compare_distributions(
     a_lf: pl.LazyFrame, b_lf: pl.LazyFrame, spec: MetricSpec, pairs: pl.DataFrame | None
 ) -> MetricComparison:
+    from scipy import stats as st  # lazy: scipy.stats costs ~1 s to import
+
     assert spec.column is not None
     if pairs is not None:
         x, y = (pairs[c].cast(pl.Float64).to_numpy() for c in ("a", "b"))

@@ -32,7 +32,6 @@ from uno_stats.analysis.questions import (
 from uno_stats.analysis.seats import seat_win_rates
 from uno_stats.analysis.tournament import Tournaments, tournaments
 from uno_stats.errors import ResultsError
-from uno_stats.present import plots
 from uno_stats.present.comparison import comparison_rows, comparison_section
 from uno_stats.present.document import Document, render_html, render_markdown, render_text
 from uno_stats.present.records import COLUMNS, records, tournament_records
@@ -251,6 +250,7 @@ def write_report(runs: list[Run], out: str | Path, title: str | None = None) -> 
 
     Returns the paths written (Markdown, HTML, then the PNGs).
     """
+    from uno_stats.present import plots  # matplotlib: only reports draw
 
     _require_runs(runs)
     out = Path(out)

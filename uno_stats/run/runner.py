@@ -24,7 +24,7 @@ import numpy as np
 from tqdm import tqdm
 
 from uno_stats import engine
-from uno_stats.engine.jit import engine_source_hash
+from uno_stats.engine.jit import engine_source_hash, ensure_compiled
 from uno_stats.errors import RunError
 from uno_stats.run.backends import Backend, TaskFailed, execute, make_backend
 from uno_stats.run.manifest import (
@@ -417,6 +417,8 @@ def run_scenario(
     todo = [c for p in plans for c in p.todo]
     if games_limit is not None:
         todo = [c for c in todo if c.first_game < games_limit]
+    if todo and scheduler in (None, "local"):
+        ensure_compiled()  # here, once, with a notice when cold: workers then load the cache
     bar = tqdm(
         total=total,
         initial=already,
@@ -442,6 +444,7 @@ def run_scenario(
     try:
         if todo:
             with make_backend(workers, scheduler) as backend:
+                state.started = time.perf_counter()  # the speed excludes compile and start-up
                 execute(backend, todo, lambda b, c: _submit(b, plans, c), on_done)
     except TaskFailed as failed:
         raise _chunk_error(plans[failed.task.run], failed.task, failed.error) from failed.error
