@@ -11,7 +11,13 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from uno_stats.check.replay import Violation, check_game, check_played_game, decode_rules
+from uno_stats.check.replay import (
+    Violation,
+    card_points,
+    check_game,
+    check_played_game,
+    decode_rules,
+)
 from uno_stats.engine import EngineConfig, simulate, trace_events
 from uno_stats.engine import events as E
 from uno_stats.engine.cards import CARD_IS_ACTION, WILD_DRAW_FOUR, WILD_SHUFFLE, card_id
@@ -153,6 +159,15 @@ def test_result_rows_must_match_the_replayed_hands():
     columns["hand_sizes"] = columns["hand_sizes"].copy()
     columns["hand_sizes"][0, 1] += 1
     assert "result row 0" in _messages(check_game(config, events, columns))
+    columns = simulate(config, 2, 1)
+    columns["points"] = columns["points"].copy()
+    columns["points"][0, 1] += 20
+    assert "result row 0" in _messages(check_game(config, events, columns))
+
+
+def test_card_points_follow_the_rules():
+    assert [card_points(card_id(c)) for c in ("red 7", "blue 0", "green Skip")] == [7, 0, 20]
+    assert card_points(card_id("Wild Customizable")) == 50
 
 
 def test_a_wild_draw_four_opens_only_when_the_pile_holds_nothing_else():

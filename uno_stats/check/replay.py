@@ -84,6 +84,14 @@ def wd4_allowed(hand: list[int], color: int, top: int, mode: str) -> bool:
     return True
 
 
+def card_points(card: int) -> int:
+    """RULES.md "points": numbers at face value, Skip, Reverse and Draw Two 20, wilds 50."""
+    if card >= WILD:
+        return 50
+    symbol = int(CARD_SYMBOL[card])
+    return symbol if symbol < 10 else 20
+
+
 def matches(card: int, top: int, color: int) -> bool:
     """RULES.md "Matching": a wild, or the active color, or the top card's number or symbol."""
     return card >= WILD or CARD_COLOR[card] == color or CARD_SYMBOL[card] == CARD_SYMBOL[top]
@@ -111,7 +119,8 @@ class Replay:
         ]
         self.violations: list[Violation] = []
         self.rounds = 0  # rounds ended so far
-        self.ends: list[tuple[int, int, int, list[int]]] = []  # winner, status, turns, sizes
+        # per round: winner, status, turns, hand sizes and hand points by seat
+        self.ends: list[tuple[int, int, int, list[int], list[int]]] = []
         self.index = -1
         self._new_round()
 
@@ -351,7 +360,8 @@ class Replay:
             self._fail(f"{turns} turns played; max_turns is {max_turns}")
         if not self.started:
             self._fail("the round ended before it opened")
-        self.ends.append((winner, status, turns, self.hand_sizes()))
+        points = [sum(card_points(c) * n for c, n in h.items()) for h in self.hands]
+        self.ends.append((winner, status, turns, self.hand_sizes(), points))
         self.ended = True
         self.rounds += 1
 
@@ -367,7 +377,7 @@ def check_game(
     ``complete``: the events are the whole game, so it must end with a finished round
     (a single round when ``config`` plays no match). ``columns``: the game's result
     columns (``simulate(config, game, 1)``), checked against the replay round by round:
-    winner, status, turns and every seat's hand size.
+    winner, status, turns, and every seat's hand size and hand points.
     """
     replay = Replay(config)
     for index, row in enumerate(events):
@@ -391,20 +401,21 @@ def _compare_columns(replay: Replay, columns: dict[str, np.ndarray]) -> list[Vio
     out: list[Violation] = []
     if rows != len(replay.ends):
         out.append(Violation(-1, rows, f"{rows} result rows for {len(replay.ends)} rounds"))
-    for r, (winner, status, turns, sizes) in enumerate(replay.ends[:rows]):
+    for r, replayed in enumerate(replay.ends[:rows]):
         reported = (
             int(columns["winner"][r]),
             int(columns["status"][r]),
             int(columns["turns"][r]),
             [int(x) for x in columns["hand_sizes"][r]],
+            [int(x) for x in columns["points"][r]],
         )
-        if reported != (winner, status, turns, sizes):
+        if reported != replayed:
             out.append(
                 Violation(
                     -1,
                     r,
-                    f"result row {r} says winner, status, turns, hand sizes {reported}; "
-                    f"the replay gives {(winner, status, turns, sizes)}",
+                    f"result row {r} says winner, status, turns, hand sizes, points {reported}; "
+                    f"the replay gives {replayed}",
                 )
             )
     return out
