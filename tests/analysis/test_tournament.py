@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import math
 import textwrap
 from pathlib import Path
 
 import pytest
 from helpers import run_manifest, synthetic_rows, write_run
+from scipy import stats as st
 from typer.testing import CliRunner
 
 from uno_stats.analysis import questions as stats
@@ -169,11 +169,8 @@ def test_tournament_table_matches_a_hand_count(tmp_path: Path) -> None:
         k = sum(w for (_, name), w in wins.items() if name == row.label)
         assert (row.wins, row.win.n) == (k, n[row.label])
         assert row.win.value == pytest.approx(k / n[row.label])
-        z = 1.959963984540054
-        p, m = k / n[row.label], n[row.label]
-        half = z * math.sqrt(p * (1 - p) / m + z * z / (4 * m * m))
-        centre = (p + z * z / (2 * m)) / (1 + z * z / m)
-        assert row.win.low == pytest.approx(centre - half / (1 + z * z / m))
+        wilson = st.binomtest(k, n[row.label]).proportion_ci(method="wilson")  # independent
+        assert (row.win.low, row.win.high) == pytest.approx((wilson.low, wilson.high))
         xs = scores[row.label]
         mean = sum(xs) / len(xs)
         assert row.points_scored.value == pytest.approx(mean)
@@ -235,32 +232,24 @@ def test_cli_runs_a_tiny_tournament(tmp_path: Path) -> None:
     assert "5 rotations" in section
 
 
-def _row(label: str, value: float, low: float, high: float, n: int) -> stats.TournamentRow:
-    est = stats.Estimate(value, low, high, n)
-    return stats.TournamentRow(label, round(value * n), est, est)
+def test_skill_spread_matches_newcombes_published_example() -> None:
+    """Newcombe (1998, Stat Med 17:873, Table II, example a): 56/70 vs 48/80 gives the
+    hybrid score interval 0.0524 to 0.3339 for the difference (method 10)."""
 
+    def row(label: str, k: int, m: int) -> stats.TournamentRow:
+        ci = st.binomtest(k, m).proportion_ci(method="wilson")
+        est = stats.Estimate(k / m, ci.low, ci.high, m)
+        return stats.TournamentRow(label, k, est, est)
 
-def test_skill_spread_by_hand() -> None:
     table = stats.TournamentTable(
-        "t",
-        4,
-        3,
-        1000,
-        0.25,
-        (
-            _row("a", 0.30, 0.28, 0.32, 900),
-            _row("b", 0.20, 0.185, 0.216, 800),
-            _row("c", 0.25, 0.23, 0.27, 1000),
-        ),
-        (),
+        "t", 4, 3, 1000, 0.25, (row("a", 56, 70), row("b", 48, 80), row("c", 50, 80)), ()
     )
     spread = stats.skill_spread(table, "mattel-2022")
     assert (spread.best, spread.worst, spread.preset) == ("a", "b", "mattel-2022")
-    assert spread.spread.value == pytest.approx(0.10)
-    # Newcombe: gap -/+ sqrt((p1 - l1)^2 + (u2 - p2)^2) and sqrt((u1 - p1)^2 + (p2 - l2)^2)
-    assert spread.spread.low == pytest.approx(0.10 - math.hypot(0.02, 0.016))
-    assert spread.spread.high == pytest.approx(0.10 + math.hypot(0.02, 0.015))
-    assert spread.spread.n == 800
+    assert spread.spread.value == pytest.approx(0.2)
+    assert spread.spread.low == pytest.approx(0.0524, abs=5e-5)
+    assert spread.spread.high == pytest.approx(0.3339, abs=5e-5)
+    assert spread.spread.n == 70
 
 
 def test_report_of_two_tournaments_compares_skill(tmp_path: Path) -> None:
