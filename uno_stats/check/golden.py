@@ -150,6 +150,14 @@ MATCH_CASES: tuple[GoldenCase, ...] = (
         strategies=("basic", "hoarder", "color-denier"),
         match_target=150,
     ),
+    GoldenCase(
+        "match-partners",
+        "classic-house",
+        games=(0,),
+        rules={"scoring": "partners"},
+        strategies=("aggressive", "random", "basic", "color-denier"),
+        match_target=100,
+    ),
 )
 
 # Each rule key at a value its preset does not use. ``witness`` is checked on the case's
