@@ -1,6 +1,6 @@
 """Synthetic results folders for the stats and report tests (the engine is not needed).
 
-``write_run`` writes ``manifest.json`` (the runner's shape) and ``parts/part-000000.parquet``
+``write_run`` writes ``manifest.json`` (built by the runner's own ``new_manifest``) and ``parts/part-000000.parquet``
 with every column of :mod:`uno_stats.engine.schema`, ``status`` as a string. The data are random
 but plausible: turns from a gamma-Poisson law with a chosen mean, winners by chosen seat
 probabilities, losers holding larger hands and deeper deficits than winners.
@@ -15,10 +15,12 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from uno_stats.engine.rules import resolve_rules
 from uno_stats.engine.schema import CHECKPOINT_TURNS, COLUMNS
 from uno_stats.engine.strategy_table import default_seat
-from uno_stats.run.results import MANIFEST, PARTS_DIR, write_json
+from uno_stats.run.manifest import Manifest, SweepManifest, write_manifest
+from uno_stats.run.results import PARTS_DIR, tool_version
+from uno_stats.run.runner import new_manifest
+from uno_stats.run.scenario import SweepPoint, scenario_from_dict
 
 _DTYPES: dict[str, pl.DataType] = {
     "uint8": pl.UInt8(),
@@ -143,55 +145,37 @@ def run_manifest(
     rules: dict[str, Any] | None = None,
     seats: list[dict[str, Any]] | None = None,
     match_target: int | None = None,
-    sweep: dict[str, list[Any]] | None = None,
     sweep_label: str | None = None,
     sweep_assignment: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """A run manifest in the shape of the brief (flat ``preset``, ``seats`` per seat)."""
-    seat_list = [default_seat() | (seats[i] if seats else {}) for i in range(players)]
-    return {
+    tournament: list[str] | None = None,
+) -> Manifest:
+    """The manifest the runner writes for this scenario (built by the runner's own function).
+
+    ``seats`` lists per-seat knob overrides (``{}`` keeps a seat's defaults).
+    """
+    data: dict[str, Any] = {
         "name": name,
-        "version": "0.1.0",
-        "seed": seed,
+        "description": description,
+        "players": players,
         "games": games,
-        "scenario": {
-            "name": name,
-            "description": description,
-            "players": players,
-            "games": games,
-            "seed": seed,
-            "preset": preset,
-            "rules": resolve_rules(preset, rules or {}),
-            "seats": seat_list,
-            "match_target": match_target,
-            "sweep": sweep,
-        },
-        "sweep_label": sweep_label,
-        "sweep_assignment": sweep_assignment,
-        "wall_time_s": 1.25,
-        "games_per_s": games / 1.25,
-        "rows": games,
-        "created": datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC).isoformat(),
+        "seed": seed,
+        "rules": {"preset": preset, **(rules or {})},
     }
-
-
-def runner_shape(manifest: dict[str, Any]) -> dict[str, Any]:
-    """The same manifest with its scenario as ``Scenario.to_dict`` writes it (the file's shape:
-    ``rules.preset``, ``strategies`` with one entry when all seats agree, ``match.target``)."""
-    flat = manifest["scenario"]
-    seats = flat["seats"]
-    scenario = {
-        "name": flat["name"],
-        "description": flat["description"],
-        "players": flat["players"],
-        "games": flat["games"],
-        "seed": flat["seed"],
-        "rules": {"preset": flat["preset"], **flat["rules"]},
-        "strategies": seats[:1] if all(s == seats[0] for s in seats) else seats,
-    }
-    if flat["match_target"] is not None:
-        scenario["match"] = {"target": flat["match_target"]}
-    return manifest | {"scenario": scenario}
+    if seats:
+        data["strategies"] = [default_seat() | seat for seat in seats]
+    if match_target is not None:
+        data["match"] = {"target": match_target}
+    point = None
+    if sweep_label is not None:
+        point = SweepPoint(dict(sweep_assignment or {}), sweep_label, scenario_from_dict(data))
+    manifest = new_manifest(scenario_from_dict(data, source=f"{name}.yaml"), 1000, point)
+    manifest.created = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC).isoformat(timespec="seconds")
+    manifest.tournament = tournament
+    manifest.wall_time_s = 1.25
+    manifest.games_per_s = games / 1.25
+    manifest.rows = games
+    manifest.complete = True
+    return manifest
 
 
 def write_run(
@@ -200,7 +184,7 @@ def write_run(
     games: int = 2000,
     players: int = 4,
     seed: int = 1,
-    manifest: dict[str, Any] | None = None,
+    manifest: Manifest | None = None,
     frame: pl.DataFrame | None = None,
     **rows: Any,
 ) -> Path:
@@ -212,8 +196,8 @@ def write_run(
     meta = manifest or run_manifest(
         name, games, players, seed, match_target=500 if rows.get("match") else None
     )
-    meta["rows"] = frame.height
-    write_json(folder / MANIFEST, meta)
+    meta.rows = frame.height
+    write_manifest(folder, meta)
     write_frame(folder, frame)
     return folder
 
@@ -240,28 +224,22 @@ def write_sweep(
         labels.append(label)
         players = int(assignment.get("players", 4))
         meta = run_manifest(
-            name,
-            games,
-            players,
-            seed + i,
-            sweep=axes,
-            sweep_label=label,
-            sweep_assignment=assignment,
+            name, games, players, seed + i, sweep_label=label, sweep_assignment=assignment
         )
         mean = float(assignment.get("mean_turns", 30 + 5 * players))
         frame = synthetic_rows(games, players, seed + i, mean_turns=mean)
         if not checkpoints:
             frame = frame.drop(f"hands_t{t}" for t in CHECKPOINT_TURNS)
         write_run(folder, label, games, players, seed + i, manifest=meta, frame=frame)
-    write_json(
-        folder / MANIFEST,
-        {
-            "name": name,
-            "sweep": True,
-            "axes": axes,
-            "points": labels,
-            "seed": seed,
-            "version": "0.1.0",
-        },
+    sweep = SweepManifest(
+        name=name,
+        version=tool_version(),
+        seed=seed,
+        games=games,
+        axes=axes,
+        points=labels,
+        config_hash="synthetic",
+        complete=True,
     )
+    write_manifest(folder, sweep)
     return folder

@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 from uno_stats.cli import app
 from uno_stats.engine.rules import PRESET_NAMES, RULES
 from uno_stats.engine.strategy_table import KNOBS, STRATEGIES
-from uno_stats.run.results import read_manifest, tool_version
+from uno_stats.run.manifest import read_run_manifest
+from uno_stats.run.results import tool_version
 
 TINY = """\
 name: tiny-cli
@@ -141,9 +142,9 @@ def test_run_writes_parts_and_manifest_and_prints_summary(tiny, tmp_path):
     result = cli.invoke(app, args)
     assert result.exit_code == 0, result.output
     run_dir = out / "tiny-cli"
-    manifest = read_manifest(run_dir)
-    assert manifest["games"] == 2000 and manifest["complete"] is True
-    assert manifest["rows"] == 2000
+    manifest = read_run_manifest(run_dir)
+    assert manifest.games == 2000 and manifest.complete is True
+    assert manifest.rows == 2000
     assert list((run_dir / "parts").glob("part-*.parquet"))
     assert result.stdout.strip()
     assert "2,000 games" in result.stderr
@@ -157,7 +158,7 @@ def test_run_writes_parts_and_manifest_and_prints_summary(tiny, tmp_path):
     assert "--fresh" in error_lines(other)[0]
     fresh = cli.invoke(app, [*args, "--seed", "6", "--fresh"])
     assert fresh.exit_code == 0, fresh.output
-    assert read_manifest(run_dir)["seed"] == 6
+    assert read_run_manifest(run_dir).seed == 6
 
 
 def test_run_sweep_and_summary(tmp_path):

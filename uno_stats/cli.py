@@ -188,7 +188,7 @@ def run(
             chunk_size=chunk_size,
         )
         rate = outcome.games_per_s or None
-        if len(outcome.runs) == 1 and not outcome.runs[0].manifest.get("sweep_label"):
+        if len(outcome.runs) == 1 and outcome.runs[0].manifest.sweep_label is None:
             typer.echo(report.run_summary_text(outcome.runs[0], rate))
         else:
             typer.echo(report.summary_text(outcome.runs, Format.table.value))

@@ -496,7 +496,8 @@ def test_answer_run_on_a_match_run(tmp_path) -> None:
 def test_reads_what_the_runner_writes(tmp_path) -> None:
     """The engine-array path of results.write_part gives the same answers as a hand frame."""
     from uno_stats.engine.schema import COLUMNS
-    from uno_stats.run.results import MANIFEST, write_json, write_part
+    from uno_stats.run.manifest import write_manifest
+    from uno_stats.run.results import write_part
 
     rows, players = len(TURNS), 3
     cols: dict[str, np.ndarray] = {
@@ -517,7 +518,7 @@ def test_reads_what_the_runner_writes(tmp_path) -> None:
             cols[c.name + "__valid"] = np.zeros(rows, dtype=bool)
     folder = tmp_path / "engine-run"
     write_part(folder, 0, cols, players)
-    write_json(folder / MANIFEST, run_manifest("engine-run", rows, players))
+    write_manifest(folder, run_manifest("engine-run", rows, players))
     answers = stats.answer_run(open_runs(folder)[0])
     assert answers.status.counts == (8, 1, 1)
     assert answers.length.mean.value == pytest.approx(17.7)

@@ -137,9 +137,8 @@ def _pair(tmp_path: Path) -> list:
         seats = [{"strategy": names[(s + r) % 4]} for s in range(3)]
         meta = run_manifest(
             "tour", 400, 3, 10 + r, seats=seats, sweep_label=f"rotation-{r}",
-            sweep_assignment={"rotation": r},
+            sweep_assignment={"rotation": r}, tournament=names,
         )  # fmt: skip
-        meta["tournament"] = names
         frame = synthetic_rows(400, 3, 10 + r, win_probs=[0.5, 0.3, 0.2], void_p=0.05)
         write_run(tmp_path, f"rotation-{r}", manifest=meta, frame=frame)
     return [open_runs(tmp_path / f"rotation-{r}")[0] for r in range(2)]

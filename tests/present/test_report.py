@@ -10,10 +10,11 @@ import struct
 from pathlib import Path
 
 import pytest
-from helpers import run_manifest, runner_shape, write_run, write_sweep
+from helpers import run_manifest, write_run, write_sweep
 
 from uno_stats.errors import ResultsError
 from uno_stats.present import report
+from uno_stats.run.manifest import write_manifest
 from uno_stats.run.results import open_runs
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -132,7 +133,7 @@ def test_compare_text_notes_skipped_seat_metric(results) -> None:
 def test_bad_inputs_raise_one_line(results, tmp_path) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()
-    (empty / "manifest.json").write_text(json.dumps(run_manifest("empty", 0)))
+    write_manifest(empty, run_manifest("empty", 10))
     calls = [
         lambda: open_runs(tmp_path / "missing"),
         lambda: open_runs(empty),
@@ -179,11 +180,12 @@ def test_markdown_links_every_png(written) -> None:
     assert all((out / name).exists() for name in linked)
 
 
-def test_html_is_self_contained(written) -> None:
+def test_html_shows_each_png_stored_once_beside_it(written) -> None:
     out, _ = written
     page = (out / "report.html").read_text()
-    assert page.count('src="data:image/png;base64,') == len(list(out.glob("*.png")))
-    assert not re.search(r'src="(?!data:)', page), "no external images"
+    shown = re.findall(r'<img [^>]*src="([^"]+)"', page)
+    assert sorted(shown) == sorted(p.name for p in out.glob("*.png"))
+    assert "base64" not in page, "plots are files, not embedded copies"
     assert "<table>" in page and "Demo report" in page
 
 
@@ -212,14 +214,14 @@ def test_one_axis_sweep_plot(results, tmp_path) -> None:
     from uno_stats.present import plots
 
     runs = open_runs(results["sweep1"])
-    points = [(r.manifest["sweep_assignment"], round_length(r.scan()).mean) for r in runs]
+    points = [(r.manifest.sweep_assignment, round_length(r.scan()).mean) for r in runs]
     path = plots.sweep("by-players", ["players"], points, tmp_path / "sweep.png")
     assert 300 <= png_size(path)[0] <= 3000
 
 
-def test_runner_shaped_manifest(tmp_path) -> None:
-    """Manifests as the runner writes them (rules.preset, strategies, match.target) read alike."""
-    flat = run_manifest(
+def test_report_meta_reads_the_recorded_scenario(tmp_path) -> None:
+    """Preset, changed rules, per-seat knobs and the match target come from the manifest."""
+    meta = run_manifest(
         "house",
         400,
         4,
@@ -229,16 +231,15 @@ def test_runner_shaped_manifest(tmp_path) -> None:
         seats=[{"strategy": "random", "bluff": 0.1}] + [{}] * 3,
         match_target=500,
     )
-    folder = write_run(
-        tmp_path, "house", games=400, seed=3, manifest=runner_shape(flat), match=True
-    )
+    folder = write_run(tmp_path, "house", games=400, seed=3, manifest=meta, match=True)
     data = json.loads(report.summary_text(open_runs(folder), "json"))
-    meta = data["runs"][0]
-    assert meta["preset"] == "classic-house" and meta["rules_changed"] == {"seven_zero": True}
-    assert meta["seats"] == "0: random (bluff=0.1); 1: random; 2: random; 3: random"
-    assert meta["match_target"] == 500
-    same = runner_shape(run_manifest("plain", 400, 3, 4))
-    assert same["scenario"]["strategies"] == [same["scenario"]["strategies"][0]]
+    meta_out = data["runs"][0]
+    assert meta_out["preset"] == "classic-house"
+    assert meta_out["rules_changed"] == {"seven_zero": True}
+    assert meta_out["seats"] == "0: random (bluff=0.1); 1: random; 2: random; 3: random"
+    assert meta_out["match_target"] == 500
+    same = run_manifest("plain", 400, 3, 4)
+    assert same.scenario_data["strategies"] == [same.scenario_data["strategies"][0]]
     plain = write_run(tmp_path, "plain", games=400, players=3, seed=4, manifest=same)
     assert json.loads(report.summary_text(open_runs(plain), "json"))["runs"][0]["seats"] == (
         "3 x random"

@@ -5,9 +5,11 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 import pytest
+from helpers import run_manifest
 
 from uno_stats.engine.schema import COLUMNS, STATUS_NAMES
 from uno_stats.errors import ResultsError
+from uno_stats.run.manifest import write_manifest
 from uno_stats.run.results import (
     count_rows,
     done_chunks,
@@ -15,7 +17,6 @@ from uno_stats.run.results import (
     open_runs,
     part_path,
     remove_stale_tmp,
-    write_json,
     write_part,
 )
 
@@ -40,10 +41,7 @@ def fake_columns(rows: int, players: int, first_game: int = 0, seed: int = 0) ->
 def make_run(tmp_path, columns_by_chunk: dict[int, dict]) -> None:
     for chunk, columns in columns_by_chunk.items():
         write_part(tmp_path, chunk, columns, PLAYERS)
-    write_json(
-        tmp_path / "manifest.json",
-        {"name": "t", "scenario": {"players": PLAYERS}, "sweep_label": None},
-    )
+    write_manifest(tmp_path, run_manifest("t", 50, PLAYERS))
 
 
 def test_round_trip_exact_values(tmp_path):
@@ -106,6 +104,6 @@ def test_open_runs_errors(tmp_path):
         open_runs(tmp_path / "nope")
     with pytest.raises(ResultsError, match="not a results folder"):
         open_runs(tmp_path)
-    write_json(tmp_path / "manifest.json", {"name": "t", "scenario": {"players": 2}})
+    write_manifest(tmp_path, run_manifest("t", 10, 2))
     with pytest.raises(ResultsError, match="empty results folder"):
         open_runs(tmp_path)

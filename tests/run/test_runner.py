@@ -10,7 +10,13 @@ import pytest
 
 from uno_stats.errors import RunError
 from uno_stats.run import backends, runner
-from uno_stats.run.results import MANIFEST, open_runs, read_manifest, write_json
+from uno_stats.run.manifest import (
+    SweepManifest,
+    read_manifest,
+    read_run_manifest,
+    write_manifest,
+)
+from uno_stats.run.results import open_runs
 from uno_stats.run.runner import RunInterrupted, default_chunk_size, run_scenario
 from uno_stats.run.scenario import load_scenario, with_overrides
 
@@ -112,13 +118,13 @@ def test_matches_same_results_whatever_chunks(tmp_path):
 def test_manifest_fields(tmp_path):
     s = scenario(tmp_path)
     outcome = run_quiet(s, tmp_path / "out", workers=1, chunk_size=500)
-    m = read_manifest(outcome.path)
-    assert m["name"] == "tiny" and m["seed"] == 7 and m["games"] == 1200
-    assert m["scenario"] == json.loads(json.dumps(s.to_dict()))
-    assert (m["chunk_size"], m["chunks_done"], m["rows"], m["complete"]) == (500, 3, 1200, True)
-    assert m["sweep_label"] is None and m["sweep_assignment"] is None
-    assert m["wall_time_s"] > 0 and m["games_per_s"] > 0
-    assert m["version"] and m["created"] and len(m["config_hash"]) == 16
+    m = read_run_manifest(outcome.path)
+    assert m.name == "tiny" and m.seed == 7 and m.games == 1200
+    assert m.scenario_data == json.loads(json.dumps(s.to_dict()))
+    assert (m.chunk_size, m.chunks_done, m.rows, m.complete) == (500, 3, 1200, True)
+    assert m.sweep_label is None and m.sweep_assignment is None
+    assert m.wall_time_s > 0 and m.games_per_s > 0
+    assert m.version and m.created and len(m.config_hash) == 16
     assert [p.name for p in outcome.runs[0].part_files()] == [
         "part-000000.parquet",
         "part-000001.parquet",
@@ -131,8 +137,9 @@ def test_resume_recomputes_only_missing_chunk(tmp_path, monkeypatch, reference):
     out = tmp_path / "out"
     first = run_quiet(s, out, workers=1, chunk_size=300)
     (first.path / "parts" / "part-000002.parquet").unlink()
-    manifest = read_manifest(first.path)
-    write_json(first.path / MANIFEST, {**manifest, "complete": False})
+    manifest = read_run_manifest(first.path)
+    manifest.complete = False
+    write_manifest(first.path, manifest)
 
     counting = Counting()
     monkeypatch.setattr(runner, "run_chunk", counting)
@@ -140,7 +147,7 @@ def test_resume_recomputes_only_missing_chunk(tmp_path, monkeypatch, reference):
     again = run_quiet(s, out, workers=1)
     assert counting.calls == [600]
     assert again.resumed_chunks == 3
-    assert read_manifest(again.path)["complete"] is True
+    assert read_run_manifest(again.path).complete is True
     assert frame(again.path).equals(reference)
 
     counting.calls.clear()
@@ -158,7 +165,7 @@ def test_other_scenario_in_folder_needs_fresh(tmp_path):
         run_quiet(scenario(tmp_path), out, workers=1, chunk_size=300)
     outcome = run_quiet(changed, out, workers=1, chunk_size=600, fresh=True)
     assert outcome.resumed_chunks == 0
-    assert read_manifest(outcome.path)["seed"] == 8
+    assert read_run_manifest(outcome.path).seed == 8
 
 
 def test_changed_engine_code_needs_fresh(tmp_path, monkeypatch):
@@ -187,8 +194,8 @@ def test_failing_chunk_names_chunk_and_seed_and_keeps_parts(tmp_path, monkeypatc
     run_dir = tmp_path / "out" / "tiny"
     parts = sorted(p.name for p in (run_dir / "parts").iterdir())
     assert parts == ["part-000000.parquet", "part-000001.parquet"]
-    manifest = read_manifest(run_dir)
-    assert manifest["complete"] is False and manifest["chunks_done"] == 2
+    manifest = read_run_manifest(run_dir)
+    assert manifest.complete is False and manifest.chunks_done == 2
 
 
 @pytest.mark.skipif(backends.START_METHOD != "fork", reason="spawned workers re-import run_chunk")
@@ -199,7 +206,7 @@ def test_failing_chunk_in_pool_worker(tmp_path, monkeypatch):
         run_quiet(scenario(tmp_path), tmp_path / "out", workers=2, chunk_size=300)
     run_dir = tmp_path / "out" / "tiny"
     assert not (run_dir / "parts" / "part-000002.parquet").exists()
-    assert read_manifest(run_dir)["complete"] is False
+    assert read_run_manifest(run_dir).complete is False
 
 
 def test_ctrl_c_keeps_parts_and_resumes(tmp_path, monkeypatch, reference):
@@ -208,7 +215,7 @@ def test_ctrl_c_keeps_parts_and_resumes(tmp_path, monkeypatch, reference):
     with pytest.raises(RunInterrupted) as info:
         run_quiet(s, tmp_path / "out", workers=1, chunk_size=300)
     assert (info.value.games_done, info.value.games_total) == (900, 1200)
-    assert read_manifest(tmp_path / "out" / "tiny")["complete"] is False
+    assert read_run_manifest(tmp_path / "out" / "tiny").complete is False
     counting = Counting()
     monkeypatch.setattr(runner, "run_chunk", counting)
     outcome = run_quiet(s, tmp_path / "out", workers=1)
@@ -222,13 +229,13 @@ def test_sweep_one_folder_per_point(tmp_path):
     labels = [p.label for p in s.sweep_points()]
     assert len(labels) == 4
     sweep = read_manifest(outcome.path)
-    assert sweep["sweep"] is True and sweep["points"] == labels and sweep["complete"] is True
-    assert sweep["name"] == "tiny-sweep" and sweep["seed"] == 3 and sweep["axes"] == s.sweep
+    assert isinstance(sweep, SweepManifest) and sweep.points == labels and sweep.complete is True
+    assert sweep.name == "tiny-sweep" and sweep.seed == 3 and sweep.axes == s.sweep
     assert [r.path.name for r in outcome.runs] == labels
     for run, point in zip(outcome.runs, s.sweep_points(), strict=True):
-        assert run.manifest["sweep_label"] == point.label
-        assert run.manifest["sweep_assignment"] == point.assignment
-        assert run.manifest["complete"] is True and run.players == point.scenario.players
+        assert run.manifest.sweep_label == point.label
+        assert run.manifest.sweep_assignment == point.assignment
+        assert run.manifest.complete is True and run.players == point.scenario.players
         assert run.scan().select(pl.len()).collect().item() == 300
     assert outcome.games == 4 * 300
     assert len(open_runs(outcome.path)) == 4

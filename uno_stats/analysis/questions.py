@@ -315,44 +315,29 @@ class RunAnswers:
     match: MatchLength | None
 
 
-# Manifest readers. Two scenario shapes occur: the runner's (``Scenario.to_dict``: the file's
-# shape, ``rules.preset``, ``strategies`` with one entry when all seats agree, ``match.target``)
-# and a flat one (``preset``, ``seats`` per seat, ``match_target``). Both are read here.
-
-
-def _scenario(run: Run) -> dict[str, Any]:
-    return run.manifest.get("scenario") or {}
-
-
-def run_preset(run: Run) -> str | None:
+def run_preset(run: Run) -> str:
     """The rule preset the run started from."""
-    scenario = _scenario(run)
-    preset = scenario.get("preset") or (scenario.get("rules") or {}).get("preset")
-    return str(preset) if preset else None
+    return run.scenario.preset
 
 
 def run_rules(run: Run) -> dict[str, Any]:
-    """Every resolved rule value of the run (without the ``preset`` key)."""
-    return {k: v for k, v in (_scenario(run).get("rules") or {}).items() if k != "preset"}
+    """Every resolved rule value of the run."""
+    return dict(run.scenario.rules)
 
 
 def run_seats(run: Run) -> list[dict[str, Any]]:
-    """One strategy dict per seat (a single listed entry applies to every seat)."""
-    scenario = _scenario(run)
-    seats = scenario.get("seats") or scenario.get("strategies") or [{"strategy": "random"}]
-    return [dict(s) for s in seats] if len(seats) > 1 else [dict(seats[0])] * run.players
+    """One strategy dict per seat."""
+    return [dict(seat) for seat in run.scenario.seats]
 
 
 def run_match_target(run: Run) -> int | None:
     """The match target, or None for single rounds."""
-    scenario = _scenario(run)
-    target = scenario.get("match_target") or (scenario.get("match") or {}).get("target")
-    return int(target) if target is not None else None
+    return run.scenario.match_target
 
 
 def run_scoring(run: Run) -> str:
-    """The run's ``scoring`` rule (``points`` when the manifest does not say)."""
-    return str(run_rules(run).get("scoring", "points"))
+    """The run's ``scoring`` rule."""
+    return str(run.scenario.rules["scoring"])
 
 
 def answer_run(run: Run) -> RunAnswers:
@@ -396,13 +381,11 @@ def sweep_groups(runs: Sequence[Run]) -> list[SweepGroup]:
     """Group sweep point runs (manifest ``sweep_assignment`` set) by scenario name."""
     groups: dict[str, list[Run]] = {}
     for run in runs:
-        if run.manifest.get("sweep_assignment"):
-            groups.setdefault(str(run.manifest["name"]), []).append(run)
+        if run.manifest.sweep_assignment:
+            groups.setdefault(run.manifest.name, []).append(run)
     out = []
     for name, members in groups.items():
-        declared = members[0].manifest.get("scenario", {}).get("sweep") or {}
-        assigned = members[0].manifest["sweep_assignment"]
-        axes = tuple(a for a in declared if a in assigned) or tuple(assigned)
+        axes = tuple(members[0].manifest.sweep_assignment or {})
         out.append(SweepGroup(name, axes, tuple(members)))
     return out
 
@@ -448,8 +431,8 @@ def tournament_groups(runs: Sequence[Run]) -> list[tuple[str, list[Run]]]:
     """The rotation runs of each tournament (manifest ``tournament`` set), by scenario name."""
     groups: dict[str, list[Run]] = {}
     for run in runs:
-        if run.manifest.get("tournament"):
-            groups.setdefault(str(run.manifest["name"]), []).append(run)
+        if run.manifest.tournament:
+            groups.setdefault(run.manifest.name, []).append(run)
     return list(groups.items())
 
 
@@ -524,7 +507,7 @@ def tournament_table(runs: Sequence[Run]) -> TournamentTable:
     n_won = sum(wins.values())
     n_players = players.pop()
     return TournamentTable(
-        str(runs[0].manifest["name"]),
+        runs[0].manifest.name,
         n_players,
         len(runs),
         n_won,

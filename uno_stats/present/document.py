@@ -1,17 +1,17 @@
 """A tiny document model (headings, paragraphs, tables, images) rendered three ways.
 
 The same blocks become terminal text (tabulate ``simple`` tables), Markdown (``github``
-tables, images linked as PNG files next to the document) and a self-contained HTML page
-(images embedded as base64 ``data:image/png`` URIs, one inline stylesheet).
+tables, images linked as PNG files next to the document) and an HTML page with one inline
+stylesheet whose images also refer to the PNG files beside it, so every plot is stored once.
 """
 
 from __future__ import annotations
 
-import base64
 import html
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
 from tabulate import tabulate
 
@@ -122,7 +122,7 @@ figcaption, .caption { font-size: .85em; color: #555; }
 
 
 def render_html(doc: Document, title: str) -> str:
-    """A self-contained HTML page: inline CSS, images as base64 data URIs."""
+    """An HTML page: inline CSS; images refer to the PNG files beside the page by name."""
     out = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -138,11 +138,10 @@ def render_html(doc: Document, title: str) -> str:
                 out.append(f'<p class="caption">{html.escape(block.caption)}</p>')
             out.append(_tab(block, "html"))
         else:
-            data = base64.b64encode(block.path.read_bytes()).decode("ascii")
             alt = html.escape(block.alt)
+            src = html.escape(quote(block.path.name))
             out.append(
-                f'<figure><img alt="{alt}" src="data:image/png;base64,{data}">'
-                f"<figcaption>{alt}</figcaption></figure>"
+                f'<figure><img alt="{alt}" src="{src}"><figcaption>{alt}</figcaption></figure>'
             )
     out.append("</body></html>")
     return "\n".join(out) + "\n"

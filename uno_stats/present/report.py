@@ -88,9 +88,7 @@ def run_summary_text(run: Run, games_per_s: float | None = None) -> str:
     status = status_counts(lf)
     length = round_length(lf)
     doc = Document()
-    doc.para(
-        f"{run.name}: {status.n:,} rounds, {run.players} players, seed {run.manifest.get('seed')}"
-    )
+    doc.para(f"{run.name}: {status.n:,} rounds, {run.players} players, seed {run.manifest.seed}")
     doc.table(
         ["rounds", "won", "void", "capped"],
         [
@@ -136,7 +134,7 @@ def run_summary_text(run: Run, games_per_s: float | None = None) -> str:
             f"Seat shares vs 1/{run.players}: chi-square {num(chi.statistic)} "
             f"(df {chi.df}), {format_p(chi.p)}, n = {seats.n_won:,} won rounds."
         )
-    rate = games_per_s if games_per_s is not None else run.manifest.get("games_per_s")
+    rate = games_per_s if games_per_s is not None else run.manifest.games_per_s
     if rate:
         doc.para(f"Speed: {float(rate):,.0f} games/s.")
     return render_text(doc)
@@ -260,7 +258,7 @@ def _slug(text: str, taken: set[str]) -> str:
 
 
 def write_report(runs: list[Run], out: str | Path, title: str | None = None) -> list[Path]:
-    """Write ``out/report.md``, a self-contained ``out/report.html`` and ``out/*.png``.
+    """Write ``out/report.md``, ``out/report.html`` and the ``out/*.png`` plots both refer to.
 
     Returns the paths written (Markdown, HTML, then the PNGs).
     """
@@ -269,9 +267,7 @@ def write_report(runs: list[Run], out: str | Path, title: str | None = None) -> 
     out.mkdir(parents=True, exist_ok=True)
     answers = [answer_run(run) for run in runs]
     groups = sweep_groups(runs)
-    title = title or "uno-stats report: " + ", ".join(
-        dict.fromkeys(str(r.manifest.get("name", r.name)) for r in runs)
-    )
+    title = title or "uno-stats report: " + ", ".join(dict.fromkeys(r.manifest.name for r in runs))
     pngs: list[Path] = []
 
     def plot(path: Path) -> Path:
@@ -339,7 +335,7 @@ def write_report(runs: list[Run], out: str | Path, title: str | None = None) -> 
     sweep_section(doc, groups, by_path)
     for g in groups:
         points = [
-            (r.manifest["sweep_assignment"], by_path[str(r.path)].length.mean) for r in g.runs
+            (r.manifest.sweep_assignment or {}, by_path[str(r.path)].length.mean) for r in g.runs
         ]
         doc.image(
             plot(plots.sweep(g.name, g.axes, points, out / f"sweep_{_slug(g.name, taken)}.png")),

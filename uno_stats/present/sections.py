@@ -86,20 +86,20 @@ def run_meta(run: Run) -> dict[str, Any]:
     return {
         "run": run.name,
         "path": str(run.path),
-        "description": (m.get("scenario") or {}).get("description", ""),
-        "seed": m.get("seed"),
-        "version": m.get("version"),
+        "description": run.scenario.description,
+        "seed": m.seed,
+        "version": m.version,
         "players": run.players,
         "preset": run_preset(run),
         "rules_changed": rules_changed(run),
         "seats": seats_text(run),
-        "rows": m.get("rows"),
-        "games": m.get("games"),
-        "wall_time_s": m.get("wall_time_s"),
-        "games_per_s": m.get("games_per_s"),
+        "rows": m.rows,
+        "games": m.games,
+        "wall_time_s": m.wall_time_s,
+        "games_per_s": m.games_per_s,
         "match_target": run_match_target(run),
-        "sweep_assignment": m.get("sweep_assignment"),
-        "created": m.get("created"),
+        "sweep_assignment": m.sweep_assignment,
+        "created": m.created,
     }
 
 
@@ -352,7 +352,7 @@ def sweep_section(
         rows = []
         for run in g.runs:
             a = by_path[str(run.path)]
-            point = run.manifest["sweep_assignment"]
+            point = run.manifest.sweep_assignment or {}
             seat0 = pct(a.seats.seats[0]) if a.seats else "n/a"
             rows.append(
                 [

@@ -11,12 +11,11 @@ is false.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import polars as pl
@@ -25,9 +24,12 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from uno_stats.engine.schema import COLUMNS, STATUS_NAMES, Column
-from uno_stats.errors import ResultsError
 
-MANIFEST = "manifest.json"
+if TYPE_CHECKING:
+    from uno_stats.run.scenario import Scenario
+from uno_stats.errors import ResultsError
+from uno_stats.run.manifest import Manifest, SweepManifest, read_manifest, read_run_manifest
+
 PARTS_DIR = "parts"
 VALID_SUFFIX = "__valid"
 COMPRESSION = "zstd"
@@ -35,21 +37,25 @@ COMPRESSION = "zstd"
 
 @dataclass(frozen=True)
 class Run:
-    """One finished (or partly finished) run: its folder and manifest."""
+    """One finished (or partly finished) run: its folder and its manifest."""
 
     path: Path
-    manifest: dict[str, Any]
+    manifest: Manifest
 
     @property
     def name(self) -> str:
         """The run's display name: scenario name, plus the sweep point label if any."""
-        label = self.manifest.get("sweep_label")
-        return f"{self.manifest['name']}[{label}]" if label else str(self.manifest["name"])
+        return self.manifest.display_name
+
+    @property
+    def scenario(self) -> Scenario:
+        """The run's resolved scenario (for a sweep point, that point's scenario)."""
+        return self.manifest.scenario
 
     @property
     def players(self) -> int:
         """Seats at the table in this run."""
-        return int(self.manifest["scenario"]["players"])
+        return self.scenario.players
 
     def part_files(self) -> list[Path]:
         """The Parquet parts written so far, in chunk order."""
@@ -63,32 +69,14 @@ class Run:
         return pl.scan_parquet([str(p) for p in parts])
 
 
-def read_manifest(folder: Path) -> dict[str, Any]:
-    """The parsed ``manifest.json`` of ``folder``."""
-    path = folder / MANIFEST
-    try:
-        return json.loads(path.read_text())
-    except FileNotFoundError:
-        raise ResultsError(f"{folder}: not a results folder (no {MANIFEST})") from None
-    except json.JSONDecodeError as exc:
-        raise ResultsError(f"{path}: unreadable manifest ({exc.msg})") from None
-
-
-def write_json(path: Path, data: dict[str, Any]) -> None:
-    """Write ``data`` as JSON atomically (write to a temporary name, then rename)."""
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=False, default=str) + "\n")
-    tmp.replace(path)
-
-
 def open_runs(folder: str | Path) -> list[Run]:
     """The runs in a results folder: the run itself, or every point of a sweep folder."""
     folder = Path(folder)
     if not folder.exists():
         raise ResultsError(f"{folder}: no such results folder")
     manifest = read_manifest(folder)
-    if manifest.get("sweep"):
-        runs = [Run(folder / label, read_manifest(folder / label)) for label in manifest["points"]]
+    if isinstance(manifest, SweepManifest):
+        runs = [Run(folder / label, read_run_manifest(folder / label)) for label in manifest.points]
     else:
         runs = [Run(folder, manifest)]
     for run in runs:

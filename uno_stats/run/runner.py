@@ -27,20 +27,24 @@ from uno_stats import engine
 from uno_stats.engine.jit import engine_source_hash
 from uno_stats.errors import RunError
 from uno_stats.run.backends import Backend, TaskFailed, execute, make_backend
-from uno_stats.run.results import (
+from uno_stats.run.manifest import (
     MANIFEST,
+    Manifest,
+    SweepManifest,
+    read_manifest,
+    write_manifest,
+)
+from uno_stats.run.results import (
     Run,
     count_rows,
     done_chunks,
-    read_manifest,
     remove_stale_tmp,
     tool_version,
-    write_json,
     write_part,
 )
 
 if TYPE_CHECKING:
-    from uno_stats.run.scenario import Scenario
+    from uno_stats.run.scenario import Scenario, SweepPoint
 
 ROUND_CHUNK = 50_000
 """Default chunk of single rounds: ~0.5 s of engine time on one core (measured), ~8 MB."""
@@ -95,7 +99,7 @@ class RunPlan:
     path: Path
     chunk_size: int
     config: Any
-    manifest: dict[str, Any]
+    manifest: Manifest
     label: str | None = None
     chunks: list[Chunk] = field(default_factory=list)
     done: set[int] = field(default_factory=set)
@@ -163,7 +167,7 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def _existing_manifest(path: Path) -> dict[str, Any] | None:
+def _existing_manifest(path: Path) -> Manifest | SweepManifest | None:
     return read_manifest(path) if (path / MANIFEST).exists() else None
 
 
@@ -187,16 +191,16 @@ def _prepare_folder(path: Path, fresh: bool) -> None:
         shutil.rmtree(path)
 
 
-def _resumable_size(old: dict[str, Any] | None, scenario: Scenario) -> int | None:
+def _resumable_size(old: Manifest | SweepManifest | None, scenario: Scenario) -> int | None:
     """The chunk size of an earlier run of this same scenario in the folder, if any.
 
     Results do not depend on chunking, so a resumed run keeps the folder's chunk size even
     when the worker count (and so the default chunk size) has changed.
     """
-    if old is None or not old.get("chunk_size"):
+    if not isinstance(old, Manifest):
         return None
-    size = int(old["chunk_size"])
-    return size if old.get("config_hash") == config_hash(scenario, size) else None
+    size = old.chunk_size
+    return size if old.config_hash == config_hash(scenario, size) else None
 
 
 def _plan_run(
@@ -205,63 +209,69 @@ def _plan_run(
     path: Path,
     chunk_size: int | None,
     workers: int,
-    point: Any = None,
+    point: SweepPoint | None = None,
 ) -> RunPlan:
     """Plan one run folder, resuming the chunks already on disk when the scenario matches."""
     old = _existing_manifest(path)
     size = chunk_size or _resumable_size(old, scenario) or default_chunk_size(scenario, workers)
     digest = config_hash(scenario, size)
-    if old is not None and old.get("config_hash") != digest:
+    if old is not None and old.config_hash != digest:
         raise _mismatch(path)
-    manifest = {
-        "name": scenario.name,
-        "version": tool_version(),
-        "seed": scenario.seed,
-        "games": scenario.games,
-        "scenario": scenario.to_dict(),
-        "sweep_label": point.label if point is not None else None,
-        "sweep_assignment": point.assignment if point is not None else None,
-        "chunk_size": size,
-        "chunks": math.ceil(scenario.games / size),
-        "chunks_done": 0,
-        "wall_time_s": float(old.get("wall_time_s", 0.0)) if old else 0.0,
-        "games_per_s": old.get("games_per_s") if old else None,
-        "rows": 0,
-        "created": old.get("created", _now()) if old else _now(),
-        "complete": False,
-        "config_hash": digest,
-        "engine_hash": engine_hash(),
-    }
+    previous = old if isinstance(old, Manifest) else None
+    manifest = new_manifest(scenario, size, point)
+    manifest.config_hash = digest
+    if previous is not None:
+        manifest.created = previous.created
+        manifest.wall_time_s = previous.wall_time_s
+        manifest.games_per_s = previous.games_per_s
     plan = RunPlan(scenario, path, size, engine.EngineConfig.from_scenario(scenario), manifest)
     plan.label = point.label if point is not None else None
     plan.chunks = plan_chunks(run, scenario.games, size)
     remove_stale_tmp(path)
     plan.done = done_chunks(path) & {c.index for c in plan.chunks}
-    plan.manifest["chunks_done"] = len(plan.done)
+    plan.manifest.chunks_done = len(plan.done)
     return plan
 
 
-def _sweep_manifest(scenario: Scenario, points: list[Any]) -> dict[str, Any]:
+def new_manifest(scenario: Scenario, chunk_size: int, point: SweepPoint | None = None) -> Manifest:
+    """The manifest of a run folder about to be filled (nothing done yet).
+
+    ``scenario`` is the run's own (for a sweep point, the point's); tests build synthetic
+    results folders with this same function, so they hold what the runner writes.
+    """
+    return Manifest(
+        name=scenario.name,
+        version=tool_version(),
+        seed=scenario.seed,
+        games=scenario.games,
+        scenario_data=scenario.to_dict(),
+        chunk_size=chunk_size,
+        chunks=math.ceil(scenario.games / chunk_size),
+        config_hash=config_hash(scenario, chunk_size),
+        engine_hash=engine_hash(),
+        created=_now(),
+        sweep_label=point.label if point is not None else None,
+        sweep_assignment=point.assignment if point is not None else None,
+    )
+
+
+def new_sweep_manifest(scenario: Scenario, points: list[SweepPoint]) -> SweepManifest:
     """The sweep (or tournament) folder's manifest; a tournament's axis is ``rotation``."""
-    out: dict[str, Any] = {
-        "name": scenario.name,
-        "sweep": True,
-        "axes": scenario.sweep or {"rotation": [p.assignment["rotation"] for p in points]},
-        "points": [p.label for p in points],
-        "seed": scenario.seed,
-        "version": tool_version(),
-        "games": scenario.games,
-        "config_hash": config_hash(scenario, 0),
-        "complete": False,
-    }
-    if scenario.tournament:
-        out["tournament"] = list(scenario.tournament)
-    return out
+    return SweepManifest(
+        name=scenario.name,
+        version=tool_version(),
+        seed=scenario.seed,
+        games=scenario.games,
+        axes=scenario.sweep or {"rotation": [p.assignment["rotation"] for p in points]},
+        points=[p.label for p in points],
+        config_hash=config_hash(scenario, 0),
+        tournament=list(scenario.tournament) if scenario.tournament else None,
+    )
 
 
 def _plan(
     scenario: Scenario, root: Path, chunk_size: int | None, workers: int
-) -> tuple[list[RunPlan], dict[str, Any] | None]:
+) -> tuple[list[RunPlan], SweepManifest | None]:
     """Every run folder of the scenario (one, or one per sweep point) and the sweep manifest.
 
     A tournament's rotations are sweep points whose manifests also name the ``tournament``.
@@ -269,9 +279,9 @@ def _plan(
     points = scenario.sweep_points()
     if not points:
         return [_plan_run(0, scenario, root, chunk_size, workers)], None
-    sweep = _sweep_manifest(scenario, points)
+    sweep = new_sweep_manifest(scenario, points)
     old = _existing_manifest(root)
-    if old is not None and old.get("config_hash") != sweep["config_hash"]:
+    if old is not None and old.config_hash != sweep.config_hash:
         raise _mismatch(root)
     plans = [
         _plan_run(i, p.scenario, root / p.label, chunk_size, workers, point=p)
@@ -279,7 +289,7 @@ def _plan(
     ]
     if scenario.tournament:
         for plan in plans:
-            plan.manifest["tournament"] = list(scenario.tournament)
+            plan.manifest.tournament = list(scenario.tournament)
     return plans, sweep
 
 
@@ -338,40 +348,40 @@ def _submit(backend: Backend, plans: list[RunPlan], chunk: Chunk) -> Any:
 
 def _record_chunk(plan: RunPlan, rows: int) -> None:
     """Keep the manifest in step with the parts on disk (a killed run still tells its progress)."""
-    plan.manifest["chunks_done"] = len(plan.done)
-    plan.manifest["rows"] += rows
-    write_json(plan.path / MANIFEST, plan.manifest)
+    plan.manifest.chunks_done = len(plan.done)
+    plan.manifest.rows += rows
+    write_manifest(plan.path, plan.manifest)
 
 
 def _finish_manifests(
-    plans: list[RunPlan], sweep: dict[str, Any] | None, root: Path, progress: _Progress
+    plans: list[RunPlan], sweep: SweepManifest | None, root: Path, progress: _Progress
 ) -> None:
     """Write every manifest with the final counts; ``complete`` only when every chunk is on disk."""
     elapsed, rate = progress.elapsed, progress.rate
     for plan in plans:
         m = plan.manifest
-        m["chunks_done"] = len(plan.done)
-        m["rows"] = count_rows(plan.path)
-        m["complete"] = len(plan.done) == len(plan.chunks)
-        m["wall_time_s"] = round(float(m["wall_time_s"]) + elapsed, 3)
+        m.chunks_done = len(plan.done)
+        m.rows = count_rows(plan.path)
+        m.complete = len(plan.done) == len(plan.chunks)
+        m.wall_time_s = round(m.wall_time_s + elapsed, 3)
         if rate is not None:
-            m["games_per_s"] = round(rate, 1)
-        write_json(plan.path / MANIFEST, m)
+            m.games_per_s = round(rate, 1)
+        write_manifest(plan.path, m)
     if sweep is not None:
-        sweep["complete"] = all(p.manifest["complete"] for p in plans)
-        sweep["wall_time_s"] = round(elapsed, 3)
-        sweep["games_per_s"] = round(rate, 1) if rate is not None else None
-        write_json(root / MANIFEST, sweep)
+        sweep.complete = all(p.manifest.complete for p in plans)
+        sweep.wall_time_s = round(elapsed, 3)
+        sweep.games_per_s = round(rate, 1) if rate is not None else None
+        write_manifest(root, sweep)
 
 
-def _start_manifests(plans: list[RunPlan], sweep: dict[str, Any] | None, root: Path) -> None:
+def _start_manifests(plans: list[RunPlan], sweep: SweepManifest | None, root: Path) -> None:
     root.mkdir(parents=True, exist_ok=True)
     if sweep is not None:
-        write_json(root / MANIFEST, sweep)
+        write_manifest(root, sweep)
     for plan in plans:
         plan.path.mkdir(parents=True, exist_ok=True)
-        plan.manifest["rows"] = count_rows(plan.path)
-        write_json(plan.path / MANIFEST, plan.manifest)
+        plan.manifest.rows = count_rows(plan.path)
+        write_manifest(plan.path, plan.manifest)
 
 
 def run_scenario(
