@@ -11,13 +11,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from uno_stats.check.replay import (
-    Violation,
-    card_points,
-    check_game,
-    check_played_game,
-    decode_rules,
-)
+from uno_stats.check.legality import card_points, decode_rules
+from uno_stats.check.replay import Violation, check_game, check_played_game
 from uno_stats.engine import EngineConfig, simulate, trace_events
 from uno_stats.engine import events as E
 from uno_stats.engine.cards import CARD_IS_ACTION, WILD_DRAW_FOUR, WILD_SHUFFLE, card_id
@@ -87,6 +82,37 @@ def test_a_card_not_held_cannot_be_played():
     events[i, 2] = WILD_SHUFFLE  # not even in a classic deck
     problems = check_game(config, events)
     assert problems[0].event == i and "does not hold" in problems[0].message
+
+
+def _with_penalty(config: EngineConfig, reason: int) -> tuple[np.ndarray, int]:
+    for game in range(50):
+        events = trace_events(config, game)
+        rows = np.flatnonzero((events[:, 0] == E.EV_PENALTY) & (events[:, 3] == reason))
+        if rows.size:
+            return events, int(rows[0])
+    raise AssertionError(f"no penalty of reason {reason} in 50 games")
+
+
+@pytest.mark.parametrize(
+    ("reason", "rules"),
+    [
+        (E.DRAW_PENALTY, {}),
+        (E.DRAW_CHALLENGE, {}),
+        (E.DRAW_MISTAKE, {"invalid_play_penalty": 2}),
+        (E.DRAW_FINAL, {}),
+    ],
+)
+def test_a_penalty_must_be_what_the_rules_say_and_be_drawn(reason, rules):
+    seat = {**default_seat(), "challenge": "always", "bluff": 0.5, "mistake": 0.3}
+    config = EngineConfig.build(4, {**preset_rules("classic-house"), **rules}, [seat] * 4)
+    events, i = _with_penalty(config, reason)
+    assert check_game(config, events) == []
+    more = events.copy()
+    more[i, 2] += 1  # owes one card more than the rules make it
+    problems = check_game(config, more)
+    assert problems[0].event == i and "the rules make it" in problems[0].message
+    fewer = np.delete(events, i + 1, axis=0)  # one penalty card not drawn
+    assert "and drew" in _messages(check_game(config, fewer))
 
 
 def test_the_announced_color_must_be_the_one_in_play():

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from uno_stats.check.replay import decode_rules
+from uno_stats.check.legality import decode_rules
 from uno_stats.engine import EngineConfig, trace_events, trace_game
 from uno_stats.engine import events as E
 from uno_stats.engine.cards import (

@@ -24,14 +24,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
+from uno_stats.check.legality import card_points, decode_rules, matches, wd4_allowed
 from uno_stats.engine import EngineConfig, simulate, trace_events
 from uno_stats.engine import events as E
 from uno_stats.engine.cards import CARD_COLOR, CARD_IS_ACTION, CARD_SYMBOL, WILD, WILD_DRAW_FOUR
-from uno_stats.engine.rules import RULES
 from uno_stats.engine.schema import STATUS_CAPPED, STATUS_NAMES, STATUS_VOID, STATUS_WON
 from uno_stats.engine.strategy_table import S_BLUFF, S_KIND, STRATEGIES_BY_NAME
 
@@ -51,50 +50,11 @@ class Violation:
         return f"event {self.event} (round {self.round}): {self.message}"
 
 
-def decode_rules(config: EngineConfig) -> dict[str, Any]:
-    """The rule values (as a scenario writes them) that ``config`` was encoded from."""
-    rules: dict[str, Any] = {}
-    for index, spec in enumerate(RULES):
-        value = int(config.rules[index])
-        if spec.kind == "bool":
-            rules[spec.key] = bool(value)
-        elif spec.kind == "enum" and not isinstance(spec.choices[0], int):
-            rules[spec.key] = spec.choices[value]
-        else:
-            rules[spec.key] = value
-    return rules
-
-
-def wd4_allowed(hand: list[int], color: int, top: int, mode: str) -> bool:
-    """RULES.md "Who blocks a Wild Draw Four": may a hand holding ``hand`` (the Wild Draw
-    Four itself excluded) play one on ``top`` with ``color`` active, under ``mode``?"""
-    if mode == "none":
-        return True
-    top_number = int(CARD_SYMBOL[top]) if top < WILD and CARD_SYMBOL[top] < 10 else -1
-    for c in hand:
-        if c == WILD_DRAW_FOUR:
-            continue
-        if c < WILD:
-            if CARD_COLOR[c] == color:
-                return False
-            if mode == "color-or-number" and CARD_SYMBOL[c] == top_number:
-                return False
-        elif mode == "color-or-wild":
-            return False
-    return True
-
-
-def card_points(card: int) -> int:
-    """RULES.md "points": numbers at face value, Skip, Reverse and Draw Two 20, wilds 50."""
-    if card >= WILD:
-        return 50
-    symbol = int(CARD_SYMBOL[card])
-    return symbol if symbol < 10 else 20
-
-
-def matches(card: int, top: int, color: int) -> bool:
-    """RULES.md "Matching": a wild, or the active color, or the top card's number or symbol."""
-    return card >= WILD or CARD_COLOR[card] == color or CARD_SYMBOL[card] == CARD_SYMBOL[top]
+def _draw_value(card: int) -> int:
+    """What a card adds to the pending draw total: 2 for a Draw Two, 4 for a Wild Draw Four."""
+    if card == WILD_DRAW_FOUR:
+        return 4
+    return 2 if card < WILD and CARD_SYMBOL[card] == _DRAW_TWO_SYMBOL else 0
 
 
 class Replay:
@@ -137,6 +97,10 @@ class Replay:
         self.started = False
         self.passes = 0
         self.shuffle_next = -1
+        self.pending = 0  # draw total owed by the next seat, from the draw cards played
+        self.pending_before = 0  # the total before the last play (a jump-in replaces it)
+        self.owed: list[int] | None = None  # seat, cards, reason, drawn so far
+        self.challenge_won = False
 
     def hand_sizes(self) -> list[int]:
         """Cards held by each seat, as replayed."""
@@ -183,6 +147,8 @@ class Replay:
         """Apply one event row ``(kind, seat, a, b, c, d)`` and check it."""
         self.index = index
         kind, seat, a, b, c, d = (int(x) for x in row)
+        if self.owed is not None and kind not in (E.EV_DRAW, E.EV_REFILL):
+            self._settle()
         if kind == E.EV_DEAL:
             if self.ended:
                 self._new_round()
@@ -202,6 +168,9 @@ class Replay:
             self.passes = 0
             self._take(self.pile, a, f"seat {seat} drew from the draw pile")
             self.hands[seat][a] += 1
+            self._penalty_draw(seat, b)
+        elif kind in (E.EV_PENALTY, E.EV_CHALLENGE, E.EV_UNO):
+            self._penalty(kind, seat, a, b)
         elif kind == E.EV_REFILL:
             self._refill(a)
         elif kind == E.EV_PLAY:
@@ -293,6 +262,53 @@ class Replay:
         self.top = card
         if card < WILD:
             self.color = int(CARD_COLOR[card])
+        if how != E.PLAY_JUMP:  # a jumped-on card's effect lapses: the jumper's replaces it
+            self.pending_before = self.pending
+        self.pending = self.pending_before + _draw_value(card)
+
+    # ------------------------------------------------------------------ penalties
+
+    def _penalty(self, kind: int, seat: int, a: int, b: int) -> None:
+        """EV_PENALTY (seat owes ``a`` cards for reason ``b``), EV_CHALLENGE, EV_UNO."""
+        if kind == E.EV_CHALLENGE:
+            if not self.rules["wd4_challenge"] or self.pending != 4 or self.top != WILD_DRAW_FOUR:
+                self._fail(f"seat {seat} challenged, but no single fresh Wild Draw Four is owed")
+            self.challenge_won = bool(b)
+            self.pending = self.pending_before = 0
+            return
+        if kind == E.EV_UNO:
+            if a == 2:  # forgot to call and was caught
+                self.owed = [seat, int(self.rules["uno_penalty"]), E.DRAW_UNO, 0]
+            return
+        expected = {
+            E.DRAW_PENALTY: self.pending if self.started else 2,  # 2: an opening Draw Two
+            E.DRAW_FINAL: self.pending if self.rules["final_penalty"] else 0,
+            E.DRAW_CHALLENGE: 4 if self.challenge_won else int(self.rules["challenge_penalty"]),
+            E.DRAW_MISTAKE: int(self.rules["invalid_play_penalty"]),
+        }.get(b, -1)
+        if a != expected:
+            self._fail(f"seat {seat} owes {a} cards (reason {b}); the rules make it {expected}")
+        if b in (E.DRAW_PENALTY, E.DRAW_FINAL):
+            self.pending = self.pending_before = 0
+        self.owed = [seat, a, b, 0]
+
+    def _penalty_draw(self, seat: int, reason: int) -> None:
+        if reason == E.DRAW_TURN:
+            return
+        if self.owed is None or self.owed[0] != seat or self.owed[2] != reason:
+            self._fail(f"seat {seat} drew a penalty card (reason {reason}) it did not owe")
+            return
+        self.owed[3] += 1
+
+    def _settle(self) -> None:
+        """The draws after a penalty: all of it, or fewer only when nothing was left."""
+        if self.owed is None:
+            return
+        seat, cards, reason, drawn = self.owed
+        self.owed = None
+        dry = self.pile.total() == 0 and self.discards.total() <= 1
+        if drawn > cards or (drawn < cards and not dry):
+            self._fail(f"seat {seat} owed {cards} cards (reason {reason}) and drew {drawn}")
 
     def _pass(self, seat: int) -> None:
         if self.pile.total() > 0 or self.discards.total() > 1:
@@ -382,6 +398,9 @@ def check_game(
     replay = Replay(config)
     for index, row in enumerate(events):
         replay.event(index, row)
+    if complete and replay.owed is not None:
+        replay.index = len(events)
+        replay._settle()
     problems = replay.violations
     end = Violation(len(events), replay.rounds, "")
     if complete:
