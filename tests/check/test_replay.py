@@ -115,6 +115,21 @@ def test_a_penalty_must_be_what_the_rules_say_and_be_drawn(reason, rules):
     assert "and drew" in _messages(check_game(config, fewer))
 
 
+def test_turns_follow_the_order_of_play():
+    config = _config()
+    events = trace_events(config, 0)
+    skip = _first(events, E.EV_LOSE_TURN)  # a Skip, or a penalty that costs the turn
+    problems = check_game(config, np.delete(events, skip, axis=0))
+    assert problems and "was next" in problems[0].message
+    turns = np.flatnonzero(events[:, 0] == E.EV_TURN)
+    renumbered = events.copy()
+    renumbered[turns[3], 2] += 1
+    assert "is the round's turn 4" in _messages(check_game(config, renumbered))
+    longer = events.copy()
+    longer[-1, 3] += 1  # the END event's turn count
+    assert "the replay counts" in _messages(check_game(config, longer))
+
+
 def test_the_announced_color_must_be_the_one_in_play():
     config = _config()
     for game in range(20):

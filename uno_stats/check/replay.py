@@ -101,6 +101,9 @@ class Replay:
         self.pending_before = 0  # the total before the last play (a jump-in replaces it)
         self.owed: list[int] | None = None  # seat, cards, reason, drawn so far
         self.challenge_won = False
+        self.direction = 1
+        self.cursor = -1  # the seat whose turn (taken or lost) came last; -1 before the start
+        self.turns = 0  # turns taken: EV_TURN and jump-ins
 
     def hand_sizes(self) -> list[int]:
         """Cards held by each seat, as replayed."""
@@ -164,6 +167,12 @@ class Replay:
                     f"turn {a} of seat {seat} on card {b}, color {c}; the replay has "
                     f"card {self.top}, color {self.color}"
                 )
+            self._turn_order(seat, "took a turn", d)
+            self.turns += 1
+            if a != self.turns:
+                self._fail(f"turn {a} is the round's turn {self.turns}")
+        elif kind in (E.EV_LOSE_TURN, E.EV_JUMP, E.EV_REVERSE, E.EV_EXTRA_TURN):
+            self._order_event(kind, seat, a)
         elif kind == E.EV_DRAW:
             self.passes = 0
             self._take(self.pile, a, f"seat {seat} drew from the draw pile")
@@ -204,6 +213,8 @@ class Replay:
     def _start(self, first: int, dealer: int, direction: int, color: int, card: int) -> None:
         self.started = True
         self.color = color
+        self.direction = direction
+        self.cursor = (first - direction) % self.players
         if card != self.top:
             self._fail(f"the round opens on {card}, the last card turned up was {self.top}")
         # Documented engine gap (round.py `_turn_up`): a Wild Draw Four opens only when
@@ -265,6 +276,30 @@ class Replay:
         if how != E.PLAY_JUMP:  # a jumped-on card's effect lapses: the jumper's replaces it
             self.pending_before = self.pending
         self.pending = self.pending_before + _draw_value(card)
+
+    # ------------------------------------------------------------------ turn order
+
+    def _turn_order(self, seat: int, what: str, direction: int | None = None) -> None:
+        """``seat`` takes or loses the next turn: it must be the next seat in play."""
+        if self.cursor >= 0:
+            expected = (self.cursor + self.direction) % self.players
+            if seat != expected:
+                self._fail(f"seat {seat} {what}; seat {expected} was next")
+        if direction is not None and direction != self.direction:
+            self._fail(f"direction {direction} in the trace, {self.direction} in the replay")
+        self.cursor = seat
+
+    def _order_event(self, kind: int, seat: int, a: int) -> None:
+        if kind == E.EV_LOSE_TURN:
+            if self.started:  # an opening Skip or Draw Two acts before the start
+                self._turn_order(seat, "lost a turn")
+        elif kind == E.EV_JUMP:  # a jump-in is a turn of the jumper; play goes on from it
+            self.turns += 1
+            self.cursor = seat
+        elif kind == E.EV_REVERSE:
+            self.direction = a
+        else:  # EV_EXTRA_TURN: the same seat plays again
+            self.cursor = (seat - self.direction) % self.players
 
     # ------------------------------------------------------------------ penalties
 
@@ -374,6 +409,8 @@ class Replay:
             self._fail(f"capped after {turns} turns; max_turns is {max_turns}")
         if turns > max_turns:
             self._fail(f"{turns} turns played; max_turns is {max_turns}")
+        if turns != self.turns:
+            self._fail(f"the round ends after {turns} turns; the replay counts {self.turns}")
         if not self.started:
             self._fail("the round ended before it opened")
         points = [sum(card_points(c) * n for c, n in h.items()) for h in self.hands]
