@@ -4,10 +4,12 @@ The checker keeps its own hands, draw pile and discard pile from the trace event
 (``trace_events``) and checks, event by event: every card is conserved (each card drawn
 was in the draw pile, each card played was in its player's hand), every play is legal
 under the round's rules (match on the top card or announced color, stacking, identical
-jump-in, the Wild Draw Four restriction, ``no_action_finish``), every round ends won,
-void or capped as its rules allow, and the hand sizes the engine reports match the
-replayed hands. It shares no code with the compiled engine beyond the card tables, so a
-new strategy or rule that breaks the rules shows up here::
+jump-in, the Wild Draw Four restriction, ``no_action_finish``), a pass only with nothing
+playable and nothing to draw, turns in the order of play, every penalty as large as the
+rules make it and drawn in full, every round ends won, void or capped as its rules
+allow, and the hand sizes and points the engine reports match the replayed hands. It
+shares no code with the compiled engine beyond the card tables, so a new strategy or rule
+that breaks the rules shows up here::
 
     from uno_stats.check.replay import check_played_game
     from uno_stats.engine import EngineConfig
