@@ -163,6 +163,31 @@ def test_a_jump_in_needs_the_rule():
     )
 
 
+def test_stacking_needs_its_key():
+    assert "stacked card" in _broken_somewhere(
+        _config(stack_draw_two=True), _config(stack_draw_two=False)
+    )
+    assert "stacked card" in _broken_somewhere(
+        _config(stack_cross=True, stack_draw_two=True), _config(stack_draw_two=True)
+    )
+
+
+def test_after_drawing_only_the_drawn_card_may_be_played():
+    config = _config(preset="draw-until-playable")  # drawn_card: must-play
+    events = trace_events(config, 0)
+    i = _first(events, E.EV_PLAY, b=E.PLAY_DRAWN)
+    assert check_game(config, events) == []
+    as_normal = events.copy()
+    as_normal[i, 3] = E.PLAY_NORMAL
+    problems = check_game(config, as_normal)
+    assert problems[0].event == i and "then played card" in problems[0].message
+    kept = np.delete(events, i, axis=0)  # the playable drawn card stays in the hand
+    problems = check_game(config, kept)
+    assert "must-play: seat" in problems[0].message
+    may_play = replace(config, rules=_config(preset="classic-house").rules)
+    assert "must-play" not in _messages(check_game(may_play, kept))
+
+
 def test_no_action_finish_forbids_going_out_on_an_action_card():
     played = _config(no_action_finish=False)
     finishes = [

@@ -3,8 +3,9 @@
 The checker keeps its own hands, draw pile and discard pile from the trace events alone
 (``trace_events``) and checks, event by event: every card is conserved (each card drawn
 was in the draw pile, each card played was in its player's hand), every play is legal
-under the round's rules (match on the top card or announced color, stacking, identical
-jump-in, the Wild Draw Four restriction, ``no_action_finish``), a pass only with nothing
+under the round's rules (match on the top card or announced color, stacking by its keys,
+identical jump-in, the Wild Draw Four restriction, ``no_action_finish``, only the drawn
+card after drawing and, under ``must-play``, that card if it fits), a pass only with nothing
 playable and nothing to draw, turns in the order of play, every penalty as large as the
 rules make it and drawn in full, every round ends won, void or capped as its rules
 allow, and the hand sizes and points the engine reports match the replayed hands. It
@@ -30,14 +31,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from uno_stats.check.legality import card_points, decode_rules, matches, wd4_allowed
+from uno_stats.check.penalties import Penalties, draw_value
 from uno_stats.engine import EngineConfig, simulate, trace_events
 from uno_stats.engine import events as E
-from uno_stats.engine.cards import CARD_COLOR, CARD_IS_ACTION, CARD_SYMBOL, WILD, WILD_DRAW_FOUR
+from uno_stats.engine.cards import CARD_COLOR, CARD_IS_ACTION, WILD, WILD_DRAW_FOUR
 from uno_stats.engine.schema import STATUS_CAPPED, STATUS_NAMES, STATUS_VOID, STATUS_WON
 from uno_stats.engine.strategy_table import S_BLUFF, S_KIND, STRATEGIES_BY_NAME
 
 _BASIC = STRATEGIES_BY_NAME["basic"].engine_id
-_DRAW_TWO_SYMBOL = 12
 
 
 @dataclass(frozen=True)
@@ -50,13 +51,6 @@ class Violation:
 
     def __str__(self) -> str:
         return f"event {self.event} (round {self.round}): {self.message}"
-
-
-def _draw_value(card: int) -> int:
-    """What a card adds to the pending draw total: 2 for a Draw Two, 4 for a Wild Draw Four."""
-    if card == WILD_DRAW_FOUR:
-        return 4
-    return 2 if card < WILD and CARD_SYMBOL[card] == _DRAW_TWO_SYMBOL else 0
 
 
 class Replay:
@@ -99,10 +93,8 @@ class Replay:
         self.started = False
         self.passes = 0
         self.shuffle_next = -1
-        self.pending = 0  # draw total owed by the next seat, from the draw cards played
-        self.pending_before = 0  # the total before the last play (a jump-in replaces it)
-        self.owed: list[int] | None = None  # seat, cards, reason, drawn so far
-        self.challenge_won = False
+        self.penalties = Penalties(self.rules)
+        self.drawn: tuple[int, int] | None = None  # seat and card of this turn's last draw
         self.direction = 1
         self.cursor = -1  # the seat whose turn (taken or lost) came last; -1 before the start
         self.turns = 0  # turns taken: EV_TURN and jump-ins
@@ -146,14 +138,26 @@ class Replay:
             return self.wd4_ok(seat)
         return bool(matches(card, self.top, self.color))
 
+    def legal_unbluffed(self, seat: int, card: int) -> bool:
+        """Is ``card`` legal for ``seat`` without a bluff (drawn once per turn, so a seat
+        that may bluff can still hold an unplayable Wild Draw Four)?"""
+        if card != WILD_DRAW_FOUR:
+            return self.legal_normal(seat, card)
+        hand = list(self.hands[seat].elements())
+        return self.may_finish(card, seat) and wd4_allowed(
+            hand, self.color, self.top, self.rules["wd4_restriction"]
+        )
+
     # ------------------------------------------------------------------ events
 
     def event(self, index: int, row: np.ndarray | tuple[int, ...]) -> None:
         """Apply one event row ``(kind, seat, a, b, c, d)`` and check it."""
         self.index = index
         kind, seat, a, b, c, d = (int(x) for x in row)
-        if self.owed is not None and kind not in (E.EV_DRAW, E.EV_REFILL):
-            self._settle()
+        if kind not in (E.EV_DRAW, E.EV_REFILL):
+            self.finish()
+        if kind in (E.EV_TURN, E.EV_LOSE_TURN, E.EV_JUMP, E.EV_END):
+            self._kept_drawn()
         if kind == E.EV_DEAL:
             if self.ended:
                 self._new_round()
@@ -179,13 +183,16 @@ class Replay:
             self.passes = 0
             self._take(self.pile, a, f"seat {seat} drew from the draw pile")
             self.hands[seat][a] += 1
-            self._penalty_draw(seat, b)
+            self._check(self.penalties.drew(seat, b))
+            if b == E.DRAW_TURN:
+                self.drawn = (seat, a)
         elif kind in (E.EV_PENALTY, E.EV_CHALLENGE, E.EV_UNO):
-            self._penalty(kind, seat, a, b)
+            self._check(self.penalties.event(kind, seat, a, b, self.started, self.top))
         elif kind == E.EV_REFILL:
             self._refill(a)
         elif kind == E.EV_PLAY:
             self.passes = 0
+            self._after_draw(seat, a, b)
             self._play(seat, a, b, c)
         elif kind == E.EV_COLOR:
             if not 0 <= a < 4:
@@ -251,11 +258,8 @@ class Replay:
                     "not a legal play"
                 )
         elif how == E.PLAY_STACK:
-            draw_card = card == WILD_DRAW_FOUR or (
-                card < WILD and CARD_SYMBOL[card] == _DRAW_TWO_SYMBOL
-            )
-            if not draw_card or not self.may_finish(card, seat):
-                self._fail(f"seat {seat} stacked card {card}, which cannot stack")
+            if not self._may_stack(card, seat):
+                self._fail(f"seat {seat} stacked card {card} on {self.top}: not allowed")
             elif card == WILD_DRAW_FOUR and not self.wd4_ok(seat):
                 self._fail(f"seat {seat} stacked a Wild Draw Four its restriction forbids")
         elif how == E.PLAY_JUMP:
@@ -275,9 +279,7 @@ class Replay:
         self.top = card
         if card < WILD:
             self.color = int(CARD_COLOR[card])
-        if how != E.PLAY_JUMP:  # a jumped-on card's effect lapses: the jumper's replaces it
-            self.pending_before = self.pending
-        self.pending = self.pending_before + _draw_value(card)
+        self.penalties.played(card, how)
 
     # ------------------------------------------------------------------ turn order
 
@@ -305,64 +307,50 @@ class Replay:
 
     # ------------------------------------------------------------------ penalties
 
-    def _penalty(self, kind: int, seat: int, a: int, b: int) -> None:
-        """EV_PENALTY (seat owes ``a`` cards for reason ``b``), EV_CHALLENGE, EV_UNO."""
-        if kind == E.EV_CHALLENGE:
-            if not self.rules["wd4_challenge"] or self.pending != 4 or self.top != WILD_DRAW_FOUR:
-                self._fail(f"seat {seat} challenged, but no single fresh Wild Draw Four is owed")
-            self.challenge_won = bool(b)
-            self.pending = self.pending_before = 0
-            return
-        if kind == E.EV_UNO:
-            if a == 2:  # forgot to call and was caught
-                self.owed = [seat, int(self.rules["uno_penalty"]), E.DRAW_UNO, 0]
-            return
-        expected = {
-            E.DRAW_PENALTY: self.pending if self.started else 2,  # 2: an opening Draw Two
-            E.DRAW_FINAL: self.pending if self.rules["final_penalty"] else 0,
-            E.DRAW_CHALLENGE: 4 if self.challenge_won else int(self.rules["challenge_penalty"]),
-            E.DRAW_MISTAKE: int(self.rules["invalid_play_penalty"]),
-        }.get(b, -1)
-        if a != expected:
-            self._fail(f"seat {seat} owes {a} cards (reason {b}); the rules make it {expected}")
-        if b in (E.DRAW_PENALTY, E.DRAW_FINAL):
-            self.pending = self.pending_before = 0
-        self.owed = [seat, a, b, 0]
+    def _check(self, message: str | None) -> None:
+        if message is not None:
+            self._fail(message)
 
-    def _penalty_draw(self, seat: int, reason: int) -> None:
-        if reason == E.DRAW_TURN:
-            return
-        if self.owed is None or self.owed[0] != seat or self.owed[2] != reason:
-            self._fail(f"seat {seat} drew a penalty card (reason {reason}) it did not owe")
-            return
-        self.owed[3] += 1
-
-    def _settle(self) -> None:
-        """The draws after a penalty: all of it, or fewer only when nothing was left."""
-        if self.owed is None:
-            return
-        seat, cards, reason, drawn = self.owed
-        self.owed = None
-        dry = self.pile.total() == 0 and self.discards.total() <= 1
-        if drawn > cards or (drawn < cards and not dry):
-            self._fail(f"seat {seat} owed {cards} cards (reason {reason}) and drew {drawn}")
+    def finish(self) -> None:
+        """Settle what the last penalty still owes (after the last event of a whole game)."""
+        if self.penalties.owed is not None:
+            dry = self.pile.total() == 0 and self.discards.total() <= 1
+            self._check(self.penalties.settle(dry))
 
     def _pass(self, seat: int) -> None:
         if self.pile.total() > 0 or self.discards.total() > 1:
             self._fail(f"seat {seat} passed although a card could be drawn")
         for card in +self.hands[seat]:
-            if card == WILD_DRAW_FOUR:  # judged without a bluff: a bluff is drawn per turn
-                legal = self.may_finish(card, seat) and wd4_allowed(
-                    list(self.hands[seat].elements()),
-                    self.color,
-                    self.top,
-                    self.rules["wd4_restriction"],
-                )
-            else:
-                legal = self.legal_normal(seat, card)
-            if legal:
+            if self.legal_unbluffed(seat, card):
                 self._fail(f"seat {seat} passed holding playable card {card}")
                 return
+
+    def _after_draw(self, seat: int, card: int, how: int) -> None:
+        """RULES.md `drawn_card`: after drawing on its turn a seat may play only the card
+        it drew (as a drawn play), and a drawn card is a drawn play only after a draw."""
+        drew = self.drawn is not None and self.drawn[0] == seat
+        if drew and (how != E.PLAY_DRAWN or self.drawn != (seat, card)):
+            self._fail(f"seat {seat} drew {self.drawn}, then played card {card} (way {how})")
+        elif not drew and how == E.PLAY_DRAWN:
+            self._fail(f"seat {seat} played card {card} as drawn without drawing it")
+        self.drawn = None
+
+    def _kept_drawn(self) -> None:
+        """The turn ended without a play after drawing: under must-play, only when the
+        drawn card does not fit."""
+        if self.drawn is not None and self.rules["drawn_card"] == "must-play":
+            seat, card = self.drawn
+            if self.legal_unbluffed(seat, card):
+                self._fail(f"must-play: seat {seat} kept the playable card {card} it drew")
+        self.drawn = None
+
+    def _may_stack(self, card: int, seat: int) -> bool:
+        """RULES.md S6: which draw card may answer the one on top, by the stacking keys."""
+        on, with_ = draw_value(self.top), draw_value(card)
+        if on == 0 or with_ == 0 or not self.may_finish(card, seat):
+            return False
+        key = {(2, 2): "stack_draw_two", (4, 4): "stack_draw_four"}.get((on, with_), "stack_cross")
+        return bool(self.rules[key])
 
     def _mistake(self, seat: int, card: int) -> None:
         if self.hands[seat][card] <= 0:
@@ -437,9 +425,9 @@ def check_game(
     replay = Replay(config)
     for index, row in enumerate(events):
         replay.event(index, row)
-    if complete and replay.owed is not None:
+    if complete:
         replay.index = len(events)
-        replay._settle()
+        replay.finish()
     problems = replay.violations
     end = Violation(len(events), replay.rounds, "")
     if complete:
