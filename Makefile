@@ -3,6 +3,7 @@
 #   make test         the whole test suite (make test-fast: without the slow statistical tests)
 #   make lint         ruff check + ruff format --check + mypy
 #   make bench        engine throughput and cold/warm start -> bench-results/bench.json
+#   make golden       rewrite the golden game traces in tests/engine/golden/ (after an intended change)
 #   make reports      rerun the shipped scenarios of REPORT_SCENARIOS into reports/NAME/
 #   make clean        remove results, caches and build leftovers (keeps .venv and reports/)
 
@@ -22,7 +23,7 @@ STACKING := stacking-off stacking-draw-two stacking-all
 # Serial pytest is faster than -n 2 on this 2-core machine (see README "Development").
 PYTEST ?= $(BIN)/pytest
 
-.PHONY: install run test test-fast lint bench reports clean
+.PHONY: install run test test-fast lint bench golden reports clean
 
 # Reinstall only when pyproject.toml changed since the last install.
 $(STAMP): pyproject.toml
@@ -48,6 +49,9 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py
+
+golden: $(STAMP)
+	$(BIN)/python scripts/golden.py
 
 reports: $(STAMP)
 	@set -e; for name in $(REPORT_SCENARIOS); do \

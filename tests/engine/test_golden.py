@@ -27,7 +27,7 @@ from uno_stats.engine.rules import PRESET_NAMES, RULES, preset_rules
 GOLDEN = Path(__file__).resolve().parents[2] / GOLDEN_DIR
 REGENERATE = (
     "If the change in play is intended, regenerate the golden files with "
-    "`PYTHONPATH=$PWD .venv/bin/python scripts/golden.py`, read `git diff tests/engine/golden` "
+    "`make golden` (scripts/golden.py), read `git diff tests/engine/golden` "
     "and commit them with the change."
 )
 

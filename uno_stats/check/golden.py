@@ -458,7 +458,7 @@ def golden_lines(case: GoldenCase) -> list[str]:
     rules = ", ".join(f"{k}={v}" for k, v in case.rules.items()) or "none"
     knobs = ", ".join(f"{k}={v}" for k, v in case.knobs.items()) or "defaults"
     lines = [
-        f"# golden games {case.name}: regenerate with `python scripts/golden.py`",
+        f"# golden games {case.name}: regenerate with `make golden`",
         f"# preset {case.preset}, {case.players} players, seed {case.seed}, "
         f"match target {case.match_target or 'none (single rounds)'}",
         f"# rule overrides: {rules}",
