@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from uno_stats.engine.schema import CHECKPOINT_TURNS, COLUMNS
+from uno_stats.engine.schema import CHECKPOINT_TURNS, COLUMNS, ROUND_COUNTERS, STATUS_NAMES
 from uno_stats.engine.strategy_table import default_seat
 from uno_stats.run.manifest import Manifest, SweepManifest, write_manifest
 from uno_stats.run.results import PARTS_DIR, tool_version
@@ -73,7 +73,7 @@ def synthetic_rows(
         "dealer": np.full(games, players - 1),
         "first_player": np.where(rng.random(games) < 0.9, 0, rng.integers(0, players, games)),
         "winner": winner,
-        "status": np.array(["won", "void", "capped"])[status],
+        "status": np.array(STATUS_NAMES)[status],
         "turns": turns,
         "cards_drawn": turns // 2 + rng.poisson(5, games),
         "hand_sizes": hands,
@@ -81,19 +81,9 @@ def synthetic_rows(
         "max_deficit": max_deficit,
     }
     cols["reshuffles"] = cols["cards_drawn"] // 80
-    for name in (
-        "longest_stack",
-        "stack_total",
-        "challenges",
-        "challenges_won",
-        "uno_penalties",
-        "seven_swaps",
-        "zero_passes",
-        "jump_ins",
-        "mistakes",
-        "hand_shuffles",
-    ):
-        cols[name] = np.zeros(games, dtype=np.int64)
+    for name in ROUND_COUNTERS:  # the rarer counters: none of these events happened
+        if name not in cols:
+            cols[name] = np.zeros(games, dtype=np.int64)
     for t in CHECKPOINT_TURNS:
         held = np.where(
             is_winner, rng.integers(1, 7, (games, players)), rng.integers(1, 13, (games, players))

@@ -105,6 +105,23 @@ QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar."
 FreshOpt = Annotated[
     bool, typer.Option("--fresh", help="Clear OUT/<name>/ first instead of resuming.")
 ]
+MetricOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--metric",
+        "-m",
+        help="Metric to compare (repeatable): mean_COL, median_COL, pNN_COL, dist_COL, "
+        "won_rate, void_rate, capped_rate, seatK_win_rate. Default: a standard set.",
+    ),
+]
+MarginOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--margin",
+        help="Equivalence margin: relative ('2%' of the baseline) or absolute ('1.5'; "
+        "percentage points for rates).",
+    ),
+]
 SchedulerOpt = Annotated[
     str | None,
     typer.Option(
@@ -244,6 +261,7 @@ def rules(
 ) -> None:
     """List every rule key: allowed values, default, the presets' values and meaning."""
     from uno_stats.engine.rules import PRESET_NAMES, RULES
+    from uno_stats.help_text import RULE_HELP
 
     headers = ["key", "values", "default", *PRESET_NAMES, "meaning"]
     rows = [
@@ -252,7 +270,7 @@ def rules(
             spec.allowed(),
             _yaml_value(spec.default),
             *(_yaml_value(spec.preset_value(p)) for p in PRESET_NAMES),
-            spec.meaning,
+            RULE_HELP[spec.key].meaning,
         ]
         for spec in RULES
     ]
@@ -275,13 +293,15 @@ def strategies(
 ) -> None:
     """List the strategies with what each does, and the per-seat knobs."""
     from uno_stats.engine.strategy_table import KNOBS, STRATEGIES
+    from uno_stats.help_text import KNOB_HELP, STRATEGY_HELP
 
     for info in STRATEGIES:
+        doc = STRATEGY_HELP[info.name]
         if fmt is TableFormat.md:
-            typer.echo(f"### `{info.name}`\n\n{info.doc}\n")
+            typer.echo(f"### `{info.name}`\n\n{doc}\n")
         else:
-            typer.echo(f"{info.name}\n{textwrap.indent(textwrap.fill(info.doc, 88), '  ')}\n")
-    rows = [[k.key, k.allowed(), _yaml_value(k.default), k.meaning] for k in KNOBS]
+            typer.echo(f"{info.name}\n{textwrap.indent(textwrap.fill(doc, 88), '  ')}\n")
+    rows = [[k.key, k.allowed(), _yaml_value(k.default), KNOB_HELP[k.key]] for k in KNOBS]
     wrap = None if fmt is TableFormat.md else [None, 26, None, 50]
     typer.echo("Knobs (per seat, beside `strategy:`):\n")
     typer.echo(
@@ -379,6 +399,8 @@ def compare(
         ),
     ],
     fmt: FormatOpt = Format.table,
+    metric: MetricOpt = None,
+    margin: MarginOpt = None,
     games: GamesOpt = None,
     workers: WorkersOpt = None,
     out: OutOpt = Path("results"),
@@ -386,15 +408,22 @@ def compare(
     quiet: QuietOpt = False,
     scheduler: SchedulerOpt = None,
 ) -> None:
-    """Compare runs: differences with intervals, tests, effect sizes and a verdict."""
+    """Compare runs: differences with intervals, tests, effect sizes and a verdict.
+
+    Runs with the same seed and game count are compared game by game (paired).
+    """
     if len(items) < 2:
         raise typer.BadParameter(
             "give at least two results folders or scenarios", param_hint="ITEMS"
         )
     with _errors():
+        from uno_stats.analysis.metrics import metric_spec, parse_margin
         from uno_stats.present import report
         from uno_stats.run.results import open_runs
 
+        for name in metric or []:
+            metric_spec(name)
+        limit = parse_margin(margin) if margin is not None else None
         runs: list[Run] = []
         for item in items:
             path = Path(item)
@@ -412,7 +441,66 @@ def compare(
                 scheduler=scheduler,
             )
             runs.extend(outcome.runs)
-        typer.echo(report.compare_text(runs, fmt.value))
+        typer.echo(report.compare_text(runs, fmt.value, metric or None, limit))
+
+
+@app.command()
+def settle(
+    scenario_a: Annotated[
+        Path, typer.Argument(help="Baseline scenario YAML (A).", show_default=False)
+    ],
+    scenario_b: Annotated[
+        Path, typer.Argument(help="Scenario YAML to compare with it (B).", show_default=False)
+    ],
+    metric: Annotated[
+        str,
+        typer.Option(
+            "--metric", "-m", help="mean_COL (e.g. mean_turns), won_rate, void_rate or capped_rate."
+        ),
+    ] = "mean_turns",
+    margin: MarginOpt = None,
+    max_games: Annotated[
+        int, typer.Option("--max-games", min=1, help="Stop undecided after this many games.")
+    ] = 1_000_000,
+    batch: Annotated[
+        int, typer.Option("--batch", min=1, help="Games per run between two looks.")
+    ] = 20_000,
+    workers: WorkersOpt = None,
+    out: OutOpt = Path("results/settle"),
+    fresh: FreshOpt = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """Run A and B paired in batches until the difference is decided (anytime-valid).
+
+    Stops when the 95% confidence sequence of B - A excludes zero (or the whole margin),
+    lies inside the margin, or --max-games is reached. The runs stay in OUT for report.
+    """
+    with _errors():
+        from uno_stats.analysis.metrics import parse_margin
+        from uno_stats.present.verdicts import settle_text
+        from uno_stats.run.runner import RunInterrupted
+        from uno_stats.run.scenario import load_scenario
+        from uno_stats.run.settle import settle as settle_runs
+
+        limit = parse_margin(margin) if margin is not None else None
+        a, b = load_scenario(scenario_a), load_scenario(scenario_b)
+        try:
+            result = settle_runs(
+                a,
+                b,
+                metric,
+                margin=limit,
+                max_games=max_games,
+                batch=batch,
+                out_dir=out,
+                workers=workers,
+                progress=not quiet,
+                fresh=fresh,
+            )
+        except RunInterrupted as exc:
+            _interrupted(exc)
+        typer.echo(settle_text(result))
+        typer.echo(f"runs kept in {result.a.path} and {result.b.path}", err=True)
 
 
 @app.command("report")

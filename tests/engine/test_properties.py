@@ -47,6 +47,7 @@ def scenarios(draw):
             "bluff": PROB,
             "voluntary_draw": PROB,
             "mistake": PROB,
+            "keep_drawn": PROB,
         }
     )
     seats = draw(st.lists(seat, min_size=players, max_size=players))

@@ -1,35 +1,45 @@
 """Strategies decide from what their player may see, never from another player's hand.
 
-Each compiled decision function is called on a random table, then again after every
-opponent's hand has been replaced by random cards of the same size, with the same random
-stream: the decisions must not change. A control test checks that the harness would catch a
-decision that does read another hand.
+A strategy's decision functions receive only the deciding seat's own hand row, public
+counts and facts, its own knobs and its own memory row (see
+:mod:`uno_stats.engine.strategies`). The harness below calls each of them on a random
+table with exactly those arguments, then again after every opponent's hand has been
+replaced by random cards of the same size, with the same random stream: the decisions must
+not change. A control runs a deliberately peeking decision through the same harness and
+requires the harness to catch it.
 """
 
 from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from uno_stats.engine import EngineConfig, _new_table
-from uno_stats.engine.cards import build_deck
+from uno_stats.engine.cards import CARD_COLOR, WILD, build_deck
 from uno_stats.engine.piles import collect_playable
-from uno_stats.engine.rules import preset_rules
+from uno_stats.engine.rules import R_WD4_RESTRICTION, preset_rules
 from uno_stats.engine.state import (
     ST_COLOR,
     ST_DIR,
     ST_DISC_N,
+    ST_PARTNERS,
     ST_WD4_PREV_COLOR,
     ST_WD4_PREV_TOP,
     T_CAND,
-    T_LACKS,
+    T_DECK,
+    T_MEMORY,
+    T_RANK,
     T_RULES,
 )
 from uno_stats.engine.strategies import (
-    choose_card_for,
+    choose_card,
     choose_color,
     choose_swap_target,
-    smart_bluff_estimate,
     wants_challenge,
 )
 from uno_stats.engine.strategy_table import STRATEGIES, default_seat
@@ -60,7 +70,8 @@ def _table(strategy: str, seed: int):
     table.st[ST_COLOR] = int(gen.integers(0, 4))
     table.st[ST_DIR] = 1 if gen.random() < 0.5 else -1
     table.st[ST_WD4_PREV_COLOR] = int(gen.integers(0, 4))
-    table.tab[T_LACKS, :PLAYERS] = gen.integers(0, 16, size=PLAYERS)  # public: seen drawing
+    # seat 0's own memory: colors it saw each seat lack (public events)
+    table.tab[T_MEMORY, :PLAYERS] = gen.integers(0, 16, size=PLAYERS)
     table.st[ST_WD4_PREV_TOP] = int(table.disc[max(discards - 2, 0)])
     return config, table, deck[at:], gen
 
@@ -77,49 +88,81 @@ def _hide_opponents(table, unseen: np.ndarray, gen) -> None:
         at += size
 
 
-def _decisions(config, table, seed: int) -> tuple:
-    """Every decision seat 0 makes here, each drawn from the same random stream."""
+def _decisions(config, table, seed: int, card_rule: Callable[..., Any]) -> tuple:
+    """Every decision seat 0 makes here, each drawn from the same random stream, called with
+    exactly the arguments the engine passes (``card_rule``: the card choice under test)."""
     kind = int(config.seats[0, 0])
-    tab = table.tab
-    top = int(table.disc[table.st[ST_DISC_N] - 1])
+    tab, st, hn = table.tab, table.st, table.hn
+    hand = table.hands[0, : hn[0]]
+    memory = tab[T_MEMORY]
+    top = int(table.disc[st[ST_DISC_N] - 1])
+    color = int(st[ST_COLOR])
+    nxt = (PLAYERS + int(st[ST_DIR])) % PLAYERS
+    cand = tab[T_CAND]
+    n = collect_playable(table.hands, hn, 0, top, color, False, tab[T_RULES], cand)
     rng = np.zeros(1, dtype=np.uint64)
-    n = collect_playable(
-        table.hands, table.hn, 0, top, int(table.st[ST_COLOR]), False, tab[T_RULES], tab[T_CAND]
+    rng[0] = seed
+    card = -1
+    if n > 0:
+        card = int(hand[card_rule(kind, hand, n, cand, tab[T_RANK], color, hn, nxt, memory, rng)])
+    rng[0] = seed
+    named = int(choose_color(kind, hand, nxt, memory, rng))
+    rng[0] = seed
+    target = int(choose_swap_target(kind, 0, PLAYERS, int(st[ST_PARTNERS]), hn, rng))
+    challenge = bool(
+        wants_challenge(
+            config.seats[0],
+            hand,
+            int(hn[PLAYERS - 1]),
+            table.disc[: st[ST_DISC_N]],
+            tab[T_DECK, : len(config.deck)],
+            int(tab[T_RULES, R_WD4_RESTRICTION]),
+            int(st[ST_WD4_PREV_COLOR]),
+            int(st[ST_WD4_PREV_TOP]),
+        )
     )
-    rng[0] = seed
-    card = int(table.hands[0, choose_card_for(kind, tab, 0, n, rng)]) if n else -1
-    rng[0] = seed
-    next_lacks = int(table.tab[T_LACKS, (PLAYERS + int(table.st[ST_DIR])) % PLAYERS])
-    color = int(choose_color(kind, table.hands, table.hn, 0, rng, next_lacks))
-    rng[0] = seed
-    target = int(choose_swap_target(kind, table.st, table.hn, 0, rng))
-    estimate = float(smart_bluff_estimate(tab, 0, PLAYERS - 1))
-    challenge = bool(wants_challenge(config.seats, tab, 0, PLAYERS - 1))
-    return card, color, target, round(estimate, 12), challenge
+    return card, named, target, challenge
+
+
+def _real(table) -> Callable[..., Any]:
+    return choose_card
+
+
+def _tables_changed(strategy: str, card_rule_for: Callable[[Any], Callable[..., Any]]) -> int:
+    """On how many random tables seat 0's decisions change when the opponents' cards do;
+    ``card_rule_for(table)`` gives the card choice under test."""
+    changed = 0
+    replaced = 0
+    for seed in range(TABLES):
+        config, table, unseen, gen = _table(strategy, seed)
+        card_rule = card_rule_for(table)
+        before = _decisions(config, table, seed + 1, card_rule)
+        hands_before = table.hands[1:PLAYERS].copy()
+        _hide_opponents(table, unseen, gen)
+        replaced += not np.array_equal(hands_before, table.hands[1:PLAYERS])
+        changed += _decisions(config, table, seed + 1, card_rule) != before
+    assert replaced > TABLES * 0.9  # the opponents' cards really were replaced
+    return changed
 
 
 @pytest.mark.parametrize("strategy", [s.name for s in STRATEGIES])
 def test_decisions_ignore_opponents_cards(strategy: str) -> None:
-    changed_hands = 0
-    for seed in range(TABLES):
-        config, table, unseen, gen = _table(strategy, seed)
-        before = _decisions(config, table, seed + 1)
-        hands_before = table.hands[1:PLAYERS].copy()
-        _hide_opponents(table, unseen, gen)
-        changed_hands += not np.array_equal(hands_before, table.hands[1:PLAYERS])
-        assert _decisions(config, table, seed + 1) == before, f"table {seed}"
-    assert changed_hands > TABLES * 0.9  # the opponents' cards really were replaced
+    assert _tables_changed(strategy, _real) == 0
 
 
-def test_the_harness_catches_a_peeking_decision() -> None:
-    """Control: a 'decision' that reads seat 1's cards changes when they are replaced."""
-    changes = 0
-    for seed in range(50):
-        _config, table, unseen, gen = _table("random", seed)
-        peek = int(table.hands[1, : table.hn[1]].sum())
-        _hide_opponents(table, unseen, gen)
-        changes += peek != int(table.hands[1, : table.hn[1]].sum())
-    assert changes > 40
+def test_the_harness_catches_a_peeking_strategy() -> None:
+    """Control: a card choice that looks at seat 1's cards (through the table, as a strategy
+    handed the table could) goes through the same harness, which must catch it."""
+
+    def peeking_for(table) -> Callable[..., Any]:
+        def peeking(kind, hand, n, cand, rank, color, sizes, nxt, memory, rng):
+            seat1 = table.hands[1, : table.hn[1]]
+            holds_color = any(c < WILD and CARD_COLOR[c] == color for c in seat1)
+            return cand[0] if holds_color or n == 0 else cand[n - 1]
+
+        return peeking
+
+    assert _tables_changed("basic", peeking_for) > TABLES // 20
 
 
 def _first_play(position, seat: int) -> str:
@@ -180,3 +223,22 @@ def test_color_denier_names_the_lacking_color() -> None:
     assert _first_play(denier, 0) == _first_play(basic, 0) == "Wild"
     assert basic.color == "green"  # its commonest color
     assert denier.color == "yellow"  # the color seat 1 was seen to lack
+
+
+def test_the_rules_loop_names_no_strategy_and_strategies_import_no_engine_state() -> None:
+    engine = Path(__file__).resolve().parents[2] / "uno_stats" / "engine"
+    names = {"RANDOM", "BASIC", "AGGRESSIVE", "HOARDER", "COLOR_DENIER"}
+    names |= {s.name for s in STRATEGIES}
+    for module in ("round.py", "turn.py", "play.py", "chunk.py", "piles.py", "hands.py"):
+        tree = ast.parse((engine / module).read_text())
+        used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        used |= {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}
+        strings = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)}
+        assert not (names & (used | strings)), module
+    tree = ast.parse((engine / "strategies.py").read_text())
+    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert not imported & {
+        "uno_stats.engine.state",
+        "uno_stats.engine.turn",
+        "uno_stats.engine.play",
+    }

@@ -24,7 +24,9 @@ from uno_stats.engine.rules import preset_rules
 from uno_stats.engine.strategy_table import default_seat
 rules = preset_rules("classic-house")
 rules.update(stack_draw_two=True, seven_zero=True, jump_in=True, shuffle_hands_cards=1)
-config = EngineConfig.build(3, rules, [default_seat()] * 3, seed=11)
+strategies = ("random", "color-denier", "aggressive")  # a strategy memory; keep_drawn
+seats = [default_seat() | {"strategy": s, "keep_drawn": 0.5} for s in strategies]
+config = EngineConfig.build(3, rules, seats, seed=11)
 cols = simulate(config, 0, 3)
 print(json.dumps({k: v.tolist() for k, v in cols.items()}))
 """
@@ -39,6 +41,10 @@ def test_uncompiled_engine_plays_the_same_games():
     interpreted = json.loads(out.stdout)
     rules = preset_rules("classic-house")
     rules.update(stack_draw_two=True, seven_zero=True, jump_in=True, shuffle_hands_cards=1)
-    compiled = simulate(EngineConfig.build(3, rules, [default_seat()] * 3, seed=11), 0, 3)
+    seats = [
+        default_seat() | {"strategy": s, "keep_drawn": 0.5}
+        for s in ("random", "color-denier", "aggressive")
+    ]
+    compiled = simulate(EngineConfig.build(3, rules, seats, seed=11), 0, 3)
     for name, column in compiled.items():
         assert np.array_equal(np.asarray(interpreted[name]), column), name

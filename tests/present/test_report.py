@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from helpers import run_manifest, write_run, write_sweep
 
+from uno_stats.analysis.metrics import parse_margin
 from uno_stats.errors import ResultsError
 from uno_stats.present import report
 from uno_stats.run.manifest import write_manifest
@@ -120,9 +121,20 @@ def test_compare_text_verdicts(results) -> None:
     assert "Holm p" in text and "Welch t" in text and "Mann-Whitney U" in text
     assert "stacking-on makes 4-player rounds" in text and "longer than baseline" in text
     data = json.loads(report.compare_text(runs, "json"))
-    assert data["baseline"] == "baseline" and len(data["comparisons"]) == 7
+    assert data["baseline"] == "baseline" and len(data["comparisons"]) == 8
+    assert {c["question"] for c in data["comparisons"]} >= {"round length", "round outcome"}
     rows = list(csv.DictReader(io.StringIO(report.compare_text(runs, "csv"))))
-    assert {"difference_low", "ratio_high", "p_holm", "verdict"} <= set(rows[0])
+    assert {"difference_low", "ratio_high", "p_holm", "verdict", "method", "level"} <= set(rows[0])
+    assert {"seed_baseline", "seed_run", "paired", "holm_family"} <= set(rows[0])
+
+
+def test_compare_text_with_metrics_and_margin(results) -> None:
+    runs = open_runs(results["base"]) + open_runs(results["stack"])
+    text = report.compare_text(runs, metrics=["mean_turns"], margin=parse_margin("2%"))
+    assert "mean turns" in text and "void rate" not in text
+    assert "Equivalence: " in text and "margin +-2%" in text
+    rows = json.loads(report.compare_text(runs, "json", ["mean_turns"], parse_margin("2%")))
+    assert rows["comparisons"][0]["equivalence"] in ("same", "different", "undecided")
 
 
 def test_compare_text_notes_skipped_seat_metric(results) -> None:

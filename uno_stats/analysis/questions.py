@@ -25,10 +25,8 @@ import polars as pl
 
 from uno_stats.analysis.compare import (
     DEFAULT_METRICS,
-    MetricComparison,
     compare_metric,
     seat_win_rate_difference,
-    verdict,
 )
 from uno_stats.analysis.estimates import (
     ChiSquare,
@@ -46,6 +44,7 @@ from uno_stats.analysis.estimates import (
     wilson,
     won_rounds,
 )
+from uno_stats.analysis.metrics import MetricComparison
 from uno_stats.analysis.seats import (
     ComebackCurve,
     DeficitTable,
@@ -113,7 +112,6 @@ __all__ = [
     "tournament_groups",
     "tournament_table",
     "turns_histogram",
-    "verdict",
 ]
 
 QUANTILES: tuple[float, ...] = (0.1, 0.5, 0.9, 0.99)

@@ -4,8 +4,7 @@ Like OpenSpiel's playthroughs, ``scripts/golden.py`` writes each case's trace to
 ``tests/engine/golden/<name>.txt`` and a test regenerates them in memory and compares byte
 for byte: any change in how a game plays out shows up as a readable diff. Each rule-key
 case sets its key to a value its preset does not use, on games chosen so that the key
-fires (``witness`` says how, and the tests check it); ``drawn_card`` is the exception
-(see its case).
+fires (``witness`` says how, and the tests check it).
 """
 
 from __future__ import annotations
@@ -231,12 +230,11 @@ RULE_CASES: tuple[GoldenCase, ...] = (
         "classic-house",
         games=(6,),
         rules={"drawn_card": "must-play"},
+        knobs={"keep_drawn": 0.5},
         key="drawn_card",
         witness=_has(E.EV_PLAY, b=E.PLAY_DRAWN),
-        shows=(
-            "a drawn playable card is played at once; every strategy plays it under may-play "
-            "too, so this trace equals the may-play one until a keep_drawn knob exists"
-        ),
+        shows="a playable drawn card is played at once although the seats would keep it half "
+        "the time under may-play (knob keep_drawn 0.5)",
     ),
     GoldenCase(
         "rule-voluntary_draw",
@@ -420,8 +418,6 @@ CASES: tuple[GoldenCase, ...] = PRESET_CASES + MATCH_CASES + RULE_CASES
 WITNESS_IN_BASELINE = frozenset(
     {"voluntary_draw", "deadlock", "wd4_challenge", "final_penalty", "no_action_finish"}
 )
-# Keys the engine does not read yet (issue 8 item 6): the trace equals the baseline's.
-INERT_KEYS = frozenset({"drawn_card"})
 
 
 def case_events(case: GoldenCase, config: EngineConfig, game: int) -> np.ndarray:

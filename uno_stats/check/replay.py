@@ -36,9 +36,9 @@ from uno_stats.engine import EngineConfig, simulate, trace_events
 from uno_stats.engine import events as E
 from uno_stats.engine.cards import CARD_COLOR, CARD_IS_ACTION, WILD, WILD_DRAW_FOUR
 from uno_stats.engine.schema import STATUS_CAPPED, STATUS_NAMES, STATUS_VOID, STATUS_WON
-from uno_stats.engine.strategy_table import S_BLUFF, S_KIND, STRATEGIES_BY_NAME
+from uno_stats.engine.strategy_table import S_BLUFF, S_KIND, strategy_id
 
-_BASIC = STRATEGIES_BY_NAME["basic"].engine_id
+_BASIC = strategy_id("basic")
 
 
 @dataclass(frozen=True)

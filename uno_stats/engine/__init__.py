@@ -17,17 +17,15 @@ from uno_stats.engine.chunk import (
     OC_CHECKPOINTS,
     OC_MATCH_VALID,
     OP_CHECKPOINT0,
-    OP_DEFICIT,
-    OP_HAND,
-    OP_POINTS,
     SCALAR_COLUMNS,
+    SEAT_PLANES,
     allocate_outputs,
     run_chunk,
 )
 from uno_stats.engine.rules import R_SCORING, SCORING_PARTNERS, encode_rules
 from uno_stats.engine.schema import CHECKPOINT_TURNS, COLUMNS
-from uno_stats.engine.state import ST_EV_N, ST_PARTNERS, ST_TRACE, Table
-from uno_stats.engine.strategy_table import encode_strategies
+from uno_stats.engine.state import ST_EV_N, ST_OBSERVED, ST_PARTNERS, ST_TRACE, Table
+from uno_stats.engine.strategy_table import encode_strategies, keeps_memory
 
 if TYPE_CHECKING:
     from uno_stats.run.scenario import Scenario
@@ -93,6 +91,7 @@ class EngineConfig:
 def _new_table(config: EngineConfig, max_events: int = 0) -> Table:
     table = Table(config.players, config.rules, config.deck, max_events)
     table.st[ST_PARTNERS] = 1 if config.scoring == SCORING_PARTNERS else 0
+    table.st[ST_OBSERVED] = 1 if keeps_memory(config.seats) else 0
     return table
 
 
@@ -137,9 +136,7 @@ def _columns(config: EngineConfig, out_s: np.ndarray, out_p: np.ndarray) -> dict
     rows = out_s.shape[1]
     raw: dict[str, np.ndarray] = {name: out_s[i] for i, name in enumerate(SCALAR_COLUMNS)}
     raw["players"] = np.full(rows, config.players)
-    raw["hand_sizes"] = out_p[OP_HAND]
-    raw["points"] = out_p[OP_POINTS]
-    raw["max_deficit"] = out_p[OP_DEFICIT]
+    raw.update({name: out_p[i] for i, name in enumerate(SEAT_PLANES)})
     match_valid = out_s[OC_MATCH_VALID] != 0
     cols: dict[str, np.ndarray] = {}
     for column in COLUMNS:
@@ -154,20 +151,25 @@ def _columns(config: EngineConfig, out_s: np.ndarray, out_p: np.ndarray) -> dict
     return cols
 
 
+def _traced(config: EngineConfig, game: int, max_events: int):
+    """Play game ``game`` with tracing on, growing the output rows until the whole game fits
+    (a match may take up to ``MATCH_ROUND_CAP`` rounds); the table holds the events."""
+    table = _new_table(config, max_events=max_events)
+    capacity = 1 if config.match_target == 0 else 256
+    while True:
+        table.st[ST_TRACE] = 1
+        table.st[ST_EV_N] = 0
+        rows, out_s, out_p = _play(config, table, game, 1, capacity)
+        if rows >= 0:
+            return table, rows, out_s, out_p
+        capacity *= 2
+
+
 def trace_game(config: EngineConfig, game: int, max_events: int = 500_000) -> list[str]:
     """Game ``game`` of the run, move by move, as lines of text (a match: every round)."""
     from uno_stats.engine.trace import describe
 
-    table = _new_table(config, max_events=max_events)
-    table.st[ST_TRACE] = 1
-    table.st[ST_EV_N] = 0
-    capacity = 1 if config.match_target == 0 else 256
-    while True:
-        table.st[ST_EV_N] = 0
-        rows, out_s, out_p = _play(config, table, game, 1, capacity)
-        if rows >= 0:
-            break
-        capacity *= 2
+    table, rows, out_s, out_p = _traced(config, game, max_events)
     n_events = int(table.st[ST_EV_N])
     events = table.events[: min(n_events, max_events)]
     cols = _columns(config, out_s[:, :rows], out_p[:, :rows])
@@ -175,10 +177,9 @@ def trace_game(config: EngineConfig, game: int, max_events: int = 500_000) -> li
 
 
 def trace_events(config: EngineConfig, game: int, max_events: int = 500_000) -> np.ndarray:
-    """The raw event rows of game ``game`` (for tests and tools that replay the moves)."""
-    table = _new_table(config, max_events=max_events)
-    capacity = 1 if config.match_target == 0 else 4096
-    _play(config, table, game, 1, capacity)
+    """The raw event rows of game ``game`` (for tests and tools that replay the moves);
+    at most ``max_events`` of them (the first ones)."""
+    table, _rows, _out_s, _out_p = _traced(config, game, max_events)
     return table.events[: min(int(table.st[ST_EV_N]), max_events)].copy()
 
 

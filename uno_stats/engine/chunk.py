@@ -9,86 +9,54 @@ from uno_stats.engine.jit import engine_jit
 from uno_stats.engine.rng import seed_stream
 from uno_stats.engine.round import play_round
 from uno_stats.engine.rules import SCORING_LOW, SCORING_PARTNERS, SCORING_POINTS
-from uno_stats.engine.schema import STATUS_VOID, STATUS_WON
+from uno_stats.engine.schema import ROUND_COUNTERS, STATUS_VOID, STATUS_WON
 from uno_stats.engine.state import (
     N_CHECKPOINTS,
-    ST_CHALLENGES,
-    ST_CHALLENGES_WON,
+    N_COUNTERS,
     ST_CHECKPOINTS,
     ST_DEALER,
-    ST_DRAWN,
     ST_FIRST,
-    ST_HAND_SHUFFLES,
-    ST_JUMP_INS,
-    ST_LONGEST_STACK,
-    ST_MISTAKES,
     ST_PLAYERS,
-    ST_RESHUFFLES,
-    ST_SEVEN_SWAPS,
-    ST_STACK_TOTAL,
     ST_STATUS,
     ST_TURNS,
-    ST_UNO_PENALTIES,
     ST_WINNER,
-    ST_ZERO_PASSES,
     T_ST,
     views,
 )
 
-# Columns of the scalar output array, in order.
-SCALAR_COLUMNS = (
+# Rows of the scalar output array, in order: the round's identity, its counters (in the
+# order of schema.ROUND_COUNTERS, which is also their order in the state), the match.
+SCALAR_COLUMNS: tuple[str, ...] = (
     "game",
     "round",
     "dealer",
     "first_player",
     "winner",
     "status",
-    "turns",
-    "cards_drawn",
-    "reshuffles",
+    *ROUND_COUNTERS,
     "match_winner",
     "match_rounds",
     "match_valid",
-    "longest_stack",
-    "stack_total",
-    "challenges",
-    "challenges_won",
-    "uno_penalties",
-    "seven_swaps",
-    "zero_passes",
-    "jump_ins",
-    "mistakes",
-    "hand_shuffles",
     "checkpoints",
 )
-(
-    OC_GAME,
-    OC_ROUND,
-    OC_DEALER,
-    OC_FIRST,
-    OC_WINNER,
-    OC_STATUS,
-    OC_TURNS,
-    OC_DRAWN,
-    OC_RESHUFFLES,
-    OC_MATCH_WINNER,
-    OC_MATCH_ROUNDS,
-    OC_MATCH_VALID,
-    OC_LONGEST_STACK,
-    OC_STACK_TOTAL,
-    OC_CHALLENGES,
-    OC_CHALLENGES_WON,
-    OC_UNO,
-    OC_SWAPS,
-    OC_ZPASSES,
-    OC_JUMPS,
-    OC_MISTAKES,
-    OC_SHUFFLES,
-    OC_CHECKPOINTS,
-) = range(len(SCALAR_COLUMNS))
+OC_GAME = SCALAR_COLUMNS.index("game")
+OC_ROUND = SCALAR_COLUMNS.index("round")
+OC_DEALER = SCALAR_COLUMNS.index("dealer")
+OC_FIRST = SCALAR_COLUMNS.index("first_player")
+OC_WINNER = SCALAR_COLUMNS.index("winner")
+OC_STATUS = SCALAR_COLUMNS.index("status")
+OC_COUNTER0 = SCALAR_COLUMNS.index(ROUND_COUNTERS[0])
+OC_MATCH_WINNER = SCALAR_COLUMNS.index("match_winner")
+OC_MATCH_ROUNDS = SCALAR_COLUMNS.index("match_rounds")
+OC_MATCH_VALID = SCALAR_COLUMNS.index("match_valid")
+OC_CHECKPOINTS = SCALAR_COLUMNS.index("checkpoints")
 N_SCALAR = len(SCALAR_COLUMNS)
 # Planes of the per-seat output array: hand sizes, points, max deficit, then the checkpoints.
-OP_HAND, OP_POINTS, OP_DEFICIT, OP_CHECKPOINT0 = 0, 1, 2, 3
+SEAT_PLANES: tuple[str, ...] = ("hand_sizes", "points", "max_deficit")
+OP_HAND = SEAT_PLANES.index("hand_sizes")
+OP_POINTS = SEAT_PLANES.index("points")
+OP_DEFICIT = SEAT_PLANES.index("max_deficit")
+OP_CHECKPOINT0 = len(SEAT_PLANES)
 N_SEAT_PLANES = OP_CHECKPOINT0 + N_CHECKPOINTS
 
 MATCH_ROUND_CAP = 5000  # a match still undecided after this many rounds is recorded as such
@@ -111,22 +79,11 @@ def _record(tab, out_s, out_p, row, game, rnd):
     out_s[OC_FIRST, row] = st[ST_FIRST]
     out_s[OC_WINNER, row] = st[ST_WINNER]
     out_s[OC_STATUS, row] = st[ST_STATUS]
-    out_s[OC_TURNS, row] = st[ST_TURNS]
-    out_s[OC_DRAWN, row] = st[ST_DRAWN]
-    out_s[OC_RESHUFFLES, row] = st[ST_RESHUFFLES]
+    for k in range(N_COUNTERS):  # the counters lie in the same order in both arrays
+        out_s[OC_COUNTER0 + k, row] = st[ST_TURNS + k]
     out_s[OC_MATCH_WINNER, row] = -1
     out_s[OC_MATCH_ROUNDS, row] = 0
     out_s[OC_MATCH_VALID, row] = 0
-    out_s[OC_LONGEST_STACK, row] = st[ST_LONGEST_STACK]
-    out_s[OC_STACK_TOTAL, row] = st[ST_STACK_TOTAL]
-    out_s[OC_CHALLENGES, row] = st[ST_CHALLENGES]
-    out_s[OC_CHALLENGES_WON, row] = st[ST_CHALLENGES_WON]
-    out_s[OC_UNO, row] = st[ST_UNO_PENALTIES]
-    out_s[OC_SWAPS, row] = st[ST_SEVEN_SWAPS]
-    out_s[OC_ZPASSES, row] = st[ST_ZERO_PASSES]
-    out_s[OC_JUMPS, row] = st[ST_JUMP_INS]
-    out_s[OC_MISTAKES, row] = st[ST_MISTAKES]
-    out_s[OC_SHUFFLES, row] = st[ST_HAND_SHUFFLES]
     out_s[OC_CHECKPOINTS, row] = st[ST_CHECKPOINTS]
     for s in range(st[ST_PLAYERS]):
         out_p[OP_HAND, row, s] = hn[s]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from uno_stats.engine.events import EV_HAND, EV_ROTATE, EV_SHUFFLE_HANDS, EV_SWAP, emit
 from uno_stats.engine.jit import engine_jit
 from uno_stats.engine.rng import shuffle
+from uno_stats.engine.schema import CHECKPOINT_EVERY
 from uno_stats.engine.state import (
     N_CHECKPOINTS,
     ST_CHECKPOINTS,
@@ -74,6 +75,7 @@ def shuffle_hands(st, hands, hn, p, rng, ev):
         hands[s, hn[s]] = card
         hn[s] += 1
         emit(st, ev, EV_HAND, s, card, 0, 0, 0)
+    # largest_hand needs no update: dealt out evenly, no hand exceeds the largest before
 
 
 @engine_jit
@@ -90,8 +92,8 @@ def measure(tab):
         if d > max_deficit[s]:
             max_deficit[s] = d
     t = st[ST_TURNS]
-    if t % 5 == 0 and 0 < t <= 5 * N_CHECKPOINTS:
-        k = t // 5 - 1
+    if t % CHECKPOINT_EVERY == 0 and 0 < t <= CHECKPOINT_EVERY * N_CHECKPOINTS:
+        k = t // CHECKPOINT_EVERY - 1
         bit = 1 << k
         if st[ST_CHECKPOINTS] & bit == 0:
             st[ST_CHECKPOINTS] |= bit

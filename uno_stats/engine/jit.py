@@ -25,15 +25,20 @@ ENGINE_SOURCES = ("engine/*.py",)
 """The package files whose code decides how a game plays out."""
 
 
+def source_hash(package: Path) -> str:
+    """Fingerprint (16 hex digits) of the ``ENGINE_SOURCES`` files below ``package``."""
+    digest = hashlib.sha256()
+    for pattern in ENGINE_SOURCES:
+        for path in sorted(package.glob(pattern)):
+            digest.update(path.relative_to(package).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 @cache
 def engine_source_hash() -> str:
     """Fingerprint of the engine's source files (16 hex digits)."""
-    digest = hashlib.sha256()
-    for pattern in ENGINE_SOURCES:
-        for path in sorted(_PACKAGE.glob(pattern)):
-            digest.update(path.relative_to(_PACKAGE).as_posix().encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+    return source_hash(_PACKAGE)
 
 
 def engine_cache_dir() -> Path:

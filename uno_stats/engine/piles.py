@@ -11,17 +11,13 @@ from uno_stats.engine.cards import (
 )
 from uno_stats.engine.events import EV_DRAW, EV_REFILL, emit
 from uno_stats.engine.jit import engine_inline, engine_jit
+from uno_stats.engine.legal import blocks_wd4, top_number
 from uno_stats.engine.rng import shuffle
-from uno_stats.engine.rules import (
-    R_NO_ACTION_FINISH,
-    R_WD4_RESTRICTION,
-    WD4_COLOR_OR_NUMBER,
-    WD4_COLOR_OR_WILD,
-    WD4_NONE,
-)
+from uno_stats.engine.rules import R_NO_ACTION_FINISH, R_WD4_RESTRICTION, WD4_NONE
 from uno_stats.engine.state import (
+    ST_CARDS_DRAWN,
     ST_DISC_N,
-    ST_DRAWN,
+    ST_LARGEST_HAND,
     ST_PASSES,
     ST_PILE_N,
     ST_RESHUFFLES,
@@ -68,7 +64,9 @@ def draw_card(tab, p, rng, ev, reason):
     card = pile[st[ST_PILE_N]]
     hands[p, hn[p]] = card
     hn[p] += 1
-    st[ST_DRAWN] += 1
+    if hn[p] > st[ST_LARGEST_HAND]:
+        st[ST_LARGEST_HAND] = hn[p]
+    st[ST_CARDS_DRAWN] += 1
     st[ST_PASSES] = 0
     emit(st, ev, EV_DRAW, p, card, reason, 0, 0)
     return card
@@ -122,24 +120,14 @@ def may_finish_on(card, hand_size, rules):
 def wd4_allowed(hands, hn, p, color, top, rules):
     """Whether seat ``p``'s hand (without its Wild Draw Fours) permits a Wild Draw Four.
 
-    RULES.md "Who blocks a Wild Draw Four": ``color`` - any card of the active color;
-    ``color-or-wild`` - that, or a Wild / Shuffle Hands / Customizable; ``color-or-number`` -
-    that, or a number card with the top card's number (only when the top card is a number).
+    Nothing blocks under ``none``; otherwise any card :func:`legal.blocks_wd4` names does.
     """
     restriction = rules[R_WD4_RESTRICTION]
     if restriction == WD4_NONE:
         return True
-    top_number = CARD_SYMBOL[top] if (top < WILD and CARD_SYMBOL[top] < 10) else -1
+    number = top_number(top)
     for i in range(hn[p]):
-        c = hands[p, i]
-        if c == WILD_DRAW_FOUR:
-            continue
-        if c < WILD:
-            if CARD_COLOR[c] == color:
-                return False
-            if restriction == WD4_COLOR_OR_NUMBER and CARD_SYMBOL[c] == top_number:
-                return False
-        elif restriction == WD4_COLOR_OR_WILD:
+        if blocks_wd4(hands[p, i], color, number, restriction):
             return False
     return True
 

@@ -63,6 +63,19 @@ def chance(rng, p):
 
 
 @engine_jit
+def best_so_far(score, best, ties, rng):
+    """One step of a uniform choice among the highest scores (reservoir sampling): given
+    this candidate's ``score`` and the best so far with its count of ``ties``, returns
+    ``(take this one, best, ties)``. Every strategy breaks ties with this one rule."""
+    if score > best:
+        return True, score, 1
+    if score == best:
+        ties += 1
+        return below(rng, ties) == 0, best, ties
+    return False, best, ties
+
+
+@engine_jit
 def shuffle(arr, n, rng):
     """Fisher-Yates shuffle of ``arr[:n]`` in place."""
     for i in range(n - 1, 0, -1):

@@ -25,7 +25,8 @@ from uno_stats.engine.events import (
 )
 from uno_stats.engine.jit import engine_jit
 from uno_stats.engine.piles import draw_cards
-from uno_stats.engine.rng import chance, shuffle
+from uno_stats.engine.play import announce
+from uno_stats.engine.rng import shuffle
 from uno_stats.engine.rules import (
     OPENING_REDRAW,
     R_HAND_SIZE,
@@ -45,6 +46,7 @@ from uno_stats.engine.state import (
     ST_DIR,
     ST_DISC_N,
     ST_FIRST,
+    ST_LARGEST_HAND,
     ST_PASSES,
     ST_PEND_CARDS,
     ST_PEND_KIND,
@@ -54,11 +56,10 @@ from uno_stats.engine.state import (
     ST_STATUS,
     ST_TURNS,
     ST_WINNER,
-    T_LACKS,
+    T_MEMORY,
     views,
 )
-from uno_stats.engine.strategies import BASIC, choose_color, strategy_of
-from uno_stats.engine.strategy_table import S_BLUFF
+from uno_stats.engine.strategies import SEEN_ROUND_START, bluffs, choose_color, strategy_of
 from uno_stats.engine.turn import CONTINUE_TURN, normal_turn, resolve_penalty
 
 
@@ -128,7 +129,10 @@ def _open(tab, card, seats, rng, ev):
     st[ST_CUR] = first
     st[ST_COLOR] = CARD_COLOR[card]
     if card >= WILD:  # Wild, Shuffle Hands, Customizable: the first player names the color
-        st[ST_COLOR] = choose_color(strategy_of(seats, first), hands, hn, first, rng, 0)
+        kind = strategy_of(seats, first)
+        nxt = (first + 1) % players
+        memory = tab[T_MEMORY + first]
+        st[ST_COLOR] = choose_color(kind, hands[first, : hn[first]], nxt, memory, rng)
         emit(st, ev, EV_COLOR, first, st[ST_COLOR], 0, 0, 0)
         return
     sym = CARD_SYMBOL[card]
@@ -156,7 +160,7 @@ def setup_round(tab, seats, rng, ev, dealer, shuffled=False):
     """
     st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
     reset_round(st, hn, max_deficit, dealer)
-    tab[T_LACKS, :] = 0
+    announce(tab, seats, SEEN_ROUND_START, -1, 0)
     players = st[ST_PLAYERS]
     n = deck.shape[0]
     for i in range(n):
@@ -173,6 +177,8 @@ def setup_round(tab, seats, rng, ev, dealer, shuffled=False):
             hands[s, hn[s]] = card
             hn[s] += 1
             emit(st, ev, EV_DEAL, s, card, 0, 0, 0)
+    for s in range(players):
+        st[ST_LARGEST_HAND] = max(st[ST_LARGEST_HAND], hn[s])
     card = _turn_up(tab, rng, ev)
     _open(tab, card, seats, rng, ev)
     st[ST_FIRST] = st[ST_CUR]
@@ -190,10 +196,8 @@ def play_turns(tab, seats, rng, ev):
             st[ST_STATUS] = STATUS_CAPPED
             break
         p = st[ST_CUR]
-        # "Bluff": one draw each time a seat becomes active, only with challenges on.
-        # `basic` plays a Wild Draw Four only when legal, whatever its bluff knob says.
-        bluffs = challenges and strategy_of(seats, p) != BASIC
-        st[ST_BLUFF] = 1 if (bluffs and chance(rng, seats[p, S_BLUFF])) else 0
+        # "Bluff": decided each time a seat becomes active, by the seat's strategy.
+        st[ST_BLUFF] = 1 if bluffs(strategy_of(seats, p), seats[p], challenges, rng) else 0
         if st[ST_PENDING] > 0:
             outcome = resolve_penalty(tab, p, seats, rng, ev)
             if outcome != CONTINUE_TURN:

@@ -2,7 +2,10 @@
 
 Everything that knows about rule keys reads this table: scenario validation,
 ``uno-stats rules``, the engine encoding and the reports. A rule is declared
-once here; the engine reads it from the encoded array at the index ``R_<KEY>``.
+once here; the engine reads it from the encoded array at the index ``R_<KEY>`` and
+compares it with the enum codes below, both checked against the table at import.
+Only facts live here (they are part of the engine's hash): what each rule means is
+help text in :mod:`uno_stats.help_text`.
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from uno_stats.engine.slots import SlotMismatch, check_slots
 
 PRESET_NAMES: tuple[str, ...] = (
     "mattel-2022",
@@ -22,13 +27,11 @@ PRESET_NAMES: tuple[str, ...] = (
 
 @dataclass(frozen=True)
 class RuleSpec:
-    """One rule key: its allowed values, default, per-preset value and meaning."""
+    """One rule key: its allowed values, default and per-preset value."""
 
     key: str
     kind: str  # "enum", "bool" or "int"
     default: Any
-    meaning: str
-    sources: str
     choices: tuple[Any, ...] = ()
     low: int = 0
     high: int = 0
@@ -55,198 +58,68 @@ class RuleSpec:
         return int(value)
 
 
-def _enum(key, choices, meaning, sources, presets=None):
-    return RuleSpec(
-        key, "enum", choices[0], meaning, sources, choices=tuple(choices), presets=presets
-    )
+def _enum(key: str, choices: tuple[Any, ...], presets: tuple[Any, ...] | None = None) -> RuleSpec:
+    return RuleSpec(key, "enum", choices[0], choices=choices, presets=presets)
 
 
-def _bool(key, default, meaning, sources, presets=None):
-    return RuleSpec(key, "bool", default, meaning, sources, presets=presets)
+def _bool(key: str, default: bool, presets: tuple[Any, ...] | None = None) -> RuleSpec:
+    return RuleSpec(key, "bool", default, presets=presets)
 
 
-def _int(key, default, low, high, meaning, sources, presets=None):
-    return RuleSpec(key, "int", default, meaning, sources, low=low, high=high, presets=presets)
+def _int(
+    key: str, default: int, low: int, high: int, presets: tuple[Any, ...] | None = None
+) -> RuleSpec:
+    return RuleSpec(key, "int", default, low=low, high=high, presets=presets)
 
 
 RULES: tuple[RuleSpec, ...] = (
     # Deck and deal
-    _int(
-        "shuffle_hands_cards",
-        0,
-        0,
-        4,
-        "Wild Shuffle Hands cards added: every hand is collected, shuffled and dealt out from the "
-        "player's left; the player names the color",
-        "002",
-        (1, 0, 0, 0),
-    ),
-    _int(
-        "custom_cards",
-        0,
-        0,
-        4,
-        "Wild Customizable (blank) cards added, acting per custom_card_rule",
-        "002",
-        (3, 0, 0, 0),
-    ),
-    _enum(
-        "custom_card_rule",
-        ("extra-turn", "wild"),
-        "extra-turn: a wild after which its player takes another turn; wild: a plain wild",
-        "002",
-    ),
-    _int("hand_size", 7, 1, 20, "cards dealt to each player", "all"),
+    _int("shuffle_hands_cards", 0, 0, 4, (1, 0, 0, 0)),
+    _int("custom_cards", 0, 0, 4, (3, 0, 0, 0)),
+    _enum("custom_card_rule", ("extra-turn", "wild")),
+    _int("hand_size", 7, 1, 20),
     # Opening card
-    _enum(
-        "opening_action",
-        ("apply", "redraw"),
-        "apply: an opening action or wild takes effect on the first player; redraw: it is covered "
-        "by the next card turned until a number card shows",
-        "000, 002",
-        ("redraw", "apply", "apply", "apply"),
-    ),
+    _enum("opening_action", ("apply", "redraw"), ("redraw", "apply", "apply", "apply")),
     _enum(
         "opening_reverse",
         ("dealer-starts", "dealer-right-starts"),
-        "who plays first after an opening Reverse (play then runs counterclockwise)",
-        "000, 001",
         ("dealer-starts", "dealer-starts", "dealer-starts", "dealer-right-starts"),
     ),
     # A turn
-    _enum(
-        "draw",
-        ("one", "until-playable"),
-        "a player who cannot or will not play draws one card, or keeps drawing until a card fits",
-        "all, 003",
-        ("one", "one", "one", "until-playable"),
-    ),
+    _enum("draw", ("one", "until-playable"), ("one", "one", "one", "until-playable")),
     _enum(
         "drawn_card",
         ("may-play", "must-play"),
-        "a playable drawn card may be kept, or must be played at once; an older card may never be "
-        "played after drawing",
-        "000, 003",
         ("may-play", "may-play", "may-play", "must-play"),
     ),
-    _bool(
-        "voluntary_draw",
-        True,
-        "a player holding a playable card may draw instead (whether they do is the strategy's "
-        "choice)",
-        "002",
-    ),
-    _bool(
-        "two_player_rules",
-        True,
-        "with two players a Reverse acts as a Skip (a Skip, Draw Two or Wild Draw Four already "
-        "gives its player another turn)",
-        "000-004",
-    ),
-    _bool(
-        "no_action_finish",
-        False,
-        "a card that would be its player's last may not be an action card or wild",
-        "003",
-    ),
-    _enum(
-        "deadlock",
-        ("void-round", "cap"),
-        "void-round: when nothing can be drawn and every player passes in a row the round is void; "
-        "cap: play on until max_turns",
-        "000",
-    ),
-    _int(
-        "max_turns",
-        10000,
-        10,
-        1_000_000,
-        "safety cap on turns; a capped round is recorded as capped, never as a win",
-        "-",
-    ),
+    _bool("voluntary_draw", True),
+    _bool("two_player_rules", True),
+    _bool("no_action_finish", False),
+    _enum("deadlock", ("void-round", "cap")),
+    _int("max_turns", 10000, 10, 1_000_000),
     # Draw cards, stacking and the Wild Draw Four
     _enum(
         "wd4_restriction",
         ("color", "color-or-wild", "color-or-number", "none"),
-        "a Wild Draw Four is legal only without a card of the active color (color), nor a Wild "
-        "(color-or-wild), nor a card matching color or number (color-or-number); none: always",
-        "000-003",
         ("color-or-wild", "color", "color", "color-or-number"),
     ),
-    _bool(
-        "wd4_challenge",
-        True,
-        "the victim of a Wild Draw Four may challenge it; without challenges nobody bluffs",
-        "000, 002-004",
-        (True, True, True, False),
-    ),
-    _int("challenge_penalty", 6, 0, 20, "cards a failed challenger draws (4 + 2)", "000, 002, 004"),
-    _bool(
-        "stack_draw_two",
-        False,
-        "a player owing a Draw Two penalty may pass it on with their own Draw Two (+2)",
-        "002, 003",
-    ),
-    _bool(
-        "stack_draw_four",
-        False,
-        "a player owing a Wild Draw Four penalty may pass it on with a Wild Draw Four (+4)",
-        "002, 003",
-    ),
-    _bool(
-        "stack_cross",
-        False,
-        "a Draw Two may answer a Wild Draw Four and the other way round; totals add",
-        "002, 003",
-    ),
-    _bool(
-        "stack_victim_skips",
-        True,
-        "the player who draws a pending draw total also loses their turn; false: they then play",
-        "002",
-    ),
-    _bool(
-        "final_penalty",
-        True,
-        "a round won on a Draw Two or Wild Draw Four: the next player still draws it before scoring",
-        "000-002",
-    ),
+    _bool("wd4_challenge", True, (True, True, True, False)),
+    _int("challenge_penalty", 6, 0, 20),
+    _bool("stack_draw_two", False),
+    _bool("stack_draw_four", False),
+    _bool("stack_cross", False),
+    _bool("stack_victim_skips", True),
+    _bool("final_penalty", True),
     # Hand-changing cards and out-of-turn play
-    _bool(
-        "seven_zero",
-        False,
-        "a 7 swaps hands with an opponent of the player's choice; a 0 passes every hand one seat "
-        "in the direction of play",
-        "002, 003",
-    ),
-    _bool(
-        "jump_in",
-        False,
-        "a player holding the exact card just played (not a wild) may play it at once out of turn",
-        "002, 003",
-    ),
+    _bool("seven_zero", False),
+    _bool("jump_in", False),
     # UNO calls and mistakes
-    _enum(
-        "uno_penalty",
-        (2, 4, 0),
-        "cards drawn by a player caught not calling UNO (0: calls not modelled)",
-        "000-004",
-        (2, 4, 2, 4),
-    ),
-    _enum(
-        "invalid_play_penalty",
-        (0, 1, 2),
-        "a wrong card played is taken back; the player draws this many cards and plays legally",
-        "000, 004",
-    ),
+    _enum("uno_penalty", (2, 4, 0), (2, 4, 2, 4)),
+    _enum("invalid_play_penalty", (0, 1, 2)),
     # Scoring
     _enum(
         "scoring",
         ("none", "points", "low-score", "partners"),
-        "none: single rounds; points: the winner scores the other hands, first to the target; "
-        "low-score: each seat adds its own hand, lowest total wins; partners: 4 players, seats "
-        "0+2 vs 1+3",
-        "000-003",
         ("points", "points", "points", "none"),
     ),
 )
@@ -254,7 +127,6 @@ RULES: tuple[RuleSpec, ...] = (
 RULES_BY_KEY: dict[str, RuleSpec] = {spec.key: spec for spec in RULES}
 
 # Engine indices: R_<KEY> is the position of <key> in the encoded rule array (checked below).
-R_COUNT = len(RULES)
 R_SHUFFLE_HANDS_CARDS = 0
 R_CUSTOM_CARDS = 1
 R_CUSTOM_CARD_RULE = 2
@@ -281,19 +153,33 @@ R_JUMP_IN = 22
 R_UNO_PENALTY = 23
 R_INVALID_PLAY_PENALTY = 24
 R_SCORING = 25
-assert R_COUNT == 26 and all(globals()["R_" + s.key.upper()] == i for i, s in enumerate(RULES)), (
-    "rule index constants out of step with RULES"
-)
+R_COUNT = len(RULES)
+check_slots(globals(), "R_", [spec.key for spec in RULES], extra=("R_COUNT",))
 
-# Encoded enum values the engine compares against.
-OPENING_APPLY, OPENING_REDRAW = 0, 1
-REVERSE_DEALER, REVERSE_DEALER_RIGHT = 0, 1
-DRAW_ONE, DRAW_UNTIL_PLAYABLE = 0, 1
-DRAWN_MAY_PLAY, DRAWN_MUST_PLAY = 0, 1
-DEADLOCK_VOID, DEADLOCK_CAP = 0, 1
-CUSTOM_EXTRA_TURN, CUSTOM_WILD = 0, 1
-WD4_COLOR, WD4_COLOR_OR_WILD, WD4_COLOR_OR_NUMBER, WD4_NONE = 0, 1, 2, 3
-SCORING_NONE, SCORING_POINTS, SCORING_LOW, SCORING_PARTNERS = 0, 1, 2, 3
+
+def code(key: str, choice: str) -> int:
+    """The encoded value of ``choice`` of the enum rule ``key`` (raises if it is not one)."""
+    spec = RULES_BY_KEY[key]
+    if choice not in spec.choices:
+        raise SlotMismatch(f"{choice!r} is not a choice of rule {key!r}")
+    return spec.encode(choice)
+
+
+# Encoded enum values the engine compares against, taken from the table.
+OPENING_APPLY, OPENING_REDRAW = code("opening_action", "apply"), code("opening_action", "redraw")
+REVERSE_DEALER = code("opening_reverse", "dealer-starts")
+REVERSE_DEALER_RIGHT = code("opening_reverse", "dealer-right-starts")
+DRAW_ONE, DRAW_UNTIL_PLAYABLE = code("draw", "one"), code("draw", "until-playable")
+DRAWN_MAY_PLAY, DRAWN_MUST_PLAY = code("drawn_card", "may-play"), code("drawn_card", "must-play")
+DEADLOCK_VOID, DEADLOCK_CAP = code("deadlock", "void-round"), code("deadlock", "cap")
+CUSTOM_EXTRA_TURN = code("custom_card_rule", "extra-turn")
+CUSTOM_WILD = code("custom_card_rule", "wild")
+WD4_COLOR = code("wd4_restriction", "color")
+WD4_COLOR_OR_WILD = code("wd4_restriction", "color-or-wild")
+WD4_COLOR_OR_NUMBER = code("wd4_restriction", "color-or-number")
+WD4_NONE = code("wd4_restriction", "none")
+SCORING_NONE, SCORING_POINTS = code("scoring", "none"), code("scoring", "points")
+SCORING_LOW, SCORING_PARTNERS = code("scoring", "low-score"), code("scoring", "partners")
 
 
 def preset_rules(preset: str) -> dict[str, Any]:

@@ -19,54 +19,31 @@ from uno_stats.engine.events import EV_END
 from uno_stats.engine.rng import seed_stream
 from uno_stats.engine.round import play_turns, setup_round
 from uno_stats.engine.rules import R_MAX_TURNS, preset_rules
-from uno_stats.engine.schema import STATUS_CAPPED, STATUS_NAMES
+from uno_stats.engine.schema import ROUND_COUNTERS, STATUS_CAPPED, STATUS_NAMES
 from uno_stats.engine.state import (
-    ST_CHALLENGES,
-    ST_CHALLENGES_WON,
     ST_COLOR,
     ST_CUR,
     ST_DIR,
     ST_DISC_N,
-    ST_DRAWN,
     ST_EV_N,
     ST_FIRST,
-    ST_HAND_SHUFFLES,
-    ST_JUMP_INS,
-    ST_LONGEST_STACK,
-    ST_MISTAKES,
+    ST_LARGEST_HAND,
     ST_PASSES,
     ST_PEND_CARDS,
     ST_PEND_KIND,
     ST_PENDING,
     ST_PILE_N,
-    ST_RESHUFFLES,
-    ST_SEVEN_SWAPS,
-    ST_STACK_TOTAL,
     ST_STATUS,
     ST_TRACE,
     ST_TURNS,
-    ST_UNO_PENALTIES,
     ST_WINNER,
-    ST_ZERO_PASSES,
     T_RULES,
 )
 from uno_stats.engine.strategy_table import default_seat
 
-_COUNTERS = {
-    "cards_drawn": ST_DRAWN,
-    "reshuffles": ST_RESHUFFLES,
-    "longest_stack": ST_LONGEST_STACK,
-    "stack_total": ST_STACK_TOTAL,
-    "challenges": ST_CHALLENGES,
-    "challenges_won": ST_CHALLENGES_WON,
-    "uno_penalties": ST_UNO_PENALTIES,
-    "seven_swaps": ST_SEVEN_SWAPS,
-    "zero_passes": ST_ZERO_PASSES,
-    "jump_ins": ST_JUMP_INS,
-    "mistakes": ST_MISTAKES,
-    "hand_shuffles": ST_HAND_SHUFFLES,
-    "passes": ST_PASSES,
-}
+# Every round counter (schema.ROUND_COUNTERS, laid out in that order from ST_TURNS), and
+# the passes in a row.
+_COUNTERS = {name: ST_TURNS + k for k, name in enumerate(ROUND_COUNTERS)} | {"passes": ST_PASSES}
 
 
 @dataclass
@@ -208,6 +185,7 @@ def play_position(
         ids = _ids(hand)
         table.hands[s, : len(ids)] = ids
         table.hn[s] = len(ids)
+    st[ST_LARGEST_HAND] = max(len(hand) for hand in hands)
     under = _ids(discard)[::-1]  # listed top first: the last listed is the bottom
     disc = [*under, card_id(top)]
     table.disc[: len(disc)] = disc

@@ -1,8 +1,9 @@
 """Layout of the engine's working arrays.
 
 A table's scalar state lives in one int64 array ``st`` indexed by the ``ST_*``
-constants; hands are rows of ``hands`` with counts in ``hn``. All arrays are
-allocated once per chunk and reused for every round.
+constants (the order of ``STATE_SLOTS``, checked at import); hands are rows of
+``hands`` with counts in ``hn``. All arrays are allocated once per chunk and reused
+for every round.
 """
 
 from __future__ import annotations
@@ -11,68 +12,94 @@ import numpy as np
 
 from uno_stats.engine.cards import MAX_CARDS
 from uno_stats.engine.jit import engine_inline
+from uno_stats.engine.schema import CHECKPOINT_TURNS, ROUND_COUNTERS
+from uno_stats.engine.slots import check_slots
 
-# Table and turn state
-ST_PLAYERS = 0
-ST_CUR = 1  # seat about to become active
-ST_DIR = 2  # +1 clockwise, -1 counterclockwise
-ST_COLOR = 3  # active color (the announced one after a wild)
-ST_PENDING = 4  # draw total owed by the next active seat
-ST_PEND_KIND = 5  # 2 or 4: the draw card on top of the pending chain; 0 without one
-ST_PEND_CARDS = 6  # draw cards in the pending chain
-ST_WD4_PLAYER = 7  # who played the last Wild Draw Four
-ST_WD4_LEGAL = 8  # 1 when that play was legal (judged as it was played)
-ST_PILE_N = 9
-ST_DISC_N = 10
-ST_DEALER = 12
-ST_FIRST = 13
-ST_STATUS = 14  # -1 while playing, then a schema.STATUS_* code
-ST_WINNER = 15
-ST_PASSES = 16  # passes in a row (nothing playable, nothing drawable)
-ST_BLUFF = 17  # the active seat treats illegal Wild Draw Fours as playable this turn
-ST_PARTNERS = 18  # 1 under partners scoring: a partner is not an opponent
-# Counters of the round
-ST_TURNS = 20
-ST_DRAWN = 21
-ST_RESHUFFLES = 22
-ST_LONGEST_STACK = 23
-ST_STACK_TOTAL = 24
-ST_CHALLENGES = 25
-ST_CHALLENGES_WON = 26
-ST_UNO_PENALTIES = 27
-ST_SEVEN_SWAPS = 28
-ST_ZERO_PASSES = 29
-ST_JUMP_INS = 30
-ST_MISTAKES = 31
-ST_HAND_SHUFFLES = 32
-ST_CHECKPOINTS = 33  # bit k set: hands recorded after turn 5 * (k + 1)
-ST_WD4_PREV_COLOR = 34  # color in play before the last Wild Draw Four
-ST_WD4_PREV_TOP = 35  # top card before it
-ST_DECK_N = 36  # cards in the deck (row T_DECK)
-# Tracing
-ST_TRACE = 40
-ST_EV_N = 41
-ST_SIZE = 48
+MAX_SEATS = 10  # the most players a scenario may seat (SCENARIO.md: 2-10)
 
-COUNTERS = (
-    ST_TURNS,
-    ST_DRAWN,
-    ST_RESHUFFLES,
-    ST_LONGEST_STACK,
-    ST_STACK_TOTAL,
-    ST_CHALLENGES,
-    ST_CHALLENGES_WON,
-    ST_UNO_PENALTIES,
-    ST_SEVEN_SWAPS,
-    ST_ZERO_PASSES,
-    ST_JUMP_INS,
-    ST_MISTAKES,
-    ST_HAND_SHUFFLES,
-    ST_CHECKPOINTS,
+STATE_SLOTS: tuple[str, ...] = (
+    # Table and turn state
+    "players",
+    "cur",  # seat about to become active
+    "dir",  # +1 clockwise, -1 counterclockwise
+    "color",  # active color (the announced one after a wild)
+    "pending",  # draw total owed by the next active seat
+    "pend_kind",  # 2 or 4: the draw card on top of the pending chain; 0 without one
+    "pend_cards",  # draw cards in the pending chain
+    "wd4_player",  # who played the last Wild Draw Four
+    "wd4_legal",  # 1 when that play was legal (judged as it was played; hidden information)
+    "wd4_prev_color",  # color in play before the last Wild Draw Four
+    "wd4_prev_top",  # top card before it
+    "pile_n",
+    "disc_n",
+    "deck_n",  # cards in the deck (row T_DECK)
+    "dealer",
+    "first",
+    "status",  # -1 while playing, then a schema.STATUS_* code
+    "winner",
+    "passes",  # passes in a row (nothing playable, nothing drawable)
+    "bluff",  # the active seat treats illegal Wild Draw Fours as playable this turn
+    "partners",  # 1 under partners scoring: a partner is not an opponent
+    "observed",  # 1 when some seat's strategy keeps a memory of public events
+    # Tracing
+    "trace",
+    "ev_n",
+    # Counters of the round (schema.ROUND_COUNTERS, in order), then the checkpoint bits:
+    # reset_round clears ST_TURNS .. ST_CHECKPOINTS.
+    *ROUND_COUNTERS,
+    "checkpoints",  # bit k set: hands recorded after turn 5 * (k + 1)
 )
+ST_PLAYERS = 0
+ST_CUR = 1
+ST_DIR = 2
+ST_COLOR = 3
+ST_PENDING = 4
+ST_PEND_KIND = 5
+ST_PEND_CARDS = 6
+ST_WD4_PLAYER = 7
+ST_WD4_LEGAL = 8
+ST_WD4_PREV_COLOR = 9
+ST_WD4_PREV_TOP = 10
+ST_PILE_N = 11
+ST_DISC_N = 12
+ST_DECK_N = 13
+ST_DEALER = 14
+ST_FIRST = 15
+ST_STATUS = 16
+ST_WINNER = 17
+ST_PASSES = 18
+ST_BLUFF = 19
+ST_PARTNERS = 20
+ST_OBSERVED = 21
+ST_TRACE = 22
+ST_EV_N = 23
+ST_TURNS = 24  # the first round counter
+ST_CARDS_DRAWN = 25
+ST_RESHUFFLES = 26
+ST_LONGEST_STACK = 27
+ST_STACK_TOTAL = 28
+ST_CHALLENGES = 29
+ST_CHALLENGES_WON = 30
+ST_UNO_PENALTIES = 31
+ST_SEVEN_SWAPS = 32
+ST_ZERO_PASSES = 33
+ST_JUMP_INS = 34
+ST_MISTAKES = 35
+ST_HAND_SHUFFLES = 36
+ST_LARGEST_HAND = 37
+ST_TURN_DRAWS = 38
+ST_TURN_DRAW_CARDS = 39
+ST_CHECKPOINTS = 40
+ST_SIZE = len(STATE_SLOTS)
+N_COUNTERS = len(ROUND_COUNTERS)
 
-N_CHECKPOINTS = 20  # after turns 5, 10, ..., 100
+check_slots(globals(), "ST_", STATE_SLOTS, extra=("ST_SIZE",))
+if ST_SIZE > MAX_CARDS:
+    raise ImportError("the state slots do not fit a row of the table")
+
+N_CHECKPOINTS = len(CHECKPOINT_TURNS)  # after turns 5, 10, ..., 100
 EVENT_FIELDS = 6
+MEMORY_WIDTH = MAX_CARDS  # int64 entries of a seat's strategy memory
 
 # Rows of the table array ``tab`` (int64, MAX_CARDS wide): every int64 work array of a
 # table lives in it, so compiled helpers pass one array instead of a dozen (numba copies
@@ -86,9 +113,9 @@ T_RANK = 5  # scratch: a strategy's ranking of the candidates
 T_DEFICIT = 6  # max_deficit by seat
 T_RULES = 7  # the encoded rules (rules.R_*)
 T_DECK = 8  # the deck's cards (ST_DECK_N of them)
-T_LACKS = 9  # by seat, bit c: the seat was seen drawing on color c (public knowledge)
-T_CHECKPOINTS = 10  # N_CHECKPOINTS rows: hand sizes by seat after turns 5, 10, ...
-T_HANDS = T_CHECKPOINTS + N_CHECKPOINTS  # one row per seat, then a scratch row
+T_CHECKPOINTS = 9  # N_CHECKPOINTS rows: hand sizes by seat after turns 5, 10, ...
+T_MEMORY = T_CHECKPOINTS + N_CHECKPOINTS  # MAX_SEATS rows: each seat's strategy memory
+T_HANDS = T_MEMORY + MAX_SEATS  # one row per seat, then a scratch row
 
 
 @engine_inline
@@ -127,6 +154,7 @@ class Table:
         self.disc = self.tab[T_DISC]
         self.max_deficit = self.tab[T_DEFICIT, :players]
         self.checkpoints = self.tab[T_CHECKPOINTS : T_CHECKPOINTS + N_CHECKPOINTS, :players]
+        self.memory = self.tab[T_MEMORY : T_MEMORY + players]
         self.rng = np.zeros(1, dtype=np.uint64)
         self.events = np.zeros((max(max_events, 1), EVENT_FIELDS), dtype=np.int64)
         self.st[ST_PLAYERS] = players

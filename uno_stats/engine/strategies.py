@@ -1,9 +1,12 @@
 """Named strategies as compiled decision functions of what their player may see.
 
-Every function here reads only the deciding seat's own hand, the discard pile,
-hand sizes, direction and the active color, never another hand. The engine asks
-at each choice point; the strategy id comes from ``seats[p, S_KIND]`` (see
-:mod:`uno_stats.engine.strategy_table`).
+The boundary: a decision function receives the deciding seat's own hand (exactly its
+cards: a slice of its row), public facts (hand sizes of every seat, the active color, the
+discard pile, the deck's composition, the seat after it, the encoded rules), its own
+knobs (its row of the per-seat strategy array) and its own memory row, never the table
+or another seat's cards. A strategy that keeps a memory updates it in :func:`observe`
+from public events the engine announces. This module imports no engine state: the
+engine asks, at each choice point, the function of the seat's strategy id.
 """
 
 from __future__ import annotations
@@ -19,63 +22,49 @@ from uno_stats.engine.cards import (
     WILD_DRAW_FOUR,
 )
 from uno_stats.engine.jit import engine_inline, engine_jit
-from uno_stats.engine.rng import below
-from uno_stats.engine.rules import (
-    R_WD4_RESTRICTION,
-    WD4_COLOR_OR_NUMBER,
-    WD4_COLOR_OR_WILD,
-    WD4_NONE,
-)
-from uno_stats.engine.state import (
-    ST_COLOR,
-    ST_DIR,
-    ST_DISC_N,
-    ST_PARTNERS,
-    ST_PLAYERS,
-    ST_WD4_PREV_COLOR,
-    ST_WD4_PREV_TOP,
-    T_LACKS,
-    views,
-)
+from uno_stats.engine.legal import blocks_wd4, is_opponent, top_number
+from uno_stats.engine.rng import below, best_so_far, chance
+from uno_stats.engine.rules import WD4_NONE
 from uno_stats.engine.strategy_table import (
     CHALLENGE_ALWAYS,
     CHALLENGE_SMART,
+    S_BLUFF,
     S_CHALLENGE,
+    S_KEEP_DRAWN,
     S_KIND,
+    S_VOLUNTARY_DRAW,
+    strategy_id,
 )
 
-RANDOM, BASIC, AGGRESSIVE, HOARDER, COLOR_DENIER = 0, 1, 2, 3, 4
+RANDOM = strategy_id("random")
+BASIC = strategy_id("basic")
+AGGRESSIVE = strategy_id("aggressive")
+HOARDER = strategy_id("hoarder")
+COLOR_DENIER = strategy_id("color-denier")
+
+# Public events the engine announces to strategies that keep a memory (see observe).
+SEEN_ROUND_START = 0  # a new deal
+SEEN_NO_PLAY = 1  # seat took its turn without playing from hand, not by choice; value: color
+SEEN_PLAY = 2  # seat played card ``value``
+SEEN_HANDS_MOVED = 3  # hands changed seats (7, 0, Shuffle Hands)
 
 
 @engine_jit
-def is_opponent(st, p, q):
-    """Whether seat ``q`` is an opponent of seat ``p`` (a partner is not, under partners)."""
-    if q == p:
-        return False
-    return not (st[ST_PARTNERS] != 0 and (q - p) % 2 == 0)
+def strategy_of(seats, p):
+    """The strategy id of seat ``p``."""
+    return np.int64(seats[p, S_KIND])
 
 
 @engine_jit
-def _uniform_among(cand, n, rng):
-    return cand[below(rng, n)]
-
-
-@engine_jit
-def _best_by_rank(hands, p, cand, n, rank, rng):
-    """The candidate with the highest ``rank[i]`` (ties uniform)."""
+def _best_by_rank(cand, n, rank, rng):
+    """The candidate with the highest ``rank[k]`` (ties uniform)."""
     best = -1
     ties = 0
     pick = cand[0]
     for k in range(n):
-        r = rank[k]
-        if r > best:
-            best = r
-            ties = 1
+        take, best, ties = best_so_far(rank[k], best, ties, rng)
+        if take:
             pick = cand[k]
-        elif r == best:
-            ties += 1
-            if below(rng, ties) == 0:  # reservoir choice among equals
-                pick = cand[k]
     return pick
 
 
@@ -97,47 +86,48 @@ def _hoarder_rank(card):
 
 
 @engine_inline
-def choose_card_for(kind, tab, p, n, rng):
-    """The hand index seat ``p`` (playing strategy ``kind``) plays among ``cand[:n]``."""
-    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
+def choose_card(kind, hand, n, cand, rank, color, sizes, nxt, memory, rng):
+    """The hand index to play among the candidates ``cand[:n]`` (indices into ``hand``).
+
+    ``color``: the active color; ``sizes``: every seat's hand size; ``nxt``: the seat
+    after the decider; ``memory``: the decider's own memory row; ``rank``: scratch.
+    """
     if kind == RANDOM or n == 1:
-        return _uniform_among(cand, n, rng)
-    color = st[ST_COLOR]
+        return cand[below(rng, n)]
     if kind == BASIC:
         for k in range(n):
-            rank[k] = _basic_rank(hands[p, cand[k]], color)
-        return _best_by_rank(hands, p, cand, n, rank, rng)
+            rank[k] = _basic_rank(hand[cand[k]], color)
+        return _best_by_rank(cand, n, rank, rng)
     if kind == HOARDER:
         for k in range(n):
-            rank[k] = _hoarder_rank(hands[p, cand[k]])
-        return _best_by_rank(hands, p, cand, n, rank, rng)
-    players = st[ST_PLAYERS]
-    nxt = (p + st[ST_DIR]) % players
+            rank[k] = _hoarder_rank(hand[cand[k]])
+        return _best_by_rank(cand, n, rank, rng)
     if kind == COLOR_DENIER:  # a card of a color the next player was seen to lack comes first
-        lacks = tab[T_LACKS, nxt]
+        lacks = memory[nxt]
         for k in range(n):
-            card = hands[p, cand[k]]
+            card = hand[cand[k]]
             denies = card < WILD and (lacks >> CARD_COLOR[card]) & 1 == 1
             rank[k] = _basic_rank(card, color) + (10 if denies else 0)
-        return _best_by_rank(hands, p, cand, n, rank, rng)
+        return _best_by_rank(cand, n, rank, rng)
     # AGGRESSIVE: attack a next player low on cards, otherwise shed the most points.
-    attack = hn[nxt] <= 2
+    attack = sizes[nxt] <= 2
     for k in range(n):
-        card = hands[p, cand[k]]
+        card = hand[cand[k]]
         r = CARD_POINTS[card]
         if attack and CARD_SYMBOL[card] >= 10 and card != WILD:
             r += 100
         rank[k] = r
-    return _best_by_rank(hands, p, cand, n, rank, rng)
+    return _best_by_rank(cand, n, rank, rng)
 
 
 @engine_jit
-def choose_color(kind, hands, hn, p, rng, next_lacks):
-    """The color seat ``p`` names for a wild: random names one uniformly, others their commonest;
-    color-denier picks among the colors the next player was seen to lack (``next_lacks`` bits)."""
+def choose_color(kind, hand, nxt, memory, rng):
+    """The color the decider names for a wild: random names one uniformly, others their
+    commonest; color-denier picks among the colors seat ``nxt`` was seen to lack."""
     if kind == RANDOM:
         return below(rng, N_COLORS)
-    allowed = next_lacks if (kind == COLOR_DENIER and next_lacks != 0) else (1 << N_COLORS) - 1
+    lacks = memory[nxt] if kind == COLOR_DENIER else 0
+    allowed = lacks if lacks != 0 else (1 << N_COLORS) - 1
     best_color = 0
     best = -1
     ties = 0
@@ -145,83 +135,95 @@ def choose_color(kind, hands, hn, p, rng, next_lacks):
         if (allowed >> color) & 1 == 0:
             continue
         count = 0
-        for i in range(hn[p]):
-            c = hands[p, i]
+        for i in range(hand.shape[0]):
+            c = hand[i]
             if c < WILD and CARD_COLOR[c] == color:
                 count += 1
-        if count > best:
-            best = count
-            ties = 1
+        take, best, ties = best_so_far(count, best, ties, rng)
+        if take:
             best_color = color
-        elif count == best:
-            ties += 1
-            if below(rng, ties) == 0:
-                best_color = color
     return best_color
 
 
 @engine_jit
-def choose_swap_target(kind, st, hn, p, rng):
-    """The opponent seat ``p`` swaps hands with on a 7."""
-    players = st[ST_PLAYERS]
+def choose_swap_target(kind, p, players, partners, sizes, rng):
+    """The opponent seat ``p`` swaps hands with on a 7 (``sizes``: every seat's hand size)."""
     if kind == RANDOM:
         count = 0
         for q in range(players):
-            if is_opponent(st, p, q):
+            if is_opponent(partners, p, q):
                 count += 1
         k = below(rng, count)
         for q in range(players):
-            if is_opponent(st, p, q):
+            if is_opponent(partners, p, q):
                 if k == 0:
                     return q
                 k -= 1
         return p
-    best = -1
-    fewest = 1 << 30
+    target = -1
+    best = -(1 << 30)
     ties = 0
     for q in range(players):
-        if not is_opponent(st, p, q):
-            continue
-        if hn[q] < fewest:
-            fewest = hn[q]
-            best = q
-            ties = 1
-        elif hn[q] == fewest:
-            ties += 1
-            if below(rng, ties) == 0:
-                best = q
-    return best
+        if is_opponent(partners, p, q):  # the fewest cards, ties uniform
+            take, best, ties = best_so_far(-sizes[q], best, ties, rng)
+            if take:
+                target = q
+    return target
 
 
 @engine_jit
-def smart_bluff_estimate(tab, p, accused):
-    """P(the accused held a card blocking its Wild Draw Four), from what seat ``p`` has seen.
+def choose_stack(kind, cand, n, rng):
+    """The stacking card to answer a pending draw with, among ``cand[:n]``: every shipped
+    strategy stacks whenever it can, uniformly among its stacking cards."""
+    return cand[below(rng, n)]
 
-    The unseen cards are the deck minus ``p``'s hand and the discard pile; the accused's
-    hand (its size after the play) is taken as a uniform sample of them, so the chance
-    that it holds at least one blocking card is ``1 - C(U - K, h) / C(U, h)``.
+
+@engine_jit
+def bluffs(kind, knobs, challenges, rng):
+    """Whether the decider treats illegal Wild Draw Fours as playable this activation: only
+    when challenges are on, with probability ``bluff``; ``basic`` never bluffs."""
+    if not challenges or kind == BASIC:
+        return False
+    return chance(rng, knobs[S_BLUFF])
+
+
+@engine_jit
+def draws_instead(kind, knobs, rng):
+    """Whether the decider, holding a playable card, draws instead (its ``voluntary_draw``)."""
+    return chance(rng, knobs[S_VOLUNTARY_DRAW])
+
+
+@engine_jit
+def keeps_drawn(kind, knobs, rng):
+    """Whether the decider keeps a playable drawn card the rules let it keep (``keep_drawn``)."""
+    return chance(rng, knobs[S_KEEP_DRAWN])
+
+
+@engine_jit
+def smart_bluff_estimate(hand, accused_size, discards, deck, restriction, prev_color, prev_top):
+    """P(the accused held a card blocking its Wild Draw Four), from what the decider has seen.
+
+    The unseen cards are the deck minus the decider's ``hand`` and the discard pile; the
+    accused's hand (``accused_size`` cards after the play) is taken as a uniform sample of
+    them, so the chance that it holds at least one blocking card is ``1 - C(U - K, h) / C(U, h)``.
     """
-    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
-    restriction = rules[R_WD4_RESTRICTION]
     if restriction == WD4_NONE:
         return 0.0
-    prev_color = st[ST_WD4_PREV_COLOR]
-    prev_top = st[ST_WD4_PREV_TOP]
-    top_number = CARD_SYMBOL[prev_top] if (prev_top < WILD and CARD_SYMBOL[prev_top] < 10) else -1
+    number = top_number(prev_top)
     unseen = deck.shape[0]
     blocking = 0
     for i in range(deck.shape[0]):
-        if _blocks(deck[i], prev_color, top_number, restriction):
+        if blocks_wd4(deck[i], prev_color, number, restriction):
             blocking += 1
-    for i in range(hn[p]):
+    for i in range(hand.shape[0]):
         unseen -= 1
-        if _blocks(hands[p, i], prev_color, top_number, restriction):
+        if blocks_wd4(hand[i], prev_color, number, restriction):
             blocking -= 1
-    for i in range(st[ST_DISC_N]):
+    for i in range(discards.shape[0]):
         unseen -= 1
-        if _blocks(disc[i], prev_color, top_number, restriction):
+        if blocks_wd4(discards[i], prev_color, number, restriction):
             blocking -= 1
-    h = hn[accused]
+    h = accused_size
     if unseen <= 0 or h <= 0 or blocking <= 0:
         return 0.0
     p_none = 1.0
@@ -231,28 +233,38 @@ def smart_bluff_estimate(tab, p, accused):
 
 
 @engine_jit
-def _blocks(card, color, top_number, restriction):
-    if card == WILD_DRAW_FOUR:
-        return False
-    if card < WILD:
-        return CARD_COLOR[card] == color or (
-            restriction == WD4_COLOR_OR_NUMBER and CARD_SYMBOL[card] == top_number
-        )
-    return restriction == WD4_COLOR_OR_WILD
-
-
-@engine_jit
-def wants_challenge(seats, tab, p, accused):
-    """Whether seat ``p`` challenges the Wild Draw Four just played on it (its ``challenge`` knob)."""
-    mode = np.int64(seats[p, S_CHALLENGE])
+def wants_challenge(knobs, hand, accused_size, discards, deck, restriction, prev_color, prev_top):
+    """Whether the decider challenges the Wild Draw Four just played on it (its ``challenge``
+    knob; ``smart``: when :func:`smart_bluff_estimate` says a bluff is more likely than not)."""
+    mode = np.int64(knobs[S_CHALLENGE])
     if mode == CHALLENGE_ALWAYS:
         return True
     if mode == CHALLENGE_SMART:
-        return smart_bluff_estimate(tab, p, accused) > 0.5
+        estimate = smart_bluff_estimate(
+            hand, accused_size, discards, deck, restriction, prev_color, prev_top
+        )
+        return estimate > 0.5
     return False
 
 
 @engine_jit
-def strategy_of(seats, p):
-    """The strategy id of seat ``p``."""
-    return np.int64(seats[p, S_KIND])
+def _denier_observe(row, players, what, seat, value):
+    """color-denier's memory: ``row[q]`` bit c - seat q was seen unable to play on color c
+    (cleared when q later plays that color, and for everyone when hands move or a round starts)."""
+    if what == SEEN_NO_PLAY:
+        row[seat] |= 1 << value
+    elif what == SEEN_PLAY:
+        if value < WILD:  # it holds that color after all
+            row[seat] &= ~(1 << CARD_COLOR[value])
+    else:  # a new deal, or hands moved: what was known is lost
+        for q in range(players):
+            row[q] = 0
+
+
+@engine_jit
+def observe(seats, memory, players, what, seat, value):
+    """A public event (``SEEN_*``) seen by every seat: each strategy that keeps a memory
+    updates its own row ``memory[s]``."""
+    for s in range(players):
+        if strategy_of(seats, s) == COLOR_DENIER:
+            _denier_observe(memory[s], players, what, seat, value)

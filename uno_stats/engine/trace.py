@@ -70,6 +70,8 @@ def _line(ev: np.ndarray) -> str | None:
         return f"  {s} takes another turn (Wild Customizable)"
     if kind == E.EV_JUMP:
         return f"turn: {s} jumps in on seat {a}'s {card_name(b)}"
+    if kind == E.EV_KEEP:
+        return f"  {s} keeps the drawn {card_name(a)}"
     if kind == E.EV_VOLUNTARY:
         return f"  {s} draws instead of playing"
     if kind == E.EV_TURN_UP:

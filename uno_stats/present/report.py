@@ -16,8 +16,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from uno_stats.analysis.compare import RunComparison, compare_runs
+from uno_stats.analysis.compare import compare_runs
 from uno_stats.analysis.estimates import format_p
+from uno_stats.analysis.metrics import Margin
 from uno_stats.analysis.questions import (
     RunAnswers,
     answer_run,
@@ -34,11 +35,11 @@ from uno_stats.analysis.questions import (
 )
 from uno_stats.errors import ResultsError
 from uno_stats.present import plots
+from uno_stats.present.comparison import comparison_rows, comparison_section
 from uno_stats.present.document import Document, render_html, render_markdown, render_text
 from uno_stats.present.records import records
 from uno_stats.present.sections import (
     comeback_section,
-    comparison_section,
     count_pct,
     deficit_section,
     est,
@@ -62,13 +63,19 @@ METHODS = (
     "Methods. Means: Student t interval. Quantiles (inverted CDF, an observed value): "
     "nonparametric bootstrap percentile interval, 1,000 seeded resamples of all rows (drawn "
     "as multinomial counts over the distinct values). Proportions: Wilson score interval. "
-    "Seat shares: Pearson chi-square against equal shares over won rounds. Comparisons: Welch "
-    "t for means (ratio interval by the delta method on the log ratio), Mann-Whitney U for "
-    "length distributions (quantile difference and ratio intervals by bootstrap), "
-    "two-proportion z test for rates (Newcombe hybrid score interval for the difference, Katz "
-    "log interval for the ratio); effect sizes Cohen's d, rank-biserial r, Cohen's h; p-values "
-    "Holm-corrected over all comparisons. Void and capped rounds have no winner and are left "
-    "out of every seat, comeback and strategy statistic."
+    "Seat shares: Pearson chi-square against equal shares over won rounds. Comparisons: runs "
+    "with the same seed and game count replay the same deals game by game (common random "
+    "numbers) and are compared paired, game k against game k; others as independent samples. "
+    "Means: paired t, or Welch t (ratio interval by the delta method on the log ratio, with "
+    "the covariance when paired). Rates: McNemar test with Newcombe's paired score interval, "
+    "or the two-proportion z test with Newcombe's hybrid score interval (Katz log interval "
+    "for the ratio). Quantiles: bootstrap percentile interval of the quantile difference "
+    "(resampling game indices when paired), its p-value the inversion of that interval. "
+    "Distributions: Wilcoxon signed-rank when paired, Mann-Whitney U otherwise (its own row). "
+    "Effect sizes Cohen's d, Cohen's h, rank-biserial r; p-values Holm-corrected within each "
+    "question of each run pair, leaving out metrics that are zero in both runs or identical "
+    "in every paired game. Void and capped rounds have no winner and are left out of every "
+    "seat, comeback and strategy statistic."
 )
 
 
@@ -187,50 +194,21 @@ def summary_text(runs: list[Run], fmt: str = "table") -> str:
     return render_markdown(doc) if fmt == "md" else render_text(doc)
 
 
-def _comparison_rows(results: Sequence[RunComparison]) -> list[dict[str, Any]]:
-    rows = []
-    for r in results:
-        c = r.comparison
-        fields = {
-            "baseline": r.baseline.name,
-            "run": r.run.name,
-            "metric": c.metric,
-            "baseline_estimate": c.baseline.value,
-            "run_estimate": c.other.value,
-            "difference": c.difference.value,
-            "difference_low": c.difference.low,
-            "difference_high": c.difference.high,
-            "ratio": c.ratio.value,
-            "ratio_low": c.ratio.low,
-            "ratio_high": c.ratio.high,
-            "test": c.test,
-            "statistic": c.statistic,
-            "effect_name": c.effect_name,
-            "effect": c.effect,
-            "p": c.p,
-            "p_holm": c.p_holm,
-            "n_baseline": c.baseline.n,
-            "n_run": c.other.n,
-            "verdict": r.verdict,
-        }
-        rows.append(
-            {
-                k: (None if isinstance(v, float) and not math.isfinite(v) else v)
-                for k, v in fields.items()
-            }
-        )
-    return rows
-
-
-def compare_text(runs: list[Run], fmt: str = "table") -> str:
+def compare_text(
+    runs: list[Run],
+    fmt: str = "table",
+    metrics: Sequence[str] | None = None,
+    margin: Margin | None = None,
+) -> str:
     """``runs[0]`` as baseline against every other run: table, verdict lines, Holm p-values.
 
-    Per-seat metrics are skipped (with a note) where player counts differ.
+    Per-seat metrics are skipped (with a note) where player counts differ; ``margin`` adds
+    an equivalence (TOST) verdict to every line.
     """
     _check_format(fmt)
-    results, notes = compare_runs(runs)
+    results, notes = compare_runs(runs, metrics, margin)
     if fmt in ("json", "csv"):
-        rows = _comparison_rows(results)
+        rows = comparison_rows(results)
         if fmt == "csv":
             return _csv(rows, list(rows[0]) if rows else ["baseline", "run", "metric"])
         return _json(
@@ -341,8 +319,8 @@ def write_report(runs: list[Run], out: str | Path, title: str | None = None) -> 
             plot(plots.sweep(g.name, g.axes, points, out / f"sweep_{_slug(g.name, taken)}.png")),
             f"Mean round length across sweep {g.name}",
         )
-    groups = tournament_groups(runs)
-    tables = [tournament_table(g) for _, g in groups]
+    tournaments = tournament_groups(runs)
+    tables = [tournament_table(g) for _, g in tournaments]
     tournament_section(doc, tables)
     named: set[str] = set()
     for t in tables:
@@ -353,7 +331,7 @@ def write_report(runs: list[Run], out: str | Path, title: str | None = None) -> 
             "the fair share",
         )
     spreads = [
-        skill_spread(t, tournament_preset(g)) for t, (_, g) in zip(tables, groups, strict=True)
+        skill_spread(t, tournament_preset(g)) for t, (_, g) in zip(tables, tournaments, strict=True)
     ]
     skill_section(doc, spreads)
     if len(spreads) >= 2:

@@ -9,7 +9,6 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from uno_stats.analysis.compare import RunComparison
 from uno_stats.analysis.estimates import Estimate, format_p
 from uno_stats.analysis.questions import (
     RunAnswers,
@@ -380,66 +379,6 @@ def sweep_section(
             rows,
             "95% CIs in brackets",
         )
-
-
-def comparison_section(
-    doc: Document, results: Sequence[RunComparison], notes: Sequence[str]
-) -> None:
-    """The comparison table and one verdict line per metric."""
-    if not results:
-        return
-    base = results[0].baseline
-    doc.para(
-        f"Baseline: {base.name}. Differences are run - baseline, ratios run / baseline; "
-        f"p-values Holm-corrected over all {results[0].comparison.family} comparisons."
-    )
-    rows = []
-    for r in results:
-        c = r.comparison
-        rate = c.kind in ("rate", "seat")
-        show = (lambda e: pct(e, 2)) if rate else (lambda e: est(e))
-        diff = (
-            (
-                f"{100 * c.difference.value:+.2f} pp [{100 * c.difference.low:+.2f}, "
-                f"{100 * c.difference.high:+.2f}]"
-            )
-            if rate
-            else est(c.difference)
-        )
-        rows.append(
-            [
-                r.run.name,
-                c.label,
-                show(c.baseline),
-                show(c.other),
-                diff,
-                est(c.ratio, 3),
-                c.test,
-                f"{c.effect_name} {c.effect:+.3f}",
-                p_cell(c.p),
-                p_cell(c.p_holm),
-            ]
-        )
-    doc.table(
-        [
-            "run",
-            "metric",
-            "baseline [95% CI]",
-            "run [95% CI]",
-            "difference [95% CI]",
-            "ratio [95% CI]",
-            "test",
-            "effect size",
-            "p",
-            "Holm p",
-        ],
-        rows,
-    )
-    doc.heading("Verdicts", 3)
-    for r in results:
-        doc.para(r.verdict)
-    for note in notes:
-        doc.para(f"Note: {note}")
 
 
 def tournament_section(doc: Document, tables: Sequence[TournamentTable]) -> None:

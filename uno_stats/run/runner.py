@@ -392,6 +392,7 @@ def run_scenario(
     scheduler: str | None = None,
     chunk_size: int | None = None,
     fresh: bool = False,
+    games_limit: int | None = None,
 ) -> RunOutcome:
     """Simulate ``scenario`` into ``out_dir/<name>/`` (one sub-folder per sweep point).
 
@@ -399,6 +400,8 @@ def run_scenario(
     ``scheduler``: a Dask scheduler address, or ``"local"`` for an in-process LocalCluster.
     Chunks already on disk from an interrupted run of the same scenario are kept; a folder
     holding another scenario is an error unless ``fresh`` (which clears it first).
+    ``games_limit``: play only the chunks that start below this game index (the run stays
+    incomplete and a later call with a higher limit continues it; ``settle`` grows runs so).
     Raises :class:`RunError` when a chunk fails and :class:`RunInterrupted` on Ctrl-C.
     """
     workers = max(1, workers or os.cpu_count() or 1)
@@ -412,6 +415,8 @@ def run_scenario(
     resumed = sum(len(p.done) for p in plans)
     already = sum(c.n_games for p in plans for c in p.chunks if c.index in p.done)
     todo = [c for p in plans for c in p.todo]
+    if games_limit is not None:
+        todo = [c for c in todo if c.first_game < games_limit]
     bar = tqdm(
         total=total,
         initial=already,

@@ -1,0 +1,65 @@
+"""Fingerprint every shipped scenario: a SHA-256 of its result columns for a fixed seed.
+
+Runs each ``scenarios/*.yaml`` (every sweep point or tournament rotation) for a few
+thousand games in process with the compiled engine and prints one line per scenario:
+``name  sha256``. Two engine versions that print the same lines played the same games.
+``--columns`` restricts the hash to the named columns (e.g. the columns of an older
+version when new ones were added since); by default every column the engine returns is
+hashed, in name order.
+
+    PYTHONPATH=$PWD python scripts/fingerprint.py [--games 2000] [--columns a,b,...] [files...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from uno_stats.engine import EngineConfig, simulate
+from uno_stats.run.scenario import Scenario, load_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _points(scenario: Scenario) -> list[tuple[str, Scenario]]:
+    points = scenario.sweep_points()
+    if not points:
+        return [("", scenario)]
+    return [(p.label, p.scenario) for p in points]
+
+
+def fingerprint(path: Path, games: int, columns: list[str] | None) -> str:
+    """SHA-256 over the result columns of every point of the scenario at ``path``."""
+    digest = hashlib.sha256()
+    for label, scenario in _points(load_scenario(path)):
+        config = EngineConfig.from_scenario(scenario)
+        n = games if scenario.match_target is None else max(1, games // 10)
+        cols = simulate(config, 0, n)
+        digest.update(label.encode())
+        for name in columns if columns is not None else sorted(cols):
+            array = np.ascontiguousarray(cols[name])
+            digest.update(name.encode())
+            digest.update(str(array.dtype).encode())
+            digest.update(array.tobytes())
+    return digest.hexdigest()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="*", type=Path)
+    parser.add_argument("--games", type=int, default=2000, help="games per point (matches: /10)")
+    parser.add_argument("--columns", help="comma-separated columns to hash (default: all)")
+    args = parser.parse_args(argv)
+    files = args.files or sorted((ROOT / "scenarios").glob("*.yaml"))
+    columns = args.columns.split(",") if args.columns else None
+    for path in files:
+        print(f"{path.stem:32s} {fingerprint(path, args.games, columns)}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

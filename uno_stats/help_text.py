@@ -1,0 +1,273 @@
+"""What every rule, strategy, knob and result column means: the help text shown by
+``uno-stats rules`` / ``uno-stats strategies`` and written into the docs.
+
+It lives outside ``uno_stats/engine`` on purpose: the engine's source hash (which keys
+compiled code and results) covers only the facts that decide how games play out, so
+rewording a sentence here never invalidates results. Keyed by rule key, strategy name,
+knob key and column name; an import-time check requires text for every key of the
+engine's tables and no text for a key they do not have.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from uno_stats.engine.rules import RULES
+from uno_stats.engine.schema import CHECKPOINT_TURNS, COLUMNS
+from uno_stats.engine.strategy_table import KNOBS, STRATEGIES
+
+
+class RuleHelp(NamedTuple):
+    """A rule key's meaning and the rule sources (RULES.md numbering) it comes from."""
+
+    meaning: str
+    sources: str
+
+
+RULE_HELP: dict[str, RuleHelp] = {
+    "shuffle_hands_cards": RuleHelp(
+        (
+            "Wild Shuffle Hands cards added: every hand is collected, shuffled and dealt out "
+            "from the player's left; the player names the color"
+        ),
+        "002",
+    ),
+    "custom_cards": RuleHelp(
+        "Wild Customizable (blank) cards added, acting per custom_card_rule",
+        "002",
+    ),
+    "custom_card_rule": RuleHelp(
+        "extra-turn: a wild after which its player takes another turn; wild: a plain wild",
+        "002",
+    ),
+    "hand_size": RuleHelp(
+        "cards dealt to each player",
+        "all",
+    ),
+    "opening_action": RuleHelp(
+        (
+            "apply: an opening action or wild takes effect on the first player; redraw: it is"
+            " covered by the next card turned until a number card shows"
+        ),
+        "000, 002",
+    ),
+    "opening_reverse": RuleHelp(
+        "who plays first after an opening Reverse (play then runs counterclockwise)",
+        "000, 001",
+    ),
+    "draw": RuleHelp(
+        ("a player who cannot or will not play draws one card, or keeps drawing until a card fits"),
+        "all, 003",
+    ),
+    "drawn_card": RuleHelp(
+        (
+            "a playable drawn card may be kept, or must be played at once; an older card may "
+            "never be played after drawing"
+        ),
+        "000, 003",
+    ),
+    "voluntary_draw": RuleHelp(
+        (
+            "a player holding a playable card may draw instead (whether they do is the "
+            "strategy's choice)"
+        ),
+        "002",
+    ),
+    "two_player_rules": RuleHelp(
+        (
+            "with two players a Reverse acts as a Skip (a Skip, Draw Two or Wild Draw Four "
+            "already gives its player another turn)"
+        ),
+        "000-004",
+    ),
+    "no_action_finish": RuleHelp(
+        "a card that would be its player's last may not be an action card or wild",
+        "003",
+    ),
+    "deadlock": RuleHelp(
+        (
+            "void-round: when nothing can be drawn and every player passes in a row the round"
+            " is void; cap: play on until max_turns"
+        ),
+        "000",
+    ),
+    "max_turns": RuleHelp(
+        "safety cap on turns; a capped round is recorded as capped, never as a win",
+        "-",
+    ),
+    "wd4_restriction": RuleHelp(
+        (
+            "a Wild Draw Four is legal only without a card of the active color (color), nor a"
+            " Wild (color-or-wild), nor a card matching color or number (color-or-number); "
+            "none: always"
+        ),
+        "000-003",
+    ),
+    "wd4_challenge": RuleHelp(
+        ("the victim of a Wild Draw Four may challenge it; without challenges nobody bluffs"),
+        "000, 002-004",
+    ),
+    "challenge_penalty": RuleHelp(
+        "cards a failed challenger draws (4 + 2)",
+        "000, 002, 004",
+    ),
+    "stack_draw_two": RuleHelp(
+        "a player owing a Draw Two penalty may pass it on with their own Draw Two (+2)",
+        "002, 003",
+    ),
+    "stack_draw_four": RuleHelp(
+        ("a player owing a Wild Draw Four penalty may pass it on with a Wild Draw Four (+4)"),
+        "002, 003",
+    ),
+    "stack_cross": RuleHelp(
+        "a Draw Two may answer a Wild Draw Four and the other way round; totals add",
+        "002, 003",
+    ),
+    "stack_victim_skips": RuleHelp(
+        ("the player who draws a pending draw total also loses their turn; false: they then play"),
+        "002",
+    ),
+    "final_penalty": RuleHelp(
+        (
+            "a round won on a Draw Two or Wild Draw Four: the next player still draws it "
+            "before scoring"
+        ),
+        "000-002",
+    ),
+    "seven_zero": RuleHelp(
+        (
+            "a 7 swaps hands with an opponent of the player's choice; a 0 passes every hand "
+            "one seat in the direction of play"
+        ),
+        "002, 003",
+    ),
+    "jump_in": RuleHelp(
+        (
+            "a player holding the exact card just played (not a wild) may play it at once out"
+            " of turn"
+        ),
+        "002, 003",
+    ),
+    "uno_penalty": RuleHelp(
+        "cards drawn by a player caught not calling UNO (0: calls not modelled)",
+        "000-004",
+    ),
+    "invalid_play_penalty": RuleHelp(
+        ("a wrong card played is taken back; the player draws this many cards and plays legally"),
+        "000, 004",
+    ),
+    "scoring": RuleHelp(
+        (
+            "none: single rounds; points: the winner scores the other hands, first to the "
+            "target; low-score: each seat adds its own hand, lowest total wins; partners: 4 "
+            "players, seats 0+2 vs 1+3"
+        ),
+        "000-003",
+    ),
+}
+
+STRATEGY_HELP: dict[str, str] = {
+    "random": (
+        "Plays a legal card chosen uniformly among the legal cards in hand (two red 5s are "
+        "two choices); draws only when it holds none, or when voluntary_draw fires; plays a "
+        "legal drawn card unless drawn_card: may-play lets it keep the card and its "
+        "keep_drawn knob fires; names a wild's color uniformly; swaps with a uniformly random"
+        " opponent on a 7; stacks whenever it can (uniform among stacking cards); jumps in "
+        "whenever it can; challenges and bluffs only as its knobs say."
+    ),
+    "basic": (
+        "What a careful casual player does: plays a card of the active color if it has one, "
+        "else a number or symbol match, keeps Wilds for when nothing else fits and a Wild "
+        "Draw Four for last (never bluffing it), names the color it holds most of, and swaps "
+        "with the opponent holding the fewest cards on a 7. Ties are broken uniformly at "
+        "random; it plays a legal drawn card (unless keep_drawn fires, as for random), stacks"
+        " and jumps in whenever it can."
+    ),
+    "aggressive": (
+        "Attacks a player about to win: when the next player holds two cards or fewer it "
+        "plays Draw Twos, Wild Draw Fours, Skips and Reverses first (the highest-point "
+        "first); otherwise it dumps its highest-point card. Names the color it holds most of "
+        "and swaps with the opponent holding the fewest cards; ties are broken uniformly at "
+        "random."
+    ),
+    "hoarder": (
+        "Holds its wilds and action cards to the end: plays number cards first (the highest "
+        "number first, shedding points), then Skips, Reverses and Draw Twos, then a Wild, and"
+        " a Wild Draw Four last. Names the color it holds most of and swaps with the opponent"
+        " holding the fewest cards; ties are broken uniformly at random."
+    ),
+    "color-denier": (
+        "Switches play to a color the next player lacks, judged only from what everyone saw: "
+        "a player seen drawing on their turn with nothing to play lacked the active color "
+        "(the mark is cleared when they later play that color, and for everyone when hands "
+        "move on a 7, 0 or Shuffle Hands). Plays a card of such a color first, otherwise as "
+        "basic; on a wild names the lacking color it holds most of, else its commonest color."
+    ),
+}
+
+KNOB_HELP: dict[str, str] = {
+    "forget_uno": "probability of not calling UNO on the next-to-last card",
+    "catch_uno": "probability that this player catches an opponent's missed call",
+    "challenge": "when to challenge a Wild Draw Four",
+    "bluff": "per turn: probability of treating illegal Wild Draw Fours as playable",
+    "voluntary_draw": "probability of drawing while holding a playable card",
+    "mistake": "probability of first trying an invalid card",
+    "keep_drawn": "probability of keeping a playable drawn card when drawn_card is may-play",
+}
+
+COLUMN_HELP: dict[str, str] = {
+    "game": "index of the round (or match) within the run",
+    "round": "round number within its match (0 without match)",
+    "players": "seats",
+    "dealer": "dealer's seat this round",
+    "first_player": "seat that took the first turn",
+    "winner": "seat that went out; -1 for a void or capped round",
+    "status": "won, void (deadlock remedy) or capped",
+    "turns": "turns taken (RULES.md semantic 1 and Passing)",
+    "cards_drawn": "all cards drawn, penalties included",
+    "reshuffles": "times the discard pile became the draw pile",
+    "hand_sizes": "every seat's cards at the end, by seat",
+    "points": "every seat's remaining-card points at the end, by seat",
+    "max_deficit": "by seat, the most cards it held above the smallest hand, after each turn",
+    "match_winner": "winning seat (partners: 0 or 1) on a match's last round, null elsewhere",
+    "match_rounds": "rounds the match took (void ones included) on its last round, null elsewhere",
+    "longest_stack": "draw cards in the longest penalty chain of the round",
+    "stack_total": "largest pending draw total of the round",
+    "challenges": "Wild Draw Four challenges made",
+    "challenges_won": "challenges that caught an illegal Wild Draw Four",
+    "uno_penalties": "players caught not calling UNO",
+    "seven_swaps": "hand swaps on a 7 (seven_zero)",
+    "zero_passes": "hand passes on a 0 (seven_zero)",
+    "jump_ins": "cards played out of turn (jump_in)",
+    "mistakes": "invalid cards tried and taken back",
+    "hand_shuffles": "Wild Shuffle Hands cards that took effect",
+    **{
+        f"hands_t{t}": f"every seat's cards after turn {t}, null when the round ended earlier"
+        for t in CHECKPOINT_TURNS
+    },
+    "largest_hand": "the most cards any seat held at any moment of the round",
+    "turn_draws": (
+        "times a player drew on their own turn because they could not or chose not to play "
+        "(penalty draws excluded; one per turn, however many cards draw: until-playable took)"
+    ),
+    "turn_draw_cards": "cards drawn in those turn draws (over turn_draws: cards per draw)",
+}
+
+
+def _check(kind: str, text: dict[str, object], keys: list[str]) -> None:
+    missing = [key for key in keys if key not in text]
+    orphaned = [key for key in text if key not in keys]
+    if missing or orphaned:
+        raise ImportError(
+            f"{kind} help out of step with the engine's table: "
+            f"missing {missing or 'none'}, orphaned {orphaned or 'none'}"
+        )
+    empty = [k for k, v in text.items() if not (v.meaning if isinstance(v, RuleHelp) else v)]
+    if empty:
+        raise ImportError(f"{kind} help: empty text for {empty}")
+
+
+_check("rule", dict(RULE_HELP), [spec.key for spec in RULES])
+_check("strategy", dict(STRATEGY_HELP), [info.name for info in STRATEGIES])
+_check("knob", dict(KNOB_HELP), [knob.key for knob in KNOBS])
+_check("column", dict(COLUMN_HELP), [column.name for column in COLUMNS])
