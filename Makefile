@@ -4,6 +4,7 @@
 #   make test         the whole test suite (make test-fast: without the slow statistical tests)
 #   make lint         ruff check + ruff format --check + mypy
 #   make bench        the bench report -> reports/bench.md (BENCH_GAMES=20000 for a quick one)
+#   make golden       rewrite the golden game traces in tests/engine/golden/ (after an intended change)
 #   make reports      rerun the shipped scenarios of REPORT_SCENARIOS into reports/NAME/
 #   make clean        remove results, caches and build leftovers (keeps .venv and reports/)
 
@@ -25,7 +26,7 @@ BENCH_GAMES ?= 1000000
 # Serial pytest is faster than -n 2 on this 2-core machine (see README "Development").
 PYTEST ?= $(BIN)/pytest
 
-.PHONY: install run test test-fast lint bench reports clean
+.PHONY: install run test test-fast lint bench golden reports clean
 
 # Reinstall only when pyproject.toml changed since the last install.
 $(STAMP): pyproject.toml
@@ -53,6 +54,9 @@ lint: $(STAMP)
 
 bench: install
 	$(BIN)/uno-stats bench --report --games $(BENCH_GAMES) --repeat 3
+
+golden: $(STAMP)
+	$(BIN)/python scripts/golden.py
 
 reports: $(STAMP)
 	@set -e; for name in $(REPORT_SCENARIOS); do \

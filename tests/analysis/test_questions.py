@@ -120,10 +120,16 @@ def wilson_by_hand(k: int, n: int) -> tuple[float, float]:
     return (centre - half) / (1 + Z * Z / n), (centre + half) / (1 + Z * Z / n)
 
 
-def t_interval_by_hand(xs: list[float]) -> tuple[float, float]:
-    m, s = statistics.fmean(xs), statistics.stdev(xs)
-    half = st.t.ppf(0.975, len(xs) - 1) * s / math.sqrt(len(xs))
-    return m - half, m + half
+def wilson_scipy(k: int, n: int) -> tuple[float, float]:
+    """Wilson score interval from scipy: an expectation independent of our formula."""
+    ci = st.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+    return ci.low, ci.high
+
+
+def t_interval_scipy(xs: list[float]) -> tuple[float, float]:
+    """The 95% t interval of the mean from scipy's one-sample t test."""
+    ci = st.ttest_1samp(xs, 0.0).confidence_interval(0.95)
+    return ci.low, ci.high
 
 
 # --- primitives -----------------------------------------------------------------------------
@@ -191,14 +197,14 @@ def test_status_counts(codes: bool) -> None:
     s = questions.status_counts(hand_frame(codes))
     assert (s.n, s.counts) == (10, (8, 1, 1))
     assert s.void.value == 0.1
-    assert (s.void.low, s.void.high) == pytest.approx(wilson_by_hand(1, 10))
+    assert (s.void.low, s.void.high) == pytest.approx(wilson_scipy(1, 10))
 
 
 def test_round_length_by_hand() -> None:
     length = questions.round_length(hand_frame())
     assert length.n == 10
     assert length.mean.value == pytest.approx(17.7)  # 177 / 10
-    assert (length.mean.low, length.mean.high) == pytest.approx(t_interval_by_hand(TURNS))
+    assert (length.mean.low, length.mean.high) == pytest.approx(t_interval_scipy(TURNS))
     assert length.sd == pytest.approx(statistics.stdev(TURNS))
     assert (length.p10.value, length.median.value, length.p90.value, length.p99.value) == (
         7,
@@ -221,7 +227,7 @@ def test_survival_and_histogram_by_hand() -> None:
     assert curve.survival[0] == 1.0
     assert curve.survival[10] == pytest.approx(0.7)  # 12 20 30 15 11 25 40 exceed 10
     assert curve.survival[40] == 0.0
-    assert (curve.low[10], curve.high[10]) == pytest.approx(wilson_by_hand(7, 10))
+    assert (curve.low[10], curve.high[10]) == pytest.approx(wilson_scipy(7, 10))
     hist = questions.turns_histogram(hand_frame(), width=10, max_value=39)
     assert hist.counts.tolist() == [3, 3, 2, 1]  # 7 8 9 | 11 12 15 | 20 25 | 30
     assert hist.overflow == 1 and hist.n == 10
@@ -232,7 +238,7 @@ def test_seat_win_rates_and_chi_square_by_hand() -> None:
     rates = seats.seat_win_rates(hand_frame(), 3)
     assert rates.wins == (4, 2, 2) and rates.n_won == 8
     assert rates.seats[0].value == 0.5
-    assert (rates.seats[1].low, rates.seats[1].high) == pytest.approx(wilson_by_hand(2, 8))
+    assert (rates.seats[1].low, rates.seats[1].high) == pytest.approx(wilson_scipy(2, 8))
     # ((4 - 8/3)^2 + 2 (2 - 8/3)^2) / (8/3) = 1
     assert rates.chi_square.statistic == pytest.approx(1.0)
     assert rates.chi_square.p == pytest.approx(math.exp(-0.5))  # chi2(2) survival at 1
@@ -245,7 +251,7 @@ def test_first_seat_points_edge_by_hand() -> None:
     d = [30, -6, -10, 10, -16, -2, 14, -6.5]
     edge = seats.first_seat_points_edge(hand_frame(), 3)
     assert edge.edge.value == pytest.approx(1.6875)  # 13.5 / 8
-    assert (edge.edge.low, edge.edge.high) == pytest.approx(t_interval_by_hand(d))
+    assert (edge.edge.low, edge.edge.high) == pytest.approx(t_interval_scipy(d))
     ref = st.ttest_1samp(d, 0.0)
     assert (edge.t, edge.p) == pytest.approx((ref.statistic, ref.pvalue))
     assert edge.first.value == pytest.approx(54 / 8)  # 30 + 10 + 14
@@ -257,7 +263,7 @@ def test_comeback_curve_by_hand() -> None:
     assert [r.n for r in curve.rates] == [18, 15, 8]
     assert curve.wins == (2, 2, 0)
     assert curve.rates[1].value == pytest.approx(2 / 15)
-    assert (curve.rates[1].low, curve.rates[1].high) == pytest.approx(wilson_by_hand(2, 15))
+    assert (curve.rates[1].low, curve.rates[1].high) == pytest.approx(wilson_scipy(2, 15))
     assert curve.overall == pytest.approx(1 / 3)
     # never k behind: the other seat-rounds of the 8 won rounds (24), and the other wins
     assert [r.n for r in curve.never] == [6, 9, 16]
@@ -281,7 +287,7 @@ def test_deficit_table_by_hand() -> None:
     # t = 10: five won rounds still running; every winner held the smallest hand
     assert (table.n[0, 1], table.wins[0, 1]) == (5, 5)
     assert table.n[:, 1].sum() == 15
-    assert (table.low[1, 0], table.high[1, 0]) == pytest.approx(wilson_by_hand(1, 6))
+    assert (table.low[1, 0], table.high[1, 0]) == pytest.approx(wilson_scipy(1, 6))
 
 
 def test_strategy_strength_by_hand() -> None:
@@ -295,7 +301,7 @@ def test_strategy_strength_by_hand() -> None:
     scored = [30, 0, 0, 12, 0, 0, 10, 0, 32, 0, 0, 4, 14, 0, 0, 0]
     assert plain.points_scored.value == pytest.approx(102 / 16)
     assert (plain.points_scored.low, plain.points_scored.high) == pytest.approx(
-        t_interval_by_hand(scored)
+        t_interval_scipy(scored)
     )
     assert bluffer.points_scored.value == pytest.approx(33 / 8)
     assert plain.points_left.value == pytest.approx(92 / 16)
@@ -335,7 +341,7 @@ def test_match_length_by_hand() -> None:
     assert estimates.has_matches(lf)
     m = questions.match_length(lf)
     assert m.sides == 2 and m.length.n == 3 and m.length.mean.value == pytest.approx(2.0)
-    assert (m.length.mean.low, m.length.mean.high) == pytest.approx(t_interval_by_hand([3, 2, 1]))
+    assert (m.length.mean.low, m.length.mean.high) == pytest.approx(t_interval_scipy([3, 2, 1]))
     assert m.wins == (1, 2)
     no_match = lf.with_columns(pl.lit(None, pl.UInt16).alias("match_rounds"))
     assert not estimates.has_matches(no_match)
@@ -432,7 +438,7 @@ def test_mean_t_interval_coverage_on_exponential_data() -> None:
     m, s = x.mean(axis=1), x.std(axis=1, ddof=1)
     intervals = [mean_estimate(mi, si, 200) for mi, si in zip(m, s, strict=True)]
     for row, e in zip(x[:3], intervals[:3], strict=True):
-        assert (e.low, e.high) == pytest.approx(t_interval_by_hand(list(row)))
+        assert (e.low, e.high) == pytest.approx(t_interval_scipy(list(row)))
     covered = np.mean([e.low <= 1.0 <= e.high for e in intervals])
     assert BAND[0] <= covered <= BAND[1]
 
