@@ -20,7 +20,7 @@ import itertools
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +30,7 @@ import numpy as np
 from tqdm import tqdm
 
 from uno_stats import engine
+from uno_stats.engine.jit import ensure_compiled
 from uno_stats.errors import RunError
 from uno_stats.run.backends import Backend, TaskFailed, execute, make_backend
 from uno_stats.run.folder import check_out_folder, clear_folder, os_error
@@ -215,6 +216,7 @@ def run_scenario(
     chunk_size: int | None = None,
     fresh: bool = False,
     notify: Callable[[str], None] | None = None,
+    games_limit: int | None = None,
 ) -> RunOutcome:
     """Simulate ``scenario`` into ``out_dir/<name>/`` (one sub-folder per sweep point).
 
@@ -225,8 +227,10 @@ def run_scenario(
     interrupted run of the same scenario are kept; a folder holding another scenario is an
     error unless ``fresh`` (which empties it first, under the lock). ``notify`` receives
     one-line notes (workers capped, parts redone) as they happen; they are also in
-    ``RunOutcome.notes``. Raises :class:`RunError` when a chunk, a worker, the cluster or the
-    disk fails and :class:`RunInterrupted` on Ctrl-C.
+    ``RunOutcome.notes``. ``games_limit``: play only the chunks that start below this game
+    index (the run stays incomplete and a later call with a higher limit continues it;
+    ``settle`` grows runs so). Raises :class:`RunError` when a chunk, a worker, the cluster
+    or the disk fails and :class:`RunInterrupted` on Ctrl-C.
     """
     notes: list[str] = []
 
@@ -252,8 +256,27 @@ def run_scenario(
             _start_manifests(plans, sweep, root)
         except OSError as exc:
             raise os_error(exc, root) from None
-        return _execute(scenario, root, plans, sweep, workers, cluster, progress, notes)
+        compile_here = scheduler in (None, "local")  # workers on this machine share the cache
+        return _execute(
+            scenario,
+            root,
+            plans,
+            sweep,
+            workers,
+            cluster,
+            progress,
+            notes,
+            games_limit,
+            compile_here,
+        )
     raise AssertionError("unreachable")  # pragma: no cover - the with block returns or raises
+
+
+def _todo(plan: RunPlan, games_limit: int | None) -> Iterator[Chunk]:
+    """The chunks of ``plan`` still to play (those starting below ``games_limit``), lazily."""
+    if games_limit is None:
+        return plan.todo
+    return itertools.takewhile(lambda c: c.first_game < games_limit, plan.todo)
 
 
 def _execute(
@@ -265,13 +288,17 @@ def _execute(
     cluster: Backend | None,
     progress: bool,
     notes: list[str],
+    games_limit: int | None,
+    compile_here: bool,
 ) -> RunOutcome:
     """Play every chunk still to do (locked folder, manifests written); the outcome."""
     total = sum(p.scenario.games for p in plans)
     resumed = sum(len(p.done) for p in plans)
     already = sum(p.chunk(i).n_games for p in plans for i in p.done)
-    todo = itertools.chain.from_iterable(p.todo for p in plans)
-    pending = any(len(p.done) < p.n_chunks for p in plans)
+    pending = any(next(_todo(p, games_limit), None) is not None for p in plans)
+    todo = itertools.chain.from_iterable(_todo(p, games_limit) for p in plans)
+    if pending and compile_here:
+        ensure_compiled()  # here, once, with a notice when cold: workers then load the cache
     bar = tqdm(
         total=total,
         initial=already,
@@ -301,9 +328,11 @@ def _execute(
     interrupted = False
     try:
         if pending and cluster is not None:
+            state.started = time.perf_counter()  # the speed excludes compile and start-up
             execute(cluster, todo, submit, on_done)
         elif pending:
             with make_backend(workers) as backend:  # closed (running chunks finished) on exit
+                state.started = time.perf_counter()  # the speed excludes compile and start-up
                 execute(backend, todo, submit, on_done)
     except TaskFailed as failed:
         error = _chunk_error(plans[failed.task.run], failed)
