@@ -124,12 +124,12 @@ def measure(
 ) -> BenchResult:
     """Time ``games`` games on ``workers`` warmed workers (or a Dask cluster), ``repeat`` times;
     the median time is kept."""
-    chunks = planning.plan_chunks(0, games, chunk_size)
+    chunks = list(planning.plan_chunks(0, games, chunk_size))  # timed `repeat` times
     started = time.perf_counter()
     timings, rounds = [], 0
     with make_backend(workers, scheduler) as backend:
         in_flight = max(1, backend.slots)  # warm every worker of a pool or cluster
-        warm = planning.plan_chunks(0, WARM_UP_GAMES * in_flight, WARM_UP_GAMES)
+        warm = list(planning.plan_chunks(0, WARM_UP_GAMES * in_flight, WARM_UP_GAMES))
         execute(backend, warm, lambda b, c: _submit(b, config, c), lambda c, r: None)
         start_s = time.perf_counter() - started
         for _ in range(max(1, repeat)):
