@@ -47,7 +47,8 @@ RULE_HELP: dict[str, RuleHelp] = {
     "opening_action": RuleHelp(
         (
             "apply: an opening action or wild takes effect on the first player; redraw: it is"
-            " covered by the next card turned until a number card shows"
+            " covered by the next card turned until a number card shows; ignore: it is only"
+            " matched, its action does nothing (a wild's color is still named)"
         ),
         "000, 002",
     ),
@@ -99,7 +100,7 @@ RULE_HELP: dict[str, RuleHelp] = {
         (
             "a Wild Draw Four is legal only without a card of the active color (color), nor a"
             " Wild (color-or-wild), nor a card matching color or number (color-or-number); "
-            "none: always"
+            "none: always; no-other-play: only when no other card in hand is playable"
         ),
         "000-003",
     ),

@@ -83,7 +83,9 @@ def _wd4_allowed(hand, color, top, mode):
                 return False
             if mode == "color-or-number" and CARD_SYMBOL[c] == top_number:
                 return False
-        elif mode == "color-or-wild":
+            if mode == "no-other-play" and CARD_SYMBOL[c] == CARD_SYMBOL[top]:
+                return False  # S15: any other playable card blocks
+        elif mode in ("color-or-wild", "no-other-play"):
             return False
     return True
 
@@ -109,6 +111,7 @@ class Replay:
         self.pending = 0
         self.ended = False
         self.started = False
+        self.ignored = False  # the opening card's action was ignored (S14)
         self.pool = Counter()  # cards collected by Shuffle Hands, not yet dealt out
 
     def total(self):
@@ -152,6 +155,13 @@ class Replay:
             assert d != WILD_DRAW_FOUR or self.pile_only_wd4_gap()
             if self.rules["opening_action"] == "redraw":
                 assert not CARD_IS_ACTION[d] or self.pile_n == 0
+            if self.rules["opening_action"] == "ignore":  # S14: dealer's left, clockwise
+                assert seat == (a + 1) % self.players and b == 1
+                assert self.ignored == (CARD_IS_ACTION[d] and d < WILD)
+        elif kind == E.EV_IGNORED:
+            assert self.rules["opening_action"] == "ignore" and not self.started
+            assert a == self.top and CARD_IS_ACTION[a]
+            self.ignored = True
         elif kind == E.EV_DRAW:
             assert self.pile_n > 0, "drew from an empty pile"
             self.pile_n -= 1

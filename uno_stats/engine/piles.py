@@ -11,7 +11,7 @@ from uno_stats.engine.cards import (
 )
 from uno_stats.engine.events import EV_DRAW, EV_REFILL, emit
 from uno_stats.engine.jit import engine_inline, engine_jit
-from uno_stats.engine.legal import blocks_wd4, top_number
+from uno_stats.engine.legal import blocks_wd4, wd4_top_key
 from uno_stats.engine.rng import shuffle
 from uno_stats.engine.rules import R_NO_ACTION_FINISH, R_WD4_RESTRICTION, WD4_NONE
 from uno_stats.engine.state import (
@@ -125,7 +125,7 @@ def wd4_allowed(hands, hn, p, color, top, rules):
     restriction = rules[R_WD4_RESTRICTION]
     if restriction == WD4_NONE:
         return True
-    number = top_number(top)
+    number = wd4_top_key(top, restriction)
     for i in range(hn[p]):
         if blocks_wd4(hands[p, i], color, number, restriction):
             return False

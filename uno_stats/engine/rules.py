@@ -79,7 +79,7 @@ RULES: tuple[RuleSpec, ...] = (
     _enum("custom_card_rule", ("extra-turn", "wild")),
     _int("hand_size", 7, 1, 20),
     # Opening card
-    _enum("opening_action", ("apply", "redraw"), ("redraw", "apply", "apply", "apply")),
+    _enum("opening_action", ("apply", "redraw", "ignore"), ("redraw", "apply", "apply", "apply")),
     _enum(
         "opening_reverse",
         ("dealer-starts", "dealer-right-starts"),
@@ -100,7 +100,7 @@ RULES: tuple[RuleSpec, ...] = (
     # Draw cards, stacking and the Wild Draw Four
     _enum(
         "wd4_restriction",
-        ("color", "color-or-wild", "color-or-number", "none"),
+        ("color", "color-or-wild", "color-or-number", "none", "no-other-play"),
         ("color-or-wild", "color", "color", "color-or-number"),
     ),
     _bool("wd4_challenge", True, (True, True, True, False)),
@@ -167,6 +167,7 @@ def code(key: str, choice: str) -> int:
 
 # Encoded enum values the engine compares against, taken from the table.
 OPENING_APPLY, OPENING_REDRAW = code("opening_action", "apply"), code("opening_action", "redraw")
+OPENING_IGNORE = code("opening_action", "ignore")
 REVERSE_DEALER = code("opening_reverse", "dealer-starts")
 REVERSE_DEALER_RIGHT = code("opening_reverse", "dealer-right-starts")
 DRAW_ONE, DRAW_UNTIL_PLAYABLE = code("draw", "one"), code("draw", "until-playable")
@@ -178,6 +179,7 @@ WD4_COLOR = code("wd4_restriction", "color")
 WD4_COLOR_OR_WILD = code("wd4_restriction", "color-or-wild")
 WD4_COLOR_OR_NUMBER = code("wd4_restriction", "color-or-number")
 WD4_NONE = code("wd4_restriction", "none")
+WD4_NO_OTHER_PLAY = code("wd4_restriction", "no-other-play")
 SCORING_NONE, SCORING_POINTS = code("scoring", "none"), code("scoring", "points")
 SCORING_LOW, SCORING_PARTNERS = code("scoring", "low-score"), code("scoring", "partners")
 

@@ -77,6 +77,8 @@ def _line(ev: np.ndarray) -> str | None:
     if kind == E.EV_TURN_UP:
         what = ("covered by the next card", "opens the discard pile", "goes back; reshuffle")[b]
         return f"turned up: {card_name(a)} ({what})"
+    if kind == E.EV_IGNORED:
+        return f"  the opening {card_name(a)} has no effect (opening_action: ignore)"
     if kind == E.EV_START:
         return f"seat {seat} starts, {_direction(b)}, color {COLOR_NAMES[c]}; dealer seat {a}"
     if kind == E.EV_END:
