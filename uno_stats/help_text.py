@@ -165,6 +165,27 @@ RULE_HELP: dict[str, RuleHelp] = {
         ),
         "000-003",
     ),
+    "seating": RuleHelp(
+        (
+            "fixed: scenario seat k sits at position k; random: each game (round or match) "
+            "seats them in a random order from a stream of its own (result column seating)"
+        ),
+        "-",
+    ),
+    "reshuffle": RuleHelp(
+        (
+            "true: an empty draw pile is refilled from the discards; false: never, and the "
+            "round ends as exhausted the moment a draw finds the pile empty"
+        ),
+        "-",
+    ),
+    "exhausted_winner": RuleHelp(
+        (
+            "who wins an exhausted round: the seat with the fewest cards, or the fewest card "
+            "points; a tie for fewest: no winner"
+        ),
+        "-",
+    ),
 }
 
 STRATEGY_HELP: dict[str, str] = {
@@ -222,8 +243,13 @@ COLUMN_HELP: dict[str, str] = {
     "players": "seats",
     "dealer": "dealer's seat this round",
     "first_player": "seat that took the first turn",
-    "winner": "seat that went out; -1 for a void or capped round",
-    "status": "won, void (deadlock remedy) or capped",
+    "winner": (
+        "seat that went out; -1 for a void or capped round; exhausted: the seat "
+        "exhausted_winner names, -1 on a tie"
+    ),
+    "status": (
+        "won, void (deadlock remedy), capped, or exhausted (reshuffle: false, the pile ran out)"
+    ),
     "turns": "turns taken (RULES.md semantic 1 and Passing)",
     "cards_drawn": "all cards drawn, penalties included",
     "reshuffles": "times the discard pile became the draw pile",
@@ -252,6 +278,7 @@ COLUMN_HELP: dict[str, str] = {
         "(penalty draws excluded; one per turn, however many cards draw: until-playable took)"
     ),
     "turn_draw_cards": "cards drawn in those turn draws (over turn_draws: cards per draw)",
+    "seating": "at each position, which scenario seat sat there (0..P-1 unless seating: random)",
 }
 
 

@@ -19,6 +19,7 @@ from uno_stats.engine import events as E
 from uno_stats.engine.cards import (
     CARD_COLOR,
     CARD_IS_ACTION,
+    CARD_POINTS,
     CARD_SYMBOL,
     WILD,
     WILD_DRAW_FOUR,
@@ -112,6 +113,7 @@ class Replay:
         self.ended = False
         self.started = False
         self.ignored = False  # the opening card's action was ignored (S14)
+        self.exhausted_winner = -2  # set by EV_EXHAUSTED (S17)
         self.pool = Counter()  # cards collected by Shuffle Hands, not yet dealt out
 
     def total(self):
@@ -167,6 +169,7 @@ class Replay:
             self.pile_n -= 1
             self.hands[seat][a] += 1
         elif kind == E.EV_REFILL:
+            assert self.rules["reshuffle"], "a refill without reshuffle (S17)"
             assert self.pile_n == 0 and a == self.disc_n - 1
             self.pile_n, self.disc_n = a, 1
         elif kind == E.EV_PLAY:
@@ -202,10 +205,16 @@ class Replay:
             assert self.pool[a] > 0
             self.pool[a] -= 1
             self.hands[seat][a] += 1
+        elif kind == E.EV_EXHAUSTED:  # S17: the seat that found the pile empty, the winner
+            assert not self.rules["reshuffle"] and self.pile_n == 0
+            self.exhausted_winner = a
         elif kind == E.EV_END:  # winner, status, turns
-            assert a in (0, 1, 2)
+            assert a in (0, 1, 2, 3)
             if a == 0:
                 assert seat >= 0 and sum(self.hands[seat].values()) == 0
+            elif a == 3:
+                assert not self.rules["reshuffle"] and self.pile_n == 0
+                assert seat == self.fewest() == self.exhausted_winner
             else:
                 assert seat == -1
             if a == 2:
@@ -214,6 +223,15 @@ class Replay:
             self.ended = True
             self.rounds += 1
         assert self.total() == self.deck_n, f"cards not conserved after event {row}"
+
+    def fewest(self):
+        """S17: the seat with the fewest cards (or card points), -1 on a tie for fewest."""
+        if self.rules["exhausted_winner"] == "fewest-cards":
+            scores = [sum(h.values()) for h in self.hands]
+        else:
+            scores = [sum(CARD_POINTS[c] * k for c, k in h.items()) for h in self.hands]
+        low = min(scores)
+        return scores.index(low) if scores.count(low) == 1 else -1
 
     def pile_only_wd4_gap(self):
         return True  # documented engine gap: a pile of nothing but Wild Draw Fours
@@ -266,7 +284,8 @@ def test_replayed_games_obey_the_rules(scenario):
     limit = 60_000  # a long match is replayed as far as this many events
     for game in range(1 if target else 3):
         events = trace_events(config, game, max_events=limit)
-        replay = Replay(players, rules, seats, deck_n)
+        order = simulate(config, game, 1)["seating"][0]  # S16: position -> scenario seat
+        replay = Replay(players, rules, [seats[int(i)] for i in order], deck_n)
         for row in events:
             replay.event(row)
         if events.shape[0] < limit:
@@ -285,16 +304,28 @@ def test_simulated_columns_are_consistent(scenario):
     cols = simulate(config, 0, n)
     status = cols["status"]
     winner = cols["winner"]
-    assert set(np.unique(status)) <= {0, 1, 2}
-    assert ((winner == -1) == (status != 0)).all()
+    assert set(np.unique(status)) <= {0, 1, 2, 3}
+    assert (winner[status == 0] >= 0).all() and (winner[(status == 1) | (status == 2)] == -1).all()
+    if rules["reshuffle"]:
+        assert (status != 3).all()
+    else:
+        assert (cols["reshuffles"] == 0).all()
     assert (cols["turns"] <= rules["max_turns"]).all()
     assert ((status != 2) | (cols["turns"] >= rules["max_turns"])).all()
     hs = cols["hand_sizes"].astype(int)
     assert (hs.sum(axis=1) <= deck_size(rules) - 1).all()
+    score = cols["hand_sizes"] if rules["exhausted_winner"] == "fewest-cards" else cols["points"]
+    for row in np.flatnonzero(status == 3):  # S17: the unique fewest, else no winner
+        fewest = np.flatnonzero(score[row] == score[row].min())
+        assert winner[row] == (fewest[0] if fewest.size == 1 else -1)
     won = np.flatnonzero(status == 0)
     assert (hs[won, winner[won]] == 0).all()
     assert (cols["points"][won, winner[won]] == 0).all()
     assert (cols["first_player"] < players).all() and (cols["dealer"] < players).all()
+    seating = cols["seating"].astype(int)
+    assert (np.sort(seating, axis=1) == np.arange(players)).all()  # a permutation (S16)
+    if rules["seating"] == "fixed":
+        assert (seating == np.arange(players)).all()
     assert (cols["max_deficit"].astype(int) <= deck_size(rules)).all()
     if target == 0:
         assert len(status) == n and (cols["dealer"] == players - 1).all()

@@ -35,6 +35,8 @@ OVERRIDES = {
     "classic": dict(stack_draw_two=True, seven_zero=True, jump_in=True, shuffle_hands_cards=1),
     # issue 12 keys: opening card without effect, Wild Draw Four only without another play
     "issue12": dict(opening_action="ignore", wd4_restriction="no-other-play", stack_draw_four=True),
+    # random seating: the seats' rows move between positions each game (S16)
+    "seating": dict(seating="random"),
 }
 
 

@@ -44,6 +44,8 @@ def test_every_debate_has_a_scenario() -> None:
         "tournament-draw-until-playable",
         "opening-ignore",
         "wd4-no-other-play",
+        "seating-random",
+        "no-reshuffle",
     } <= names
 
 

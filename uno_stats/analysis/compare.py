@@ -96,13 +96,13 @@ def metric_spec(key: str) -> MetricSpec:
         return MetricSpec(
             key, f"p{m[1]} {m[2].replace('_', ' ')}", "quantile", m[2], int(m[1]) / 100
         )
-    if m := re.fullmatch(r"(won|void|capped)_rate", key):
+    if m := re.fullmatch(r"(won|void|capped|exhausted)_rate", key):
         return MetricSpec(key, f"{m[1]} rate", "rate", status=m[1])
     if m := re.fullmatch(r"seat(\d+)_win_rate", key):
         return MetricSpec(key, f"seat {m[1]} win rate", "seat", seat=int(m[1]))
     raise ResultsError(
         f"unknown metric {key!r}: use mean_COL, median_COL, pNN_COL, won_rate, void_rate, "
-        "capped_rate or seatK_win_rate"
+        "capped_rate, exhausted_rate or seatK_win_rate"
     )
 
 

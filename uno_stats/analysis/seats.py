@@ -300,11 +300,25 @@ def strategy_strength(
         schema={"seat": pl.Int64, "strategy": pl.String},
     )
     side = _winning_side_score(scoring)
-    exploded = _per_seat(won_rounds(lf).select("winner", "points", side.alias("side")), "points")
+    won = won_rounds(lf)
+    if "seating" in won.collect_schema().names():
+        # RULES.md S16: position -> scenario seat through the seating column
+        exploded = (
+            won.select("winner", "points", "seating", side.alias("side"))
+            .with_columns(
+                pl.col("points").cast(pl.List(pl.Int64)),
+                pl.int_ranges(0, pl.col("points").list.len()).alias("seat"),
+            )
+            .explode(["points", "seating", "seat"])
+            .with_columns(pl.col("seating").cast(pl.Int64).alias("sitter"))
+        )
+    else:
+        exploded = _per_seat(won.select("winner", "points", side.alias("side")), "points")
+        exploded = exploded.with_columns(pl.col("seat").alias("sitter"))
     score = pl.when(_seat_credited(pl.col("seat"), scoring)).then(pl.col("side")).otherwise(0)
     grouped = (
         exploded.with_columns(score.cast(pl.Float64).alias("score"))
-        .join(mapping, on="seat", how="left")
+        .join(mapping.rename({"seat": "sitter"}), on="sitter", how="left")
         .group_by("strategy")
         .agg(
             pl.len().alias("n"),

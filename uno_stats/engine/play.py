@@ -264,6 +264,8 @@ def play_card(tab, p, idx, how, seats, rng, ev):
             st[ST_COLOR] = CARD_COLOR[card]
         if hn[p] == 1:
             _uno_call(tab, p, seats, rng, ev)
+            if st[ST_STATUS] >= 0:  # S17: the UNO penalty ran the pile out
+                return
         if hn[p] == 0:
             _go_out(tab, p, card, rng, ev)
             return

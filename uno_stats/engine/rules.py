@@ -122,6 +122,10 @@ RULES: tuple[RuleSpec, ...] = (
         ("none", "points", "low-score", "partners"),
         ("points", "points", "points", "none"),
     ),
+    # Issue 12 keys, appended so the indices above stay put
+    _enum("seating", ("fixed", "random")),
+    _bool("reshuffle", True),
+    _enum("exhausted_winner", ("fewest-cards", "fewest-points")),
 )
 
 RULES_BY_KEY: dict[str, RuleSpec] = {spec.key: spec for spec in RULES}
@@ -153,6 +157,9 @@ R_JUMP_IN = 22
 R_UNO_PENALTY = 23
 R_INVALID_PLAY_PENALTY = 24
 R_SCORING = 25
+R_SEATING = 26
+R_RESHUFFLE = 27
+R_EXHAUSTED_WINNER = 28
 R_COUNT = len(RULES)
 check_slots(globals(), "R_", [spec.key for spec in RULES], extra=("R_COUNT",))
 
@@ -182,6 +189,9 @@ WD4_NONE = code("wd4_restriction", "none")
 WD4_NO_OTHER_PLAY = code("wd4_restriction", "no-other-play")
 SCORING_NONE, SCORING_POINTS = code("scoring", "none"), code("scoring", "points")
 SCORING_LOW, SCORING_PARTNERS = code("scoring", "low-score"), code("scoring", "partners")
+SEATING_FIXED, SEATING_RANDOM = code("seating", "fixed"), code("seating", "random")
+EXHAUSTED_FEWEST_CARDS = code("exhausted_winner", "fewest-cards")
+EXHAUSTED_FEWEST_POINTS = code("exhausted_winner", "fewest-points")
 
 
 def preset_rules(preset: str) -> dict[str, Any]:

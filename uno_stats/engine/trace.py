@@ -77,6 +77,9 @@ def _line(ev: np.ndarray) -> str | None:
     if kind == E.EV_TURN_UP:
         what = ("covered by the next card", "opens the discard pile", "goes back; reshuffle")[b]
         return f"turned up: {card_name(a)} ({what})"
+    if kind == E.EV_EXHAUSTED:
+        who = f"seat {a} wins (exhausted_winner)" if a >= 0 else "a tie for fewest: no winner"
+        return f"  {s} finds the draw pile empty (reshuffle: false): round over, {who}"
     if kind == E.EV_IGNORED:
         return f"  the opening {card_name(a)} has no effect (opening_action: ignore)"
     if kind == E.EV_START:
@@ -133,6 +136,12 @@ def describe(
             f"hand sizes by seat [{sizes}], points by seat [{points}], "
             f"cards drawn {int(cols['cards_drawn'][row])}"
         )
+        seating = [int(x) for x in cols["seating"][row]] if "seating" in cols else []
+        if seating != list(range(len(seating))):  # seating: random (S16)
+            lines.append(
+                f"round {int(cols['round'][row])} seating: by position, scenario seats "
+                f"[{', '.join(str(x) for x in seating)}]"
+            )
         if cols["match_winner__valid"][row]:
             lines.append(
                 f"match over after {int(cols['match_rounds'][row])} rounds: "

@@ -50,6 +50,7 @@ from uno_stats.engine.rules import (
     R_DRAW,
     R_DRAWN_CARD,
     R_INVALID_PLAY_PENALTY,
+    R_RESHUFFLE,
     R_STACK_CROSS,
     R_STACK_DRAW_FOUR,
     R_STACK_DRAW_TWO,
@@ -72,6 +73,7 @@ from uno_stats.engine.state import (
     ST_PEND_CARDS,
     ST_PEND_KIND,
     ST_PENDING,
+    ST_PILE_N,
     ST_PLAYERS,
     ST_STATUS,
     ST_TURN_DRAW_CARDS,
@@ -155,10 +157,14 @@ def resolve_penalty(tab, p, seats, rng, ev):
                 st[ST_CHALLENGES_WON] += 1
                 emit(st, ev, EV_PENALTY, accused, 4, DRAW_CHALLENGE, 0, 0)
                 draw_cards(tab, accused, 4, rng, ev, DRAW_CHALLENGE)
+                if st[ST_STATUS] >= 0:  # S17: the pile ran out, the round is over
+                    return TURN_LOST
                 return CONTINUE_TURN
             penalty = rules[R_CHALLENGE_PENALTY]
             emit(st, ev, EV_PENALTY, p, penalty, DRAW_CHALLENGE, 0, 0)
             draw_cards(tab, p, penalty, rng, ev, DRAW_CHALLENGE)
+            if st[ST_STATUS] >= 0:  # S17
+                return TURN_LOST
             emit(st, ev, EV_LOSE_TURN, p, 2, 0, 0, 0)
             st[ST_CUR] = next_seat(st, p)
             return TURN_LOST
@@ -176,6 +182,8 @@ def resolve_penalty(tab, p, seats, rng, ev):
     clear_penalty(st)
     emit(st, ev, EV_PENALTY, p, total, DRAW_PENALTY, 0, 0)
     draw_cards(tab, p, total, rng, ev, DRAW_PENALTY)
+    if st[ST_STATUS] >= 0:  # S17: the pile ran out, the round is over
+        return TURN_LOST
     if rules[R_STACK_VICTIM_SKIPS] != 0:
         emit(st, ev, EV_LOSE_TURN, p, 1, 0, 0, 0)
         st[ST_CUR] = next_seat(st, p)
@@ -249,12 +257,15 @@ def normal_turn(tab, p, seats, rng, ev):
     if seats[p, S_MISTAKE] > 0.0:
         wd4_ok = bluff or wd4_allowed(hands, hn, p, color, top, rules)
         _try_mistake(tab, p, top, color, wd4_ok, seats, rng, ev)
+        if st[ST_STATUS] >= 0:  # S17: the penalty ran the pile out
+            return
     kind = strategy_of(seats, p)
     n = collect_playable(hands, hn, p, top, color, bluff, rules, cand)
     voluntary = (
         n > 0
         and rules[R_VOLUNTARY_DRAW] != 0
         and can_draw(st)
+        and (rules[R_RESHUFFLE] != 0 or st[ST_PILE_N] > 0)  # S17
         and draws_instead(kind, seats[p], rng)
     )
     if n > 0 and not voluntary:
@@ -268,6 +279,8 @@ def normal_turn(tab, p, seats, rng, ev):
         else:  # seen not playing, and not by choice: it lacks the active color
             announce(tab, seats, SEEN_NO_PLAY, p, color)
         idx = _draw_for_turn(tab, p, top, color, rng, ev)
+        if st[ST_STATUS] >= 0:  # S17: the pile ran out, the round is over
+            return
         # A playable drawn card is played unless the rules let the player keep it and it
         # does (its keep_drawn knob); either way no older card may be played after drawing.
         if idx >= 0 and not (

@@ -12,6 +12,7 @@ import numpy as np
 
 from uno_stats.analysis.estimates import Estimate
 from uno_stats.analysis.questions import RunAnswers
+from uno_stats.engine.schema import STATUS_NAMES
 
 
 def _rec(
@@ -39,9 +40,7 @@ def records(a: RunAnswers) -> list[dict[str, Any]]:
     name = a.run.name
     out = [
         _rec(name, "round_status", f"{s}_rate", e)
-        for s, e in zip(
-            ("won", "void", "capped"), (a.status.won, a.status.void, a.status.capped), strict=True
-        )
+        for s, e in zip(STATUS_NAMES, a.status.shares, strict=True)
     ]
     length = a.length
     for key in ("mean", "p10", "median", "p90", "p99"):
