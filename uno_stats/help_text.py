@@ -172,6 +172,13 @@ RULE_HELP: dict[str, RuleHelp] = {
         ),
         "-",
     ),
+    "deflect": RuleHelp(
+        (
+            "a player owing a draw total may answer with a Skip (it passes on) or a Reverse "
+            "(it goes back to its sender) of the active color; combines with stacking"
+        ),
+        "-",
+    ),
     "reshuffle": RuleHelp(
         (
             "true: an empty draw pile is refilled from the discards; false: never, and the "
@@ -194,7 +201,8 @@ STRATEGY_HELP: dict[str, str] = {
         "two choices); draws only when it holds none, or when voluntary_draw fires; plays a "
         "legal drawn card unless drawn_card: may-play lets it keep the card and its "
         "keep_drawn knob fires; names a wild's color uniformly; swaps with a uniformly random"
-        " opponent on a 7; stacks whenever it can (uniform among stacking cards); jumps in "
+        " opponent on a 7; stacks or deflects a pending draw whenever it can (uniform among "
+        "its stacking and deflecting cards); jumps in "
         "whenever it can; challenges and bluffs only as its knobs say."
     ),
     "basic": (
@@ -203,7 +211,8 @@ STRATEGY_HELP: dict[str, str] = {
         "Draw Four for last (never bluffing it), names the color it holds most of, and swaps "
         "with the opponent holding the fewest cards on a 7. Ties are broken uniformly at "
         "random; it plays a legal drawn card (unless keep_drawn fires, as for random), stacks"
-        " and jumps in whenever it can."
+        " or deflects a pending draw (uniformly among those cards, like every strategy) and "
+        "jumps in whenever it can."
     ),
     "aggressive": (
         "Attacks a player about to win: when the next player holds two cards or fewer it "

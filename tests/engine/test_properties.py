@@ -260,6 +260,9 @@ class Replay:
                     self.top,
                     self.rules["wd4_restriction"],
                 )
+        elif how == E.PLAY_DEFLECT:  # S18: a Skip or Reverse of the active color
+            assert self.rules["deflect"] and card < WILD and CARD_SYMBOL[card] in (10, 11)
+            assert CARD_COLOR[card] == self.color and self.may_finish(card, seat)
         else:
             assert how == E.PLAY_JUMP and self.rules["jump_in"]
             assert card == self.top and card < WILD and self.may_finish(card, seat)

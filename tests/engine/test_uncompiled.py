@@ -37,6 +37,8 @@ OVERRIDES = {
     "issue12": dict(opening_action="ignore", wd4_restriction="no-other-play", stack_draw_four=True),
     # random seating: the seats' rows move between positions each game (S16)
     "seating": dict(seating="random"),
+    # deflecting a pending draw (S18) with stacking on
+    "deflect": dict(deflect=True, stack_draw_two=True, stack_cross=True),
 }
 
 

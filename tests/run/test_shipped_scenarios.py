@@ -46,6 +46,7 @@ def test_every_debate_has_a_scenario() -> None:
         "wd4-no-other-play",
         "seating-random",
         "no-reshuffle",
+        "deflect",
     } <= names
 
 

@@ -126,6 +126,7 @@ RULES: tuple[RuleSpec, ...] = (
     _enum("seating", ("fixed", "random")),
     _bool("reshuffle", True),
     _enum("exhausted_winner", ("fewest-cards", "fewest-points")),
+    _bool("deflect", False),
 )
 
 RULES_BY_KEY: dict[str, RuleSpec] = {spec.key: spec for spec in RULES}
@@ -160,6 +161,7 @@ R_SCORING = 25
 R_SEATING = 26
 R_RESHUFFLE = 27
 R_EXHAUSTED_WINNER = 28
+R_DEFLECT = 29
 R_COUNT = len(RULES)
 check_slots(globals(), "R_", [spec.key for spec in RULES], extra=("R_COUNT",))
 

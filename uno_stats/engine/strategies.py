@@ -173,8 +173,9 @@ def choose_swap_target(kind, p, players, partners, sizes, rng):
 
 @engine_jit
 def choose_stack(kind, cand, n, rng):
-    """The stacking card to answer a pending draw with, among ``cand[:n]``: every shipped
-    strategy stacks whenever it can, uniformly among its stacking cards."""
+    """The card to answer a pending draw with, among ``cand[:n]`` (stacking cards and, with
+    ``deflect``, Skips and Reverses of the active color): every shipped strategy answers
+    whenever it can, uniformly among those cards (S18)."""
     return cand[below(rng, n)]
 
 

@@ -21,6 +21,7 @@ _PLAY_HOW = {
     E.PLAY_DRAWN: "plays the drawn",
     E.PLAY_STACK: "stacks",
     E.PLAY_JUMP: "jumps in with",
+    E.PLAY_DEFLECT: "deflects the pending draw with",
 }
 _LOSE_REASONS = ("skipped", "loses the turn to the penalty", "loses the turn (challenge lost)")
 _UNO = ("calls UNO", "forgets to call UNO, nobody catches it", "forgets to call UNO and is caught")
@@ -77,6 +78,8 @@ def _line(ev: np.ndarray) -> str | None:
     if kind == E.EV_TURN_UP:
         what = ("covered by the next card", "opens the discard pile", "goes back; reshuffle")[b]
         return f"turned up: {card_name(a)} ({what})"
+    if kind == E.EV_DEFLECT:
+        return f"  the pending draw total ({a}) now falls to {s}"
     if kind == E.EV_EXHAUSTED:
         who = f"seat {a} wins (exhausted_winner)" if a >= 0 else "a tie for fewest: no winner"
         return f"  {s} finds the draw pile empty (reshuffle: false): round over, {who}"

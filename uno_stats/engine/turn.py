@@ -8,6 +8,11 @@ The numbered semantics of RULES.md are marked where they are implemented (``S6``
 from __future__ import annotations
 
 from uno_stats.engine.cards import (
+    CARD_COLOR,
+    CARD_SYMBOL,
+    REVERSE,
+    SKIP,
+    WILD,
     WILD_DRAW_FOUR,
 )
 from uno_stats.engine.events import (
@@ -23,6 +28,7 @@ from uno_stats.engine.events import (
     EV_PENALTY,
     EV_TURN,
     EV_VOLUNTARY,
+    PLAY_DEFLECT,
     PLAY_DRAWN,
     PLAY_NORMAL,
     PLAY_STACK,
@@ -47,6 +53,7 @@ from uno_stats.engine.rules import (
     DRAWN_MAY_PLAY,
     R_CHALLENGE_PENALTY,
     R_DEADLOCK,
+    R_DEFLECT,
     R_DRAW,
     R_DRAWN_CARD,
     R_INVALID_PLAY_PENALTY,
@@ -111,7 +118,8 @@ def _collect_stackers(st, hands, hn, p, top, rules, cand):
     four_ok = (kind == 4 and rules[R_STACK_DRAW_FOUR] != 0) or (
         kind == 2 and rules[R_STACK_CROSS] != 0
     )
-    if not (two_ok or four_ok):
+    deflect = rules[R_DEFLECT] != 0  # S18: a Skip or Reverse of the active color
+    if not (two_ok or four_ok or deflect):
         return 0
     if four_ok and st[ST_BLUFF] == 0:
         four_ok = wd4_allowed(hands, hn, p, st[ST_COLOR], top, rules)
@@ -121,10 +129,19 @@ def _collect_stackers(st, hands, hn, p, top, rules, cand):
         card = hands[p, i]
         if not may_finish_on(card, size, rules):
             continue
-        if (card == WILD_DRAW_FOUR and four_ok) or (two_ok and draw_value(card) == 2):
+        stacks = (card == WILD_DRAW_FOUR and four_ok) or (two_ok and draw_value(card) == 2)
+        if stacks or (deflect and _deflects(card, st[ST_COLOR])):
             cand[n] = i
             n += 1
     return n
+
+
+@engine_inline
+def _deflects(card, color):
+    """S18: whether ``card`` is a Skip or Reverse of the active ``color``."""
+    if card >= WILD or CARD_COLOR[card] != color:
+        return False
+    return CARD_SYMBOL[card] == SKIP or CARD_SYMBOL[card] == REVERSE
 
 
 @engine_inline
@@ -136,6 +153,7 @@ def resolve_penalty(tab, p, seats, rng, ev):
         and st[ST_PEND_KIND] == 4
         and st[ST_PEND_CARDS] == 1
         and st[ST_PENDING] == 4
+        and disc[st[ST_DISC_N] - 1] == WILD_DRAW_FOUR  # S18: not once deflected
     ):
         accused = st[ST_WD4_PLAYER]
         challenges = wants_challenge(
@@ -174,7 +192,8 @@ def resolve_penalty(tab, p, seats, rng, ev):
         st[ST_TURNS] += 1
         emit(st, ev, EV_TURN, p, st[ST_TURNS], top, st[ST_COLOR], st[ST_DIR])
         idx = choose_stack(strategy_of(seats, p), cand, n, rng)
-        play_card(tab, p, idx, PLAY_STACK, seats, rng, ev)
+        how = PLAY_STACK if draw_value(hands[p, idx]) > 0 else PLAY_DEFLECT
+        play_card(tab, p, idx, how, seats, rng, ev)
         if st[ST_STATUS] < 0:
             measure(tab)
         return TURN_PLAYED
