@@ -586,6 +586,6 @@ def test_seating_random_loads_and_a_tournament_refuses_it() -> None:
         tournament: [basic, random]
         """
     )
-    assert err.key == "rules.seating" and "rotates the seats" in str(err)
+    assert err.key == "rules.seating" and "balances the seats" in str(err)
     err = fails("name: t\nrules: {seating: shuffled}\n")
     assert "fixed, random" in str(err)
