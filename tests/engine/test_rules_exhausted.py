@@ -161,4 +161,8 @@ def test_trace_names_the_exhausted_round():
     game = int(np.flatnonzero(cols["status"] == 3)[0])
     lines = trace_game(config, game)
     assert any("finds the draw pile empty (reshuffle: false)" in line for line in lines)
-    assert any(line.endswith(": exhausted") for line in lines)
+    winner = int(simulate(config, game, 1)["winner"][0])
+    if winner >= 0:
+        assert any(line.endswith(f": exhausted, seat {winner} wins") for line in lines)
+    else:
+        assert any(line.endswith(": exhausted") for line in lines)

@@ -91,6 +91,8 @@ def _line(ev: np.ndarray) -> str | None:
         status = STATUS_NAMES[a]
         if status == "won":
             return f"round over after {b} turns: seat {seat} wins"
+        if status == "exhausted" and seat >= 0:  # S17: the fewest cards (or points) win
+            return f"round over after {b} turns: exhausted, seat {seat} wins"
         return f"round over after {b} turns: {status}"
     return None  # EV_DEAL and EV_HAND are summarised as hands, not printed one by one
 
