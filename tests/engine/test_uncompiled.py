@@ -39,6 +39,8 @@ OVERRIDES = {
     "seating": dict(seating="random"),
     # deflecting a pending draw (S18) with stacking on
     "deflect": dict(deflect=True, stack_draw_two=True, stack_cross=True),
+    # no reshuffle (S17): big hands run the pile out (game 2 ends exhausted)
+    "reshuffle": dict(reshuffle=False, exhausted_winner="fewest-points", hand_size=20),
 }
 
 
@@ -64,3 +66,5 @@ def test_uncompiled_engine_plays_the_same_games(name):
     compiled = simulate(EngineConfig.build(3, rules, seats, seed=11), 0, 3)
     for column_name, column in compiled.items():
         assert np.array_equal(np.asarray(interpreted[column_name]), column), column_name
+    if name == "reshuffle":
+        assert (compiled["status"] == 3).any()  # the exhausted ending was exercised
