@@ -453,7 +453,30 @@ RULE_CASES: tuple[GoldenCase, ...] = (
     ),
 )
 
-CASES: tuple[GoldenCase, ...] = PRESET_CASES + MATCH_CASES + RULE_CASES
+# Values added to a key that already has its rule case (issue 12): traced and checked too.
+CHOICE_CASES: tuple[GoldenCase, ...] = (
+    GoldenCase(
+        "choice-opening_action-ignore",
+        "classic-house",
+        games=(1,),
+        rules={"opening_action": "ignore"},
+        key="opening_action",
+        witness=_has(E.EV_IGNORED),
+        shows="the opening action card is only matched: the dealer's left plays first",
+    ),
+    GoldenCase(
+        "choice-wd4_restriction-no-other-play",
+        "classic-house",
+        games=(2,),
+        rules={"wd4_restriction": "no-other-play", "wd4_challenge": False},
+        key="wd4_restriction",
+        witness=_has(E.EV_END),
+        shows="a Wild Draw Four only when nothing else in hand is playable (the game "
+        "differs from wd4_restriction: color)",
+    ),
+)
+
+CASES: tuple[GoldenCase, ...] = PRESET_CASES + MATCH_CASES + RULE_CASES + CHOICE_CASES
 
 # Keys that work by preventing something: their witness is looked for in the baseline.
 WITNESS_IN_BASELINE = frozenset(
