@@ -5,6 +5,8 @@
 #   make lint         ruff check + ruff format --check + mypy
 #   make bench        the bench report -> reports/bench.md (BENCH_GAMES=20000 for a quick one)
 #   make golden       rewrite the golden game traces in tests/engine/golden/ (after an intended change)
+#   make chaos        kill, corrupt and overload runs end to end; a table of what survived
+#                     (a few minutes; not part of make test)
 #   make reports      rerun the shipped scenarios of REPORT_SCENARIOS into reports/NAME/
 #   make clean        remove results, caches and build leftovers (keeps .venv and reports/)
 
@@ -26,7 +28,7 @@ BENCH_GAMES ?= 1000000
 # Serial pytest is faster than -n 2 on this 2-core machine (see README "Development").
 PYTEST ?= $(BIN)/pytest
 
-.PHONY: install run test test-fast lint bench golden reports clean
+.PHONY: install run test test-fast lint bench golden chaos reports clean
 
 # Reinstall only when pyproject.toml changed since the last install.
 $(STAMP): pyproject.toml
@@ -57,6 +59,9 @@ bench: install
 
 golden: $(STAMP)
 	$(BIN)/python scripts/golden.py
+
+chaos: $(STAMP)
+	$(BIN)/python scripts/chaos.py
 
 reports: $(STAMP)
 	@set -e; for name in $(REPORT_SCENARIOS); do \

@@ -1,6 +1,6 @@
 """Synthetic results folders for the stats and report tests (the engine is not needed).
 
-``write_run`` writes ``manifest.json`` (built by the runner's own ``new_manifest``) and
+``write_run`` writes ``manifest.json`` (built by the planner's own ``new_manifest``) and
 ``parts/part-000000.parquet`` with the columns the runner writes: every column of
 :mod:`uno_stats.engine.schema`, ``status`` as a string, the hand-size checkpoints packed into
 one ``hand_checkpoints`` binary column. The data are random
@@ -20,8 +20,8 @@ import polars as pl
 from uno_stats.engine.schema import CHECKPOINT_TURNS, COLUMNS, ROUND_COUNTERS, STATUS_NAMES
 from uno_stats.engine.strategy_table import default_seat
 from uno_stats.run.manifest import Manifest, SweepManifest, write_manifest
+from uno_stats.run.plan import new_manifest
 from uno_stats.run.results import CHECKPOINTS, NOT_REACHED, PARTS_DIR, tool_version
-from uno_stats.run.runner import new_manifest
 from uno_stats.run.scenario import SweepPoint, scenario_from_dict
 
 _DTYPES: dict[str, pl.DataType] = {

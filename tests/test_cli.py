@@ -210,6 +210,127 @@ def test_bench_prints_rates(tiny):
     assert "games/s" in result.stdout and "rounds/s" in result.stdout
 
 
+# --- edges: numbers, folders, incomplete runs -------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["1e20", "-5", "0", "1.5", "ten", "100000000000000000000"])
+def test_bad_games_is_one_error_line(tiny, tmp_path, value):
+    out = tmp_path / "out"
+    result = cli.invoke(app, ["run", str(tiny), "--games", value, "--out", str(out), "-q"])
+    assert result.exit_code == 2
+    lines = error_lines(result)
+    assert len(lines) == 1 and lines[0].startswith("Error: --games: ")
+    assert "a whole number from 1 to 10,000,000,000" in lines[0]
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("value", ["1e20", "-1", "10000000000"])
+def test_bad_trace_game_is_one_error_line(tiny, value):
+    result = cli.invoke(app, ["trace", str(tiny), "--game", value])
+    assert result.exit_code == 2
+    lines = error_lines(result)
+    assert len(lines) == 1 and lines[0].startswith("Error: --game: ")
+
+
+def test_games_in_exponent_form(tiny, tmp_path):
+    out = tmp_path / "out"
+    args = ["run", str(tiny), "--games", "2e3", "--out", str(out), "-q", "--workers", "1"]
+    assert cli.invoke(app, args).exit_code == 0
+    assert read_run_manifest(out / "tiny-cli").games == 2000
+
+
+def test_too_many_workers_is_capped_with_a_warning(tiny, tmp_path, monkeypatch):
+    import uno_stats.run.limits as limits
+
+    monkeypatch.setattr(limits.os, "cpu_count", lambda: 1)
+    args = ["run", str(tiny), "--games", "200", "--out", str(tmp_path), "-q", "--workers", "1000"]
+    result = cli.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "Warning: --workers 1,000 is more than 4 per core (1 cores): using 4" in result.stderr
+
+
+def test_out_on_a_file_is_one_error_line(tiny, tmp_path):
+    result = cli.invoke(app, ["run", str(tiny), "--out", str(tiny), "-q"])
+    assert result.exit_code == 1
+    assert error_lines(result) == [f"Error: {tiny} is a file, not a folder: choose another --out"]
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda d: (d / "manifest.json").write_text("[]"), "not a manifest"),
+        (lambda d: (d / "manifest.json").write_text("{}"), "manifest has no 'name'"),
+        (lambda d: (d / "manifest.json").write_text("{"), "unreadable manifest"),
+        (lambda d: None, "not a results folder (no manifest.json)"),
+    ],
+)
+def test_summary_of_broken_folders_is_one_error_line(tmp_path, make, message):
+    folder = tmp_path / "broken"
+    folder.mkdir()
+    make(folder)
+    result = cli.invoke(app, ["summary", str(folder)])
+    assert result.exit_code == 1
+    lines = error_lines(result)
+    assert len(lines) == 1 and message in lines[0]
+
+
+def test_summary_of_a_scenario_file(tiny):
+    result = cli.invoke(app, ["summary", str(tiny)])
+    assert result.exit_code == 1
+    assert error_lines(result) == [
+        f"Error: {tiny}: a file, not a results folder; run it first (uno-stats run FILE) "
+        "and give OUT/<name>"
+    ]
+
+
+@pytest.fixture
+def damaged(tiny, tmp_path) -> Path:
+    """A finished run of 4 chunks whose chunk 1 part is 0 bytes long."""
+    out = tmp_path / "out"
+    args = ["run", str(tiny), "--games", "2000", "--chunk-size", "500", "--out", str(out)]
+    assert cli.invoke(app, [*args, "-q", "--workers", "1"]).exit_code == 0
+    (out / "tiny-cli" / "parts" / "part-000001.parquet").write_bytes(b"")
+    return out / "tiny-cli"
+
+
+def test_summary_names_an_incomplete_run(damaged):
+    result = cli.invoke(app, ["summary", str(damaged), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    (run,) = json.loads(result.stdout)["runs"]
+    assert run["run"] == "tiny-cli (incomplete: 3 of 4 chunks, 1,500 of 2,000 games)"
+    assert "part-000001.parquet not counted: unreadable" in result.stderr
+    assert "is incomplete: 3 of 4 chunks" in result.stderr
+
+
+def test_report_and_compare_refuse_incomplete_runs_unless_asked(damaged, tmp_path):
+    report = cli.invoke(app, ["report", str(damaged), "--out", str(tmp_path / "rep")])
+    assert report.exit_code == 1
+    lines = error_lines(report)
+    assert len(lines) == 1 and "incomplete run, 3 of 4 chunks" in lines[0]
+    assert "--allow-incomplete" in lines[0]
+    assert not (tmp_path / "rep").exists()
+    compare = cli.invoke(app, ["compare", str(damaged), str(damaged)])
+    assert compare.exit_code == 1 and "--allow-incomplete" in error_lines(compare)[0]
+    allowed = cli.invoke(
+        app, ["report", str(damaged), "--out", str(tmp_path / "rep"), "--allow-incomplete"]
+    )
+    assert allowed.exit_code == 0, allowed.output
+    text = (tmp_path / "rep" / "report.md").read_text()
+    assert "tiny-cli (incomplete: 3 of 4 chunks, 1,500 of 2,000 games)" in text
+
+
+def test_rerun_redoes_the_bad_part(damaged, tiny):
+    out = damaged.parent
+    args = ["run", str(tiny), "--games", "2000", "--out", str(out), "-q", "--workers", "1"]
+    result = cli.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "Note: redoing" in result.stderr and "part-000001.parquet" in result.stderr
+    assert "3 verified chunks resumed from disk" in result.stderr
+    summary = cli.invoke(app, ["summary", str(damaged), "--format", "json"])
+    assert json.loads(summary.stdout)["runs"][0]["run"] == "tiny-cli"
+    assert summary.stderr == ""
+
+
 def test_compare_metric_and_margin_options(tiny, tmp_path):
     out = tmp_path / "out"
     other = write(tmp_path, "same-seed.yaml", TINY.replace("tiny-cli", "tiny-same"))

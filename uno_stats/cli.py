@@ -1,11 +1,12 @@
 """The ``uno-stats`` command line: a thin typer layer over the library.
 
-Library errors (:class:`~uno_stats.errors.UnoStatsError`) and missing input files become
-one ``Error: ...`` line on stderr and exit code 1; usage errors exit 2; Ctrl-C during a run
-exits 130 after saying how to resume. Heavy modules (numba, polars, pyarrow, scipy,
-matplotlib, even tabulate) are imported only by the commands that need them, so ``--help``,
-``rules`` and ``validate`` answer at once; help is plain text (typer's rich formatting
-alone costs 0.1 s to import).
+Library errors (:class:`~uno_stats.errors.UnoStatsError`), missing input files and any
+other operating-system error become one ``Error: ...`` line on stderr and exit code 1; usage
+errors exit 2 (a bad ``--games`` or ``--game`` number also as one ``Error:`` line); Ctrl-C
+during a run exits 130 after saying how many games are saved and how to resume. Heavy
+modules (numba, polars, pyarrow, scipy, matplotlib, even tabulate) are imported only by the
+commands that need them, so ``--help``, ``rules`` and ``validate`` answer at once; help is
+plain text (typer's rich formatting alone costs 0.1 s to import).
 """
 
 import os
@@ -54,15 +55,35 @@ def _fail(message: str, code: int = 1) -> NoReturn:
     raise typer.Exit(code)
 
 
+def _note(message: str) -> None:
+    typer.echo(f"Note: {message}", err=True)
+
+
 @contextmanager
 def _errors() -> Iterator[None]:
-    """Turn library errors and missing inputs into one ``Error:`` line and exit code 1."""
+    """Turn library errors and OS errors (missing inputs, full or read-only disks) into one
+    ``Error:`` line and exit code 1."""
     try:
         yield
     except UnoStatsError as exc:
-        _fail(str(exc))
+        _fail(str(exc).replace("\n", " "))
     except FileNotFoundError as exc:
         _fail(f"{exc.filename}: no such file or directory" if exc.filename else str(exc))
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        _fail(f"{where}{exc.strerror or exc}")
+
+
+def _count(option: str, text: str | None, low: int, high: int) -> int | None:
+    """``text`` as a whole number from ``low`` to ``high``; else one ``Error:`` line, exit 2."""
+    if text is None:
+        return None
+    from uno_stats.run.limits import parse_count
+
+    try:
+        return parse_count(option, text, low, high)
+    except ValueError as exc:
+        _fail(str(exc), code=2)
 
 
 def _version(value: bool) -> None:
@@ -97,7 +118,14 @@ WorkersOpt = Annotated[
     ),
 ]
 GamesOpt = Annotated[
-    int | None, typer.Option("--games", "-n", min=1, help="Override the scenario's games.")
+    str | None,
+    typer.Option(
+        "--games",
+        "-n",
+        metavar="N",
+        help="Override the scenario's games (1 to 10,000,000,000; 1e6 is accepted).",
+        show_default=False,
+    ),
 ]
 OutOpt = Annotated[
     Path, typer.Option("--out", "-o", help="Results folder; the run goes to OUT/<name>/.")
@@ -105,7 +133,17 @@ OutOpt = Annotated[
 FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Output format.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 FreshOpt = Annotated[
-    bool, typer.Option("--fresh", help="Clear OUT/<name>/ first instead of resuming.")
+    bool,
+    typer.Option(
+        "--fresh", help="Clear OUT/<name>/ first instead of resuming (never while locked)."
+    ),
+]
+AllowIncompleteOpt = Annotated[
+    bool,
+    typer.Option(
+        "--allow-incomplete",
+        help="Use runs with missing chunks too (named incomplete) instead of refusing them.",
+    ),
 ]
 MetricOpt = Annotated[
     list[str] | None,
@@ -135,8 +173,8 @@ SchedulerOpt = Annotated[
 
 def _interrupted(exc: Any) -> NoReturn:
     typer.echo(
-        f"Interrupted: {exc.games_done:,} of {exc.games_total:,} games are saved in {exc.path}; "
-        "run the same command again to resume.",
+        f"Interrupted: {exc.games_done:,} of {exc.games_total:,} games are saved in {exc.path} "
+        "(counted on disk); run the same command again to resume.",
         err=True,
     )
     raise typer.Exit(130)
@@ -145,7 +183,7 @@ def _interrupted(exc: Any) -> NoReturn:
 def _run_file(
     path: Path,
     *,
-    games: int | None,
+    games: str | None,
     seed: int | None,
     workers: int | None,
     out: Path,
@@ -155,10 +193,16 @@ def _run_file(
     chunk_size: int | None = None,
 ) -> Any:
     """Load, validate and run one scenario file; the :class:`RunOutcome`."""
+    from uno_stats.run.limits import MAX_GAMES, cap_workers
     from uno_stats.run.runner import RunInterrupted, run_scenario
     from uno_stats.run.scenario import load_scenario, with_overrides
 
-    scenario = with_overrides(load_scenario(path), games=games, seed=seed)
+    count = _count("--games", games, 1, MAX_GAMES)
+    if workers is not None:
+        workers, capped = cap_workers(workers)
+        if capped:
+            typer.echo(f"Warning: {capped}", err=True)
+    scenario = with_overrides(load_scenario(path), games=count, seed=seed)
     try:
         return run_scenario(
             scenario,
@@ -168,6 +212,7 @@ def _run_file(
             scheduler=scheduler,
             chunk_size=chunk_size,
             fresh=fresh,
+            notify=_note,
         )
     except RunInterrupted as exc:
         _interrupted(exc)
@@ -213,8 +258,9 @@ def run(
             typer.echo(report.summary_text(outcome.runs, Format.table.value))
         done = f"{outcome.games:,} games in {outcome.path}"
         if outcome.resumed_chunks:
-            done += f" ({outcome.resumed_chunks} chunks resumed from disk)"
+            done += f" ({outcome.resumed_chunks} verified chunks resumed from disk)"
         typer.echo(done, err=True)
+        _warn_incomplete(outcome.runs)
 
 
 def _describe(path: Path, scenario: Any) -> str:
@@ -333,7 +379,16 @@ def _trace_scenario(scenario: Any, point: str | None) -> Any:
 @app.command()
 def trace(
     scenario: ScenarioArg,
-    game: Annotated[int, typer.Option("--game", "-g", min=0, help="Index of the round to trace.")],
+    game: Annotated[
+        str,
+        typer.Option(
+            "--game",
+            "-g",
+            metavar="K",
+            help="Index of the round to trace (0 to 9,999,999,999).",
+            show_default=False,
+        ),
+    ],
     point: Annotated[
         str | None, typer.Option("--point", help="Sweep point label (sweep scenarios only).")
     ] = None,
@@ -341,12 +396,16 @@ def trace(
     """Print one round move by move, exactly as a run plays game K."""
     from uno_stats import engine
     from uno_stats.engine.jit import ensure_compiled
+    from uno_stats.run.limits import MAX_GAMES
     from uno_stats.run.scenario import load_scenario
 
+    index = _count("--game", game, 0, MAX_GAMES - 1)
+    if index is None:  # the option is required: typer never passes None
+        raise typer.Exit(2)
     with _errors():
         resolved = _trace_scenario(load_scenario(scenario), point)
         ensure_compiled()  # the notice, when the engine has to be compiled first
-        for line in engine.trace_game(engine.EngineConfig.from_scenario(resolved), game):
+        for line in engine.trace_game(engine.EngineConfig.from_scenario(resolved), index):
             typer.echo(line)
 
 
@@ -441,13 +500,32 @@ def _bench_report(
         typer.echo(str(path))
 
 
-def _open_all(folders: list[Path]) -> "list[Run]":
-    from uno_stats.run.results import open_runs
+def _open_all(folders: list[Path], allow_incomplete: bool = True) -> "list[Run]":
+    """The verified runs of ``folders`` (only good parts are read); incomplete runs refused
+    unless ``allow_incomplete``, and noted on stderr otherwise."""
+    from uno_stats.run.verify import verified_runs
 
     runs: list[Run] = []
     for folder in folders:
-        runs.extend(open_runs(folder))
+        runs.extend(verified_runs(folder))
+    _check_complete(runs, allow_incomplete)
     return runs
+
+
+def _check_complete(runs: "list[Run]", allow_incomplete: bool) -> None:
+    from uno_stats.run.verify import incomplete_error
+
+    problem = None if allow_incomplete else incomplete_error(runs)
+    if problem:
+        raise UnoStatsError(problem)
+    _warn_incomplete(runs)
+
+
+def _warn_incomplete(runs: "list[Run]") -> None:
+    from uno_stats.run.verify import run_notes
+
+    for note in run_notes(runs):
+        _note(note)
 
 
 FoldersArg = Annotated[
@@ -457,7 +535,8 @@ FoldersArg = Annotated[
 
 @app.command()
 def summary(folders: FoldersArg, fmt: FormatOpt = Format.table) -> None:
-    """Summarise finished runs: every question with intervals (json/csv: one row per number)."""
+    """Summarise runs: every question with intervals (json/csv: one row per number);
+    incomplete runs are named so."""
     with _errors():
         from uno_stats.present import report
 
@@ -482,6 +561,7 @@ def compare(
     fresh: FreshOpt = False,
     quiet: QuietOpt = False,
     scheduler: SchedulerOpt = None,
+    allow_incomplete: AllowIncompleteOpt = False,
 ) -> None:
     """Compare runs: differences with intervals, tests, effect sizes and a verdict.
 
@@ -494,7 +574,7 @@ def compare(
     with _errors():
         from uno_stats.analysis.metrics import metric_spec, parse_margin
         from uno_stats.present import report
-        from uno_stats.run.results import open_runs
+        from uno_stats.run.verify import verified_runs
 
         for name in metric or []:
             metric_spec(name)
@@ -503,7 +583,7 @@ def compare(
         for item in items:
             path = Path(item)
             if path.suffix not in (".yaml", ".yml"):
-                runs.extend(open_runs(path))
+                runs.extend(verified_runs(path))
                 continue
             outcome = _run_file(
                 path,
@@ -516,6 +596,7 @@ def compare(
                 scheduler=scheduler,
             )
             runs.extend(outcome.runs)
+        _check_complete(runs, allow_incomplete)
         typer.echo(report.compare_text(runs, fmt.value, metric or None, limit))
 
 
@@ -583,12 +664,14 @@ def report_cmd(
     folders: FoldersArg,
     out: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the report into.")],
     title: Annotated[str | None, typer.Option("--title", help="Report title.")] = None,
+    allow_incomplete: AllowIncompleteOpt = False,
 ) -> None:
     """Write a Markdown/HTML report with tables and plots for results folders."""
     with _errors():
         from uno_stats.present import report
 
-        for path in report.write_report(_open_all(folders), out, title=title):
+        runs = _open_all(folders, allow_incomplete)
+        for path in report.write_report(runs, out, title=title):
             typer.echo(str(path))
 
 

@@ -9,15 +9,16 @@ import polars as pl
 import pytest
 
 from uno_stats.errors import RunError
-from uno_stats.run import backends, runner
+from uno_stats.run import backends, plan, runner
 from uno_stats.run.manifest import (
     SweepManifest,
     read_manifest,
     read_run_manifest,
     write_manifest,
 )
+from uno_stats.run.plan import default_chunk_size
 from uno_stats.run.results import open_runs
-from uno_stats.run.runner import RunInterrupted, default_chunk_size, run_scenario
+from uno_stats.run.runner import RunInterrupted, run_scenario
 from uno_stats.run.scenario import load_scenario, with_overrides
 
 TINY = """\
@@ -171,7 +172,7 @@ def test_other_scenario_in_folder_needs_fresh(tmp_path):
 def test_changed_engine_code_needs_fresh(tmp_path, monkeypatch):
     out = tmp_path / "out"
     run_quiet(scenario(tmp_path), out, workers=1, chunk_size=600)
-    monkeypatch.setattr(runner, "engine_hash", lambda: "another-engine")
+    monkeypatch.setattr(plan, "engine_hash", lambda: "another-engine")
     with pytest.raises(RunError, match="its engine"):
         run_quiet(scenario(tmp_path), out, workers=1)
 
@@ -243,11 +244,11 @@ def test_sweep_one_folder_per_point(tmp_path):
 
 def test_default_chunk_size(tmp_path):
     s = scenario(tmp_path)
-    assert default_chunk_size(with_overrides(s, games=10_000_000), 2) == runner.ROUND_CHUNK
+    assert default_chunk_size(with_overrides(s, games=10_000_000), 2) == plan.ROUND_CHUNK
     small = default_chunk_size(s, 2)
-    assert 1200 / small >= runner.MIN_CHUNKS_PER_WORKER * 2
+    assert 1200 / small >= plan.MIN_CHUNKS_PER_WORKER * 2
     m = scenario(tmp_path, MATCHES, games=1_000_000)
-    assert default_chunk_size(m, 2) == runner.MATCH_CHUNK
+    assert default_chunk_size(m, 2) == plan.MATCH_CHUNK
 
 
 @pytest.mark.slow

@@ -236,7 +236,9 @@ def settle_text(r: SettleResult) -> str:
         f"{_signed(scale * r.estimate, k)}{unit}, 95% confidence sequence "
         f"{_signed(scale * r.low, k)} to {_signed(scale * r.high, k)}"
     )
-    names = f"{r.b.name} vs {r.a.name}"
+    # Not run.name: a settled run stops early by design, its name needs no "(incomplete)".
+    a_name, b_name = r.a.manifest.display_name, r.b.manifest.display_name
+    names = f"{b_name} vs {a_name}"
     unit_games = "matches" if r.metric.column == "match_rounds" else "games"
     where = f"{r.games:,} paired {unit_games} in {r.seconds:.1f} s"
     margin = ""
@@ -247,10 +249,10 @@ def settle_text(r: SettleResult) -> str:
         if r.metric.unit in ("turns", "rounds"):
             subject = "matches" if r.metric.unit == "rounds" else "rounds"
             word = "longer" if up else "shorter"
-            effect = f"{r.b.name} makes {subject} {word} than {r.a.name} in {r.metric.label}"
+            effect = f"{b_name} makes {subject} {word} than {a_name} in {r.metric.label}"
         else:
             word = "higher" if up else "lower"
-            effect = f"{r.b.name} has a {word} {r.metric.label} than {r.a.name}"
+            effect = f"{b_name} has a {word} {r.metric.label} than {a_name}"
         what = "different" if r.margin is None else "different by more than the margin"
         what = f"{what}: {effect}"
     elif r.outcome == "same":

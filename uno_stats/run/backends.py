@@ -3,14 +3,26 @@
 Each backend takes a function and its arguments and hands back future-like objects with
 ``result()``; :func:`make_backend` picks one and shuts it down (cancelling what is still
 queued) when the run ends or fails.
+
+Pool workers die with the run: on Linux each asks the kernel for ``SIGKILL`` when its
+parent dies (``PR_SET_PDEATHSIG``), and everywhere the chunk function checks between
+chunks that its parent is still alive (see :func:`uno_stats.run.runner.run_and_write_chunk`).
+When a worker or the cluster fails, :meth:`Backend.explain` says what happened in words.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import logging
 import multiprocessing as mp
+import os
 import signal
+import sys
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any, Protocol, TypeVar
 
@@ -47,6 +59,11 @@ class Backend(Protocol):
         """Release the workers; drop queued work first when ``cancel``."""
         ...
 
+    def explain(self, error: BaseException) -> str | None:
+        """Words for ``error`` when the backend failed (a worker died, the cluster went
+        away) rather than the task; None when the task itself raised it."""
+        ...
+
 
 class InlineBackend:
     """Runs each function at once in this process (``workers=1``): no pickling, easy debugging."""
@@ -68,10 +85,45 @@ class InlineBackend:
     def close(self, cancel: bool) -> None:
         return None
 
+    def explain(self, error: BaseException) -> str | None:
+        return None
 
-def _init_worker() -> None:
-    """Pool worker start-up: leave Ctrl-C to the parent, which stops the pool cleanly."""
+
+PR_SET_PDEATHSIG = 1
+"""``prctl`` option (linux/prctl.h): the signal this process gets when its parent dies."""
+
+
+def die_with_parent(parent_pid: int) -> bool:
+    """Ask the kernel to SIGKILL this process when its parent dies (Linux); True if set.
+
+    Exits at once when the parent is already gone (it died before the request was made).
+    """
+    armed = False
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+            armed = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+        except (OSError, AttributeError):  # no libc or no prctl: the between-chunk check remains
+            armed = False
+    if os.getppid() != parent_pid:
+        os._exit(1)
+    return armed
+
+
+def _init_worker(parent_pid: int) -> None:
+    """Pool worker start-up: die with the parent; leave Ctrl-C to the parent, which stops
+    the pool cleanly."""
+    die_with_parent(parent_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _death(exitcode: int | None) -> str:
+    if exitcode is not None and exitcode < 0:
+        try:
+            return f"was killed by {signal.Signals(-exitcode).name}"
+        except ValueError:
+            return f"was killed by signal {-exitcode}"
+    return f"exited with code {exitcode}"
 
 
 class PoolBackend:
@@ -83,11 +135,18 @@ class PoolBackend:
         if start_method == "fork":
             engine.warm_up()  # compile or load once here; forked workers inherit it
         context = mp.get_context(start_method)
-        self.executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker)
+        self.executor = ProcessPoolExecutor(
+            workers, mp_context=context, initializer=_init_worker, initargs=(os.getpid(),)
+        )
         self.slots = SLOTS_PER_WORKER * workers
+        self._workers: dict[int, Any] = {}
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
-        return self.executor.submit(fn, *args)
+        future = self.executor.submit(fn, *args)
+        # Remember the worker processes (the executor forgets them once broken) so that a
+        # death can be reported by pid and signal. ``_processes`` is the executor's own map.
+        self._workers.update(getattr(self.executor, "_processes", None) or {})
+        return future
 
     def wait_any(self, futures: list[Any]) -> list[Any]:
         done, _ = wait(futures, return_when=FIRST_COMPLETED)
@@ -96,17 +155,54 @@ class PoolBackend:
     def close(self, cancel: bool) -> None:
         self.executor.shutdown(wait=True, cancel_futures=cancel)
 
+    def explain(self, error: BaseException) -> str | None:
+        if not isinstance(error, BrokenProcessPool):
+            return None
+        # The executor reaps its workers in its own thread: give it a moment to record how
+        # the dead one ended (the rest are stopped with SIGTERM once the pool is broken).
+        deadline = time.monotonic() + 2.0
+        while True:
+            culprits = [
+                f"worker process {pid} {_death(proc.exitcode)}"
+                for pid, proc in self._workers.items()
+                if proc.exitcode not in (None, 0, -signal.SIGTERM)
+            ]
+            if culprits or time.monotonic() > deadline:
+                return "; ".join(culprits) or "a worker process died"
+            time.sleep(0.05)
+
+
+NO_WORKER_TIMEOUT_S = 60.0
+"""How long a Dask run waits with no worker at all before it gives up with an error."""
+DASK_POLL_S = 5.0
+"""How often a Dask run checks its cluster while waiting for a chunk."""
+
 
 class DaskBackend:
-    """The same chunk function on a Dask distributed cluster (``"local"``: start one here)."""
+    """The same chunk function on a Dask distributed cluster (``"local"``: start one here).
+
+    Losing the scheduler, or having no worker for ``no_worker_timeout`` seconds, ends the
+    run with a :class:`RunError` (finished chunks are on disk; rerunning resumes).
+    """
 
     shares_disk = False  # workers may be other machines: columns come back to the parent
 
-    def __init__(self, scheduler: str, workers: int) -> None:
+    def __init__(
+        self, scheduler: str, workers: int, no_worker_timeout: float | None = None
+    ) -> None:
         try:
             from dask.distributed import Client, LocalCluster
         except ImportError:
             raise RunError("--scheduler needs Dask: pip install 'uno-stats[dask]'") from None
+        self.address = scheduler
+        # The client logs a traceback when it loses the scheduler; the run's own one-line
+        # error says it, so the client is quiet while it runs (restored on close).
+        self._log = logging.getLogger("distributed.client")
+        self._log_level = self._log.level
+        self._log.setLevel(logging.CRITICAL)
+        self.no_worker_timeout = (
+            NO_WORKER_TIMEOUT_S if no_worker_timeout is None else no_worker_timeout
+        )
         self.cluster = None
         try:
             if scheduler == "local":
@@ -121,39 +217,101 @@ class DaskBackend:
                 self.client = Client(scheduler, timeout="10s")
         except Exception as exc:  # bad address, refused, timed out: all one message
             self._close_cluster()
-            raise RunError(f"cannot reach Dask scheduler {scheduler}: {exc}") from None
+            self._log.setLevel(self._log_level)
+            raise RunError(
+                f"cannot reach Dask scheduler {scheduler}: {_one_line(exc)}; nothing was "
+                "written: check the address, or run without --scheduler"
+            ) from None
         try:
             self.client.wait_for_workers(1, timeout=30)
-        except TimeoutError:
+        except Exception:  # TimeoutError, or the scheduler went away meanwhile
             self.close(cancel=False)
-            raise RunError(f"Dask scheduler {scheduler} has no workers (waited 30 s)") from None
+            raise RunError(
+                f"Dask scheduler {scheduler} has no workers (waited 30 s); nothing was written"
+            ) from None
         self.slots = SLOTS_PER_WORKER * max(1, sum(self.client.nthreads().values()))
         self._pending: set[Any] = set()
+        self._no_worker_since: float | None = None
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
-        fut = self.client.submit(fn, *args, pure=False)
+        try:
+            fut = self.client.submit(fn, *args, pure=False)
+        except Exception as exc:
+            raise self._lost(exc) from None
         self._pending.add(fut)
         return fut
 
     def wait_any(self, futures: list[Any]) -> list[Any]:
         from dask.distributed import wait as dask_wait
 
-        done = dask_wait(futures, return_when="FIRST_COMPLETED").done
-        # Forget finished futures: a referenced future keeps its result in worker memory.
-        self._pending.difference_update(done)
-        return [f for f in futures if f in done]
+        while True:
+            try:
+                done = dask_wait(futures, timeout=DASK_POLL_S, return_when="FIRST_COMPLETED").done
+            except TimeoutError:
+                self._check_cluster()
+                continue
+            except Exception as exc:  # connection closed or refused: the scheduler is gone
+                raise self._lost(exc) from None
+            # Forget finished futures: a referenced future keeps its result in worker memory.
+            self._pending.difference_update(done)
+            return [f for f in futures if f in done]
+
+    def _check_cluster(self) -> None:
+        """Fail when the scheduler is gone or no worker has been there for too long."""
+        try:
+            workers = len(self.client.scheduler_info().get("workers", {}))
+        except Exception as exc:
+            raise self._lost(exc) from None
+        if self.client.status not in ("running", "connecting"):
+            raise self._lost(None)
+        if workers:
+            self._no_worker_since = None
+            return
+        now = time.monotonic()
+        self._no_worker_since = self._no_worker_since or now
+        if now - self._no_worker_since >= self.no_worker_timeout:
+            raise RunError(
+                f"no Dask worker left on {self.address} for {self.no_worker_timeout:.0f} s; "
+                "finished chunks are saved: start workers, then run the same command again "
+                "to resume"
+            )
+
+    def _lost(self, exc: BaseException | None) -> RunError:
+        cancelled = exc is not None and "Cancelled" in type(exc).__name__
+        detail = f" ({_one_line(exc)})" if exc is not None and not cancelled else ""
+        return RunError(
+            f"lost the Dask scheduler {self.address}{detail}; finished chunks are saved: run "
+            "the same command again to resume"
+        )
+
+    def explain(self, error: BaseException) -> str | None:
+        status = getattr(self.client, "status", "running")
+        if status not in ("running", "connecting") or isinstance(error, OSError):
+            return f"lost the Dask scheduler {self.address} ({_one_line(error)})"
+        if type(error).__name__ in ("CancelledError", "FutureCancelledError", "KilledWorker"):
+            return f"the Dask cluster gave up on a chunk ({_one_line(error)})"
+        return None
 
     def close(self, cancel: bool) -> None:
-        if cancel and self._pending:
-            self.client.cancel(list(self._pending))
-        self._pending.clear()
-        self.client.close()
+        try:
+            if cancel and self._pending:
+                self.client.cancel(list(self._pending))
+            self._pending.clear()
+            self.client.close(timeout=10)
+        except Exception:  # the scheduler may be gone: nothing left to release there
+            pass
         self._close_cluster()
+        self._log.setLevel(self._log_level)
 
     def _close_cluster(self) -> None:
         if self.cluster is not None:
             self.cluster.close()
             self.cluster = None
+
+
+def _one_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {lines[0][:200]}" if lines else type(exc).__name__
 
 
 @contextmanager
@@ -174,11 +332,16 @@ def make_backend(workers: int, scheduler: str | None = None) -> Iterator[Backend
 
 
 class TaskFailed(Exception):
-    """A task raised in its worker; ``task`` is the failing task, ``__cause__`` the error."""
+    """A task failed; ``task`` is the failing task, ``__cause__`` the error.
 
-    def __init__(self, task: Any, error: BaseException) -> None:
+    ``backend_problem`` says in words what went wrong when the backend failed (a worker
+    died, the cluster went away) rather than the task's own code; None otherwise.
+    """
+
+    def __init__(self, task: Any, error: BaseException, backend_problem: str | None = None) -> None:
         self.task = task
         self.error = error
+        self.backend_problem = backend_problem
         super().__init__(f"{task!r}: {type(error).__name__}: {error}")
 
 
@@ -201,7 +364,13 @@ def execute(
             task = next(queue, _END)
             if task is _END:
                 return
-            pending[submit(backend, task)] = task
+            try:
+                pending[submit(backend, task)] = task
+            except Exception as exc:  # e.g. a pool broken by a worker that just died
+                problem = backend.explain(exc)
+                if problem is None:
+                    raise
+                raise TaskFailed(task, exc, problem) from exc
 
     refill()
     while pending:
@@ -210,7 +379,7 @@ def execute(
             try:
                 result = fut.result()
             except Exception as exc:
-                raise TaskFailed(task, exc) from exc
+                raise TaskFailed(task, exc, backend.explain(exc)) from exc
             on_done(task, result)
         refill()
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from tabulate import tabulate
 
 from uno_stats.engine.jit import ensure_compiled
+from uno_stats.run import plan as planning
 from uno_stats.run import runner
 from uno_stats.run.backends import SLOTS_PER_WORKER, Backend, execute, make_backend
 
@@ -109,7 +110,7 @@ def simulate_rows(config: Any, first_game: int, n_games: int) -> int:
     return len(runner.run_chunk(config, first_game, n_games)["game"])
 
 
-def _submit(backend: Backend, config: Any, chunk: runner.Chunk) -> Any:
+def _submit(backend: Backend, config: Any, chunk: planning.Chunk) -> Any:
     return backend.submit(simulate_rows, config, chunk.first_game, chunk.n_games)
 
 
@@ -123,18 +124,18 @@ def measure(
 ) -> BenchResult:
     """Time ``games`` games on ``workers`` warmed workers (or a Dask cluster), ``repeat`` times;
     the median time is kept."""
-    chunks = runner.plan_chunks(0, games, chunk_size)
+    chunks = list(planning.plan_chunks(0, games, chunk_size))  # timed `repeat` times
     started = time.perf_counter()
     timings, rounds = [], 0
     with make_backend(workers, scheduler) as backend:
         in_flight = max(1, backend.slots)  # warm every worker of a pool or cluster
-        warm = runner.plan_chunks(0, WARM_UP_GAMES * in_flight, WARM_UP_GAMES)
+        warm = list(planning.plan_chunks(0, WARM_UP_GAMES * in_flight, WARM_UP_GAMES))
         execute(backend, warm, lambda b, c: _submit(b, config, c), lambda c, r: None)
         start_s = time.perf_counter() - started
         for _ in range(max(1, repeat)):
             rounds = 0
 
-            def count(chunk: runner.Chunk, rows: int) -> None:
+            def count(chunk: planning.Chunk, rows: int) -> None:
                 nonlocal rounds
                 rounds += rows
 
@@ -168,11 +169,11 @@ def benchmark(
     warm_up_engine(config)
     if scheduler:
         top = max(workers_list)
-        size = runner.default_chunk_size(sized, top)
+        size = planning.default_chunk_size(sized, top)
         return [measure(config, games, top, size, repeat, scheduler)]
     results = []
     for workers in workers_list:
-        chunk_size = runner.default_chunk_size(sized, workers)
+        chunk_size = planning.default_chunk_size(sized, workers)
         results.append(measure(config, games, workers, chunk_size, repeat))
     return results
 

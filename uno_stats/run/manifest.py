@@ -51,6 +51,9 @@ class Manifest:
 
     ``scenario_data`` is the resolved scenario in the file's shape; :attr:`scenario` is it
     validated. ``chunks_done``/``rows``/``complete`` follow the parts on disk as the run goes.
+    ``run_id`` is drawn when the folder is first filled and kept when a run resumes; every
+    part records it, so parts of another run (an older one, or an orphaned worker's) are
+    never counted.
     """
 
     name: str
@@ -63,6 +66,7 @@ class Manifest:
     config_hash: str
     engine_hash: str
     created: str
+    run_id: str = ""
     sweep_label: str | None = None
     sweep_assignment: dict[str, Any] | None = None
     tournament: list[str] | None = None
@@ -84,6 +88,7 @@ class Manifest:
         "config_hash": (str,),
         "engine_hash": (str,),
         "created": (str,),
+        "run_id": (str,),
         "sweep_label": _OPTIONAL_STR,
         "sweep_assignment": (dict, type(None)),
         "tournament": (list, type(None)),
@@ -215,7 +220,10 @@ def write_json(path: Path, data: dict[str, Any]) -> None:
     """Write ``data`` as JSON atomically: a partly written file never has the final name."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        tmp.write_text(json.dumps(data, indent=2, default=str) + "\n")
+        with tmp.open("w") as handle:
+            handle.write(json.dumps(data, indent=2, default=str) + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())  # a full disk fails here, before the rename
         tmp.replace(path)
     finally:
         tmp.unlink(missing_ok=True)

@@ -14,11 +14,14 @@ columns of results written before).
 
 from __future__ import annotations
 
+import hashlib
+import io
+import json
 import os
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import polars as pl
@@ -33,11 +36,12 @@ from uno_stats.engine.schema import (
     STATUS_NAMES,
     Column,
 )
+from uno_stats.errors import ResultsError
+from uno_stats.run.manifest import Manifest, SweepManifest, read_manifest, read_run_manifest
 
 if TYPE_CHECKING:
     from uno_stats.run.scenario import Scenario
-from uno_stats.errors import ResultsError
-from uno_stats.run.manifest import Manifest, SweepManifest, read_manifest, read_run_manifest
+    from uno_stats.run.verify import RunCheck
 
 PARTS_DIR = "parts"
 VALID_SUFFIX = "__valid"
@@ -53,18 +57,65 @@ NOT_REACHED = 255
 """Byte of a checkpoint the round ended before (no hand holds 255 cards: decks are smaller)."""
 _CHECKPOINT_NAMES = frozenset(f"hands_t{t}" for t in CHECKPOINT_TURNS)
 
+PART_META_KEY = b"uno_stats.part"
+"""Key of a part's own record in its Parquet key-value metadata (see :class:`PartMeta`)."""
+PART_DATA_KEY = b"uno_stats.data"
+"""Key of ``{"bytes": n, "sha256": hex}``: the digest of the file's first n bytes (everything
+before the footer), so that verifying a part hashes it instead of decoding it."""
+
+
+@dataclass(frozen=True)
+class PartMeta:
+    """What a Parquet part says about itself: which run, seed, configuration and games.
+
+    A part is counted only when all of these match the run folder's manifest and the chunk
+    its file name claims, so a part copied, left by an older run or written by an orphaned
+    worker is never taken for a chunk it is not.
+    """
+
+    run_id: str
+    seed: int
+    config_hash: str
+    chunk: int
+    first_game: int
+    n_games: int
+    rows: int = 0
+
+    def encode(self) -> bytes:
+        """The JSON bytes stored under :data:`PART_META_KEY`."""
+        return json.dumps(asdict(self), sort_keys=True).encode()
+
 
 @dataclass(frozen=True)
 class Run:
-    """One finished (or partly finished) run: its folder and its manifest."""
+    """One finished (or partly finished) run: its folder, its manifest and, once verified,
+    what :func:`uno_stats.run.verify.check_run` found on disk (only good parts are read)."""
 
     path: Path
     manifest: Manifest
+    check: RunCheck | None = None
+
+    @property
+    def complete(self) -> bool:
+        """Every planned chunk is on disk (verified when ``check`` is set, else per manifest)."""
+        return self.check.complete if self.check is not None else self.manifest.complete
+
+    @property
+    def progress(self) -> str:
+        """How much of the run is done: ``3 of 8 chunks, 150,000 of 400,000 games``."""
+        m = self.manifest
+        if self.check is not None:
+            return self.check.progress
+        return f"{m.chunks_done:,} of {m.chunks:,} chunks of {m.games:,} games"
 
     @property
     def name(self) -> str:
-        """The run's display name: scenario name, plus the sweep point label if any."""
-        return self.manifest.display_name
+        """The run's display name: scenario name, plus the sweep point label if any, plus
+        ``(incomplete: n of m chunks ...)`` for a run that is not whole, so that no table,
+        chart or report presents a partial run as a finished one."""
+        if self.complete:
+            return self.manifest.display_name
+        return f"{self.manifest.display_name} (incomplete: {self.progress})"
 
     @property
     def scenario(self) -> Scenario:
@@ -77,7 +128,9 @@ class Run:
         return self.scenario.players
 
     def part_files(self) -> list[Path]:
-        """The Parquet parts written so far, in chunk order."""
+        """The Parquet parts written so far, in chunk order (only the good ones once verified)."""
+        if self.check is not None:
+            return [self.check.good[i] for i in sorted(self.check.good)]
         return sorted((self.path / PARTS_DIR).glob("part-*.parquet"))
 
     def scan(self) -> pl.LazyFrame:
@@ -239,6 +292,67 @@ def arrow_table(columns: dict[str, np.ndarray], players: int) -> pa.Table:
     return pa.Table.from_arrays(arrays, names=names)
 
 
+class _HashingFile(io.RawIOBase):
+    """A write-only file that hashes what passes through it (what pyarrow writes)."""
+
+    def __init__(self, raw: io.BufferedWriter) -> None:
+        super().__init__()
+        self.raw = raw
+        self.digest = hashlib.sha256()
+        self.size = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        chunk = bytes(data)
+        self.digest.update(chunk)
+        self.size += len(chunk)
+        return self.raw.write(chunk)
+
+    def tell(self) -> int:
+        return self.size
+
+    def flush(self) -> None:
+        self.raw.flush()
+
+
+def data_digest(path: Path, size: int) -> str:
+    """The SHA-256 of the first ``size`` bytes of ``path`` (a part's data, before its footer)."""
+    digest = hashlib.sha256()
+    with Path(path).open("rb") as handle:
+        left = size
+        while left > 0:
+            block = handle.read(min(left, 1 << 20))
+            if not block:
+                break
+            digest.update(block)
+            left -= len(block)
+    return digest.hexdigest()
+
+
+def _write_parquet(table: pa.Table, path: Path, with_digest: bool) -> None:
+    """Write ``table`` to ``path``; with ``with_digest`` record the data's digest (see
+    :data:`PART_DATA_KEY`) in the footer. Not fsynced: a part damaged by a crash of the
+    machine fails verification and is redone."""
+    with path.open("wb") as raw:
+        sink = _HashingFile(raw)
+        writer = pq.ParquetWriter(
+            sink,
+            table.schema,
+            compression=COMPRESSION,
+            compression_level=COMPRESSION_LEVEL,
+            write_page_checksum=True,
+        )
+        try:
+            writer.write_table(table, row_group_size=max(1, table.num_rows))
+            if with_digest:  # every row group is written: what came so far is the data
+                record = {"bytes": sink.size, "sha256": sink.digest.hexdigest()}
+                writer.add_key_value_metadata({PART_DATA_KEY: json.dumps(record)})
+        finally:
+            writer.close()
+
+
 def checkpoint_columns_in(names: list[str]) -> list[str]:
     """The columns of ``names`` that hold hand-size checkpoints (either layout)."""
     if CHECKPOINTS in names:
@@ -299,25 +413,28 @@ def checkpoint_hands(names: list[str], players: int) -> dict[int, list[pl.Expr]]
 
 
 def write_part(
-    run_dir: Path, chunk_index: int, columns: dict[str, np.ndarray], players: int
+    run_dir: Path,
+    chunk_index: int,
+    columns: dict[str, np.ndarray],
+    players: int,
+    meta: PartMeta | None = None,
 ) -> Path:
     """Write one chunk's columns as ``parts/part-{chunk:06d}.parquet``, atomically.
 
     The file appears under its final name only once complete (written to a hidden temporary
-    name, then renamed), so a part file that exists is always a whole chunk.
+    name, then renamed). ``meta`` (with ``rows`` filled in here) and the digest of the
+    data go into the file's key-value metadata (every page also carries a checksum), so that
+    verification can tell a part of this run from a stray, truncated or garbled one.
     """
     table = arrow_table(columns, players)
+    if meta is not None:
+        meta = PartMeta(**{**asdict(meta), "rows": table.num_rows})
+        table = table.replace_schema_metadata({PART_META_KEY: meta.encode()})
     final = part_path(run_dir, chunk_index)
     final.parent.mkdir(parents=True, exist_ok=True)
     tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
     try:
-        pq.write_table(
-            table,
-            tmp,
-            compression=COMPRESSION,
-            compression_level=COMPRESSION_LEVEL,
-            row_group_size=max(1, table.num_rows),
-        )
+        _write_parquet(table, tmp, with_digest=meta is not None)
         tmp.replace(final)
     finally:
         tmp.unlink(missing_ok=True)
@@ -325,6 +442,11 @@ def write_part(
 
 
 def remove_stale_tmp(run_dir: Path) -> None:
-    """Delete temporary part files left behind by a run that was killed mid-write."""
-    for tmp in (Path(run_dir) / PARTS_DIR).glob(".part-*.tmp"):
+    """Delete temporary part and manifest files left behind by a run killed mid-write.
+
+    Call it only while holding the folder's lock (no other run can be writing them).
+    """
+    run_dir = Path(run_dir)
+    stale = [*(run_dir / PARTS_DIR).glob(".part-*.tmp"), *run_dir.glob(".manifest.json.*.tmp")]
+    for tmp in [*stale, run_dir / "manifest.json.tmp"]:  # the last: older versions' name
         tmp.unlink(missing_ok=True)

@@ -3,9 +3,8 @@
 Every problem raises :class:`ScenarioError` naming the file, the 1-based line, the dotted key
 and what is allowed. A loaded :class:`Scenario` is fully valid, sweep points included.
 
-YAML is read with a ``SafeLoader`` whose implicit types follow YAML 1.2 for booleans and
-exponents: only ``true``/``false`` are booleans (``yes``, ``no``, ``on``, ``off`` stay text, so
-they are reported instead of silently becoming booleans) and ``1e-3`` is a float.
+YAML is read by :mod:`uno_stats.run.scenario_yaml` (YAML 1.2 booleans and exponents, no
+anchors or aliases, bounded size and nesting); the limits are in :mod:`uno_stats.run.limits`.
 """
 
 from __future__ import annotations
@@ -13,6 +12,7 @@ from __future__ import annotations
 import copy
 import difflib
 import itertools
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -25,6 +25,16 @@ import yaml
 from uno_stats.engine.rules import PRESET_NAMES, RULES_BY_KEY, RuleSpec, deck_size, resolve_rules
 from uno_stats.engine.strategy_table import KNOBS_BY_KEY, STRATEGIES_BY_NAME, KnobSpec, default_seat
 from uno_stats.errors import ScenarioError
+from uno_stats.run.limits import (
+    MAX_AXIS_VALUES,
+    MAX_DESCRIPTION,
+    MAX_FILE_BYTES,
+    MAX_GAMES,
+    MAX_NAME,
+    MAX_SEED,
+    MAX_SWEEP_POINTS,
+)
+from uno_stats.run.scenario_yaml import MAP_TAG, SEQ_TAG, LimitError, Loader, read_text
 from uno_stats.run.seatings import balanced_seatings
 
 _SECTIONS = ("rules", "strategies", "match", "sweep", "tournament")
@@ -44,23 +54,6 @@ _TOP_HINTS.update({k: f"not a top-level key: write it under rules: ({k})" for k 
 _TOP_HINTS["preset"] = "not a top-level key: write it under rules: (preset)"
 for _knob in ("strategy", *KNOBS_BY_KEY):
     _TOP_HINTS[_knob] = f"not a top-level key: write it in a strategies entry ({_knob})"
-
-
-class _Loader(yaml.SafeLoader):
-    """SafeLoader with YAML 1.2 booleans (true/false only) and exponent floats such as 1e-3."""
-
-
-_BOOL_TAG, _MAP_TAG, _SEQ_TAG = (f"tag:yaml.org,2002:{t}" for t in ("bool", "map", "seq"))
-_Loader.yaml_implicit_resolvers = {
-    first: [r for r in resolvers if r[0] != _BOOL_TAG]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-_Loader.add_implicit_resolver(
-    _BOOL_TAG, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
-)
-_Loader.add_implicit_resolver(
-    "tag:yaml.org,2002:float", re.compile(r"^[-+]?[0-9]+[eE][-+]?[0-9]+$"), list("-+0123456789")
-)
 
 
 @dataclass(frozen=True)
@@ -170,28 +163,24 @@ class _Ctx:
 def load_scenario(path: str | Path) -> Scenario:
     """Load and validate the scenario file at ``path``; raises :class:`ScenarioError`."""
     source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ScenarioError("file not found", file=source) from None
-    except UnicodeDecodeError:
-        raise ScenarioError("cannot read file: not UTF-8 text", file=source) from None
-    except OSError as exc:
-        raise ScenarioError(f"cannot read file: {exc.strerror}", file=source) from None
-    return parse_scenario(text, source)
+    return parse_scenario(read_text(path), source)
 
 
 def parse_scenario(text: str, source: str = "<string>") -> Scenario:
     """Validate scenario YAML ``text``; ``source`` names it in errors and in ``Scenario.source``."""
     ctx = _Ctx(source)
-    loader = _Loader(text)
+    if len(text) > MAX_FILE_BYTES:
+        ctx.fail(None, f"larger than {MAX_FILE_BYTES:,} characters: is this a scenario file?")
+    loader = Loader(text)
     try:
         node = loader.get_single_node()
         data = None if node is None else _to_python(node, loader, "", ctx)
+    except LimitError as exc:
+        ctx.fail(None, f"invalid YAML: {exc}", exc.line)
     except yaml.YAMLError as exc:
         _yaml_error(exc, ctx)
-    except RecursionError:
-        ctx.fail(None, "invalid YAML: an alias refers to itself")
+    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+        ctx.fail(None, f"invalid YAML: {exc}")
     finally:
         loader.dispose()
     if node is None:
@@ -209,9 +198,9 @@ def with_overrides(s: Scenario, *, games: int | None = None, seed: int | None = 
     ctx = _Ctx(s.source or "<scenario>")
     changes: dict[str, Any] = {}
     if games is not None:
-        changes["games"] = ctx.checked("games", _int_check(1, None), games)
+        changes["games"] = ctx.checked("games", _int_check(1, MAX_GAMES), games)
     if seed is not None:
-        changes["seed"] = ctx.checked("seed", _int_check(0, None), seed)
+        changes["seed"] = ctx.checked("seed", _int_check(0, MAX_SEED), seed)
     if not changes:
         return s
     points = tuple(replace(p, scenario=replace(p.scenario, **changes)) for p in s._points)
@@ -227,9 +216,9 @@ def _yaml_error(exc: yaml.YAMLError, ctx: _Ctx) -> NoReturn:
     ctx.fail(None, f"invalid YAML: {problem}", mark.line + 1 if mark else None)
 
 
-def _to_python(node: yaml.Node, loader: _Loader, path: str, ctx: _Ctx) -> Any:
+def _to_python(node: yaml.Node, loader: Loader, path: str, ctx: _Ctx) -> Any:
     """Build plain values from ``node``; record key and value lines; reject duplicate keys."""
-    if not isinstance(node, yaml.ScalarNode) and node.tag not in (_MAP_TAG, _SEQ_TAG):
+    if not isinstance(node, yaml.ScalarNode) and node.tag not in (MAP_TAG, SEQ_TAG):
         ctx.fail(
             path or None, f"invalid YAML: tag {node.tag} is not allowed", node.start_mark.line + 1
         )
@@ -352,6 +341,8 @@ def _name(data: dict, ctx: _Ctx) -> str:
     name = data["name"]
     if not isinstance(name, str) or not _NAME_RE.fullmatch(name):
         ctx.bad_value("name", name, "lowercase letters, digits and '-', such as stacking-on")
+    if len(name) > MAX_NAME:
+        ctx.fail("name", f"{len(name)} characters: at most {MAX_NAME}", ctx.values.get("name"))
     return name
 
 
@@ -422,13 +413,22 @@ def _sweep(data: dict, ctx: _Ctx) -> dict[str, list] | None:
             ctx.fail(key, f"unknown sweep axis{_did_you_mean(axis, list(SWEEP_AXES))}: {allowed}")
         if not isinstance(values, list) or not values:
             ctx.bad_value(key, values, "a non-empty list of values, such as [false, true]")
+        if len(values) > MAX_AXIS_VALUES:
+            ctx.fail(key, f"{len(values):,} values: at most {MAX_AXIS_VALUES:,} per axis")
         axes[axis] = []
+        seen: dict[tuple[type, Any], int] = {}  # linear duplicate check; 1 and true differ
         for index, value in enumerate(values):
             line = ctx.values.get(f"{key}[{index}]")
             value = ctx.checked(key, check, value, line)
-            if value in axes[axis]:
+            if (type(value), value) in seen:
                 ctx.fail(key, f"{_show(value)} is listed twice: each value once", line)
+            seen[(type(value), value)] = index
             axes[axis].append(value)
+    points = math.prod(len(values) for values in axes.values())
+    if points > MAX_SWEEP_POINTS:
+        sizes = " x ".join(str(len(values)) for values in axes.values())
+        message = f"{sizes} = {points:,} points: at most {MAX_SWEEP_POINTS:,}"
+        ctx.fail("sweep", message)
     return axes
 
 
@@ -447,8 +447,11 @@ def _fields(data: Any, ctx: _Ctx, top_line: int | None, sweeps_players: bool) ->
     description = data.get("description", "")
     if not isinstance(description, str):
         ctx.bad_value("description", description, "text")
+    if len(description) > MAX_DESCRIPTION:
+        message = f"{len(description):,} characters: at most {MAX_DESCRIPTION:,}"
+        ctx.fail("description", message, ctx.values.get("description"))
     fields["description"] = description
-    for key, low, high in (("players", 2, 10), ("games", 1, None), ("seed", 0, None)):
+    for key, low, high in (("players", 2, 10), ("games", 1, MAX_GAMES), ("seed", 0, MAX_SEED)):
         value = data.get(key, DEFAULTS[key])
         fields[key] = ctx.checked(key, _int_check(low, high), value) if key in data else value
     fields["preset"], fields["rules"] = _rules(data, ctx)
@@ -483,6 +486,11 @@ def _tournament(data: dict, ctx: _Ctx) -> tuple[str, ...] | None:
         ctx.bad_value(
             "tournament", raw, "a list of 2 or more strategy names, such as [basic, random]"
         )
+    if len(raw) > len(_STRATEGY_NAMES):
+        message = (
+            f"{len(raw):,} entries: each of the {len(_STRATEGY_NAMES)} strategies at most once"
+        )
+        ctx.fail("tournament", message)
     if "sweep" in data:
         ctx.fail("sweep", "cannot combine sweep with tournament: run them as separate scenarios")
     rules = data.get("rules")

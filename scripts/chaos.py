@@ -1,0 +1,593 @@
+"""Chaos run: the faults of issue 10 tried end to end, and a table of what survived.
+
+Usage: .venv/bin/python scripts/chaos.py [--only NAME ...] [--keep]
+(``make chaos``). Each fault runs the real ``uno-stats`` command in a subprocess, breaks
+something (kill -9 of the run or of a worker, Ctrl-C, SIGTERM, a copied, truncated, garbled
+or empty part, a concurrent run, hostile input, a read-only or full disk, a dying Dask
+scheduler or worker), then checks the promise: one ``Error:`` line instead of a traceback,
+and after rerunning the same command, results identical to an uninterrupted run. Exits 1
+when anything did not survive. Takes a few minutes on two cores: not part of ``make test``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+from tabulate import tabulate
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from uno_stats.run.lock import is_locked  # noqa: E402
+from uno_stats.run.verify import verified_runs  # noqa: E402
+
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+CLI = [sys.executable, "-m", "uno_stats.cli"]
+GAMES = 400_000
+CHUNK = 20_000
+ROUNDS = f"name: chaos\nplayers: 4\ngames: {GAMES}\nseed: 7\n"
+MATCHES = "name: chaos\nplayers: 3\ngames: 4000\nseed: 3\nrules:\n  scoring: points\nmatch:\n  target: 200\n"
+SWEEP = "name: chaos\nplayers: 4\ngames: 100000\nseed: 5\nsweep:\n  players: [2, 3, 4]\n"
+
+
+@dataclass
+class Outcome:
+    fault: str
+    tried: str
+    survived: bool
+    detail: str
+
+
+class Chaos:
+    """A scratch folder, the scenario files and the uninterrupted reference runs."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.scenarios = {}
+        for name, text in (("rounds", ROUNDS), ("matches", MATCHES), ("sweep", SWEEP)):
+            path = root / f"{name}.yaml"
+            path.write_text(text)
+            self.scenarios[name] = path
+        self._references: dict[str, pl.DataFrame] = {}
+        self._count = 0
+
+    def out(self) -> Path:
+        self._count += 1
+        return self.root / f"out{self._count}"
+
+    def args(self, kind: str, out: Path, *extra: str) -> list[str]:
+        chunk = [] if kind == "sweep" else ["--chunk-size", str(CHUNK if kind == "rounds" else 200)]
+        return [
+            *CLI,
+            "run",
+            str(self.scenarios[kind]),
+            "--out",
+            str(out),
+            "--quiet",
+            *chunk,
+            *extra,
+        ]
+
+    def run(self, args: list[str], timeout: float = 600) -> subprocess.CompletedProcess:
+        return subprocess.run(args, capture_output=True, text=True, env=ENV, timeout=timeout)
+
+    def start(self, args: list[str]) -> subprocess.Popen:
+        return subprocess.Popen(
+            args,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=ENV,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
+
+    def reference(self, kind: str) -> pl.DataFrame:
+        if kind not in self._references:
+            out = self.root / f"reference-{kind}"
+            done = self.run(self.args(kind, out, "--workers", "2"))
+            if done.returncode != 0:
+                raise RuntimeError(f"reference run failed: {done.stderr.strip()}")
+            self._references[kind] = frame(out / "chaos")
+        return self._references[kind]
+
+    def same_as_reference(self, kind: str, out: Path) -> tuple[bool, str]:
+        runs = verified_runs(out / "chaos")
+        if not all(r.complete for r in runs):
+            return False, "incomplete after rerun: " + "; ".join(r.progress for r in runs)
+        same = frame(out / "chaos").equals(self.reference(kind))
+        return same, "identical to an uninterrupted run" if same else "results DIFFER"
+
+
+def frame(folder: Path) -> pl.DataFrame:
+    frames = []
+    for run in verified_runs(folder):
+        label = run.manifest.sweep_label or ""
+        frames.append(run.scan().collect().with_columns(pl.lit(label).alias("point")))
+    return pl.concat(frames).sort("point", "game", "round")
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 120) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def parts(out: Path) -> list[Path]:
+    return sorted((out / "chaos").rglob("part-*.parquet"))
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def one_error_line(done: subprocess.CompletedProcess, code: int = 1) -> tuple[bool, str]:
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    errors = [line for line in lines if line.startswith("Error: ")]
+    ok = done.returncode == code and len(errors) == 1 and "Traceback" not in done.stderr
+    return ok, (errors[0] if errors else (lines[-1] if lines else f"exit {done.returncode}"))[:150]
+
+
+# --- the faults -----------------------------------------------------------------------------
+
+
+def interrupt_then_rerun(c: Chaos, kind: str, how: str) -> tuple[bool, str]:
+    """Start a pool run, break it ``how`` once a few parts exist, rerun, compare."""
+    out = c.out()
+    args = c.args(kind, out, "--workers", "2")
+    proc = c.start(args)
+    if not wait_for(lambda: len(parts(out)) >= 3 or proc.poll() is not None):
+        return False, "no parts appeared"
+    if proc.poll() is not None:
+        return False, "the run finished before it could be broken (make it longer)"
+    workers = children(proc.pid)
+    detail = ""
+    if how == "kill -9 worker":
+        os.kill(workers[0], signal.SIGKILL)
+    else:
+        proc.send_signal(
+            {"kill -9": signal.SIGKILL, "SIGTERM": signal.SIGTERM, "Ctrl-C": signal.SIGINT}[how]
+        )
+    _, err = proc.communicate(timeout=300)
+    if how == "kill -9" and not wait_for(lambda: not any(alive(w) for w in workers), 30):
+        return False, "pool workers outlived their parent"
+    if how == "kill -9 worker" and f"worker process {workers[0]} was killed by SIGKILL" not in err:
+        return False, f"message does not name the worker: {err.strip()[:120]}"
+    if how == "Ctrl-C":
+        on_disk = sum(
+            r.check.games_done for r in verified_runs(out / "chaos", deep=False) if r.check
+        )
+        if f"Interrupted: {on_disk:,} of" not in err:
+            return False, f"Ctrl-C message {err.strip()[:100]!r} but {on_disk:,} games on disk"
+        detail = f"reported {on_disk:,} games saved, as on disk; "
+    rerun = c.run(args)
+    if rerun.returncode != 0:
+        return False, f"rerun failed: {rerun.stderr.strip()[:120]}"
+    same, why = c.same_as_reference(kind, out)
+    return same, detail + why
+
+
+def orphan_race(c: Chaos) -> tuple[bool, str]:
+    """kill -9 of a pool run with big chunks, then at once --fresh with another seed."""
+    out = c.out()
+    proc = c.start(
+        [*c.args("rounds", out, "--workers", "2"), "--chunk-size", "200000", "--games", "2000000"]
+    )
+    if not wait_for(lambda: len(children(proc.pid)) >= 2 and (out / "chaos" / "parts").exists()):
+        return False, "the run did not start"
+    workers = children(proc.pid)
+    proc.kill()
+    proc.wait()
+    args = [*c.args("rounds", out, "--workers", "2"), "--fresh", "--seed", "8", "--games", "60000"]
+    for _ in range(300):
+        done = c.run(args)
+        if done.returncode == 0 or "in use by another run" not in done.stderr:
+            break
+        time.sleep(0.1)
+    if done.returncode != 0:
+        return False, f"fresh run failed: {done.stderr.strip()[:120]}"
+    if any(alive(w) for w in workers):
+        return False, "old workers still alive"
+    (run,) = verified_runs(out / "chaos")
+    m, bad = run.manifest, run.check.bad if run.check else []
+    if bad or not run.complete or (m.seed, m.games, m.rows) != (8, 60000, 60000):
+        return False, f"folder holds {m.rows:,} rows, seed {m.seed}, bad parts {len(bad)}"
+    alone = c.root / "orphan-alone"
+    c.run([*c.args("rounds", alone, "--workers", "1"), "--seed", "8", "--games", "60000"])
+    same = frame(out / "chaos").equals(frame(alone / "chaos"))
+    return same, "old workers died with the run; new folder = seed 8 alone" if same else "DIFFER"
+
+
+def damaged_part(c: Chaos, how: str) -> tuple[bool, str]:
+    """A finished run with one part damaged ``how``: summary says incomplete, rerun redoes it."""
+    out = c.out()
+    args = c.args("rounds", out, "--workers", "2")
+    if c.run(args).returncode != 0:
+        return False, "first run failed"
+    files = parts(out)
+    target = files[3]
+    if how == "copied":
+        shutil.copy(files[2], target)
+    elif how == "truncated":
+        target.write_bytes(target.read_bytes()[:3000])
+    elif how == "garbled":
+        data = bytearray(target.read_bytes())
+        for i in range(len(data) // 3, len(data) // 3 + 64):
+            data[i] ^= 0x5A
+        target.write_bytes(bytes(data))
+    else:
+        target.write_bytes(b"")
+    summary = c.run([*CLI, "summary", str(out / "chaos"), "--format", "json"])
+    if summary.returncode != 0 or "(incomplete: 19 of 20 chunks" not in summary.stdout:
+        return False, f"summary did not name the run incomplete: {summary.stderr.strip()[:100]}"
+    report = c.run([*CLI, "report", str(out / "chaos"), "--out", str(out / "report")])
+    if report.returncode != 1 or "--allow-incomplete" not in report.stderr:
+        return False, "report did not refuse the incomplete run"
+    rerun = c.run(args)
+    if rerun.returncode != 0 or "redoing" not in rerun.stderr:
+        return False, f"rerun did not redo the part: {rerun.stderr.strip()[:100]}"
+    same, why = c.same_as_reference("rounds", out)
+    return same, f"summary: incomplete 19 of 20; report refused; rerun redid 1 chunk: {why}"
+
+
+def concurrent(c: Chaos) -> tuple[bool, str]:
+    out = c.out()
+    first = c.start(c.args("rounds", out, "--workers", "1"))
+    if not wait_for(lambda: is_locked(out / "chaos")):
+        return False, "first run never locked its folder"
+    second = c.run([*c.args("rounds", out, "--workers", "1"), "--fresh", "--games", "2000"])
+    first.communicate(timeout=600)
+    ok, line = one_error_line(second)
+    if not ok or f"pid {first.pid}" not in line or first.returncode != 0:
+        return False, f"second run: {line}"
+    same, why = c.same_as_reference("rounds", out)
+    return same, f"second refused ({line[:60]}...); first {why}"
+
+
+def hostile_input(c: Chaos, name: str) -> tuple[bool, str]:
+    """Inputs of the issue's point 5: each must be one Error line, at once, nothing written."""
+    out = c.out()
+    path = c.root / f"{name}.yaml"
+    base = "name: chaos\nplayers: 4\n"
+    args: list[str] = []
+    code = 1
+    if name == "alias bomb":
+        rows = ['a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+        rows += [
+            f"{b}: &{b} [{', '.join(['*' + a] * 9)}]"
+            for a, b in zip("abcdefgh", "bcdefghi", strict=True)
+        ]
+        path.write_text(base + "\n".join(rows) + "\n")
+        limit = "import resource; resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))"
+        runpy = f"{limit}; import sys; sys.argv = ['uno-stats', 'run', {str(path)!r}, '--out', {str(out)!r}]; from uno_stats.cli import main; main()"
+        done = subprocess.run(
+            [sys.executable, "-c", runpy], capture_output=True, text=True, env=ENV, timeout=120
+        )
+        ok, line = one_error_line(done)
+        return ok and not out.exists(), line
+    if name == "games 10^12":
+        path.write_text(base + "games: 1000000000000\n")
+        args = [*CLI, "validate", str(path)]
+    elif name == "--games 1e20":
+        path.write_text(base)
+        args = [*CLI, "run", str(path), "--games", "1e20", "--out", str(out)]
+        code = 2
+    elif name == "trace --game 1e20":
+        path.write_text(base)
+        args = [*CLI, "trace", str(path), "--game", "1e20"]
+        code = 2
+    elif name == "sweep of 10^5 values":
+        values = ", ".join(str(i / 100_000) for i in range(100_000))
+        path.write_text(base + f"sweep:\n  strategies.bluff: [{values}]\n")
+        args = [*CLI, "run", str(path), "--out", str(out)]
+    elif name == "50 MB description":
+        path.write_text(base + "description: " + "x" * 50_000_000 + "\n")
+        args = [*CLI, "run", str(path), "--out", str(out)]
+    elif name == "300-character name":
+        path.write_text(f"name: {'a' * 300}\n")
+        args = [*CLI, "run", str(path), "--out", str(out)]
+    elif name == "deep nesting":
+        path.write_text("name: chaos\ndescription: " + "[" * 5000 + "]" * 5000 + "\n")
+        args = [*CLI, "run", str(path), "--out", str(out)]
+    started = time.monotonic()
+    done = c.run(args, timeout=120)
+    ok, line = one_error_line(done, code)
+    took = time.monotonic() - started
+    return ok and not out.exists(), f"{line} ({took:.1f} s)"
+
+
+def too_many_workers(c: Chaos) -> tuple[bool, str]:
+    out = c.out()
+    done = c.run([*c.args("rounds", out, "--workers", "1000"), "--games", "20000"])
+    warned = [line for line in done.stderr.splitlines() if line.startswith("Warning: --workers")]
+    return done.returncode == 0 and len(warned) == 1, (warned or [done.stderr.strip()])[0][:120]
+
+
+def bad_folders(c: Chaos, name: str) -> tuple[bool, str]:
+    folder = c.root / f"bad-{name.replace(' ', '-')}"
+    if name == "--out on a file":
+        return one_error_line(c.run(c.args("rounds", c.scenarios["rounds"])))
+    if name == "summary of a YAML file":
+        return one_error_line(c.run([*CLI, "summary", str(c.scenarios["rounds"])]))
+    folder.mkdir()
+    (folder / "manifest.json").write_text("[]" if name == "manifest []" else "{}")
+    return one_error_line(c.run([*CLI, "summary", str(folder)]))
+
+
+def stale_tmp(c: Chaos) -> tuple[bool, str]:
+    out = c.out()
+    (out / "chaos" / "parts").mkdir(parents=True)
+    (out / "chaos" / "manifest.json.tmp").write_bytes(b"")
+    (out / "chaos" / ".manifest.json.99.tmp").write_bytes(b"")
+    done = c.run([*c.args("rounds", out, "--workers", "2"), "--fresh"])
+    if done.returncode != 0:
+        return False, done.stderr.strip()[:120]
+    same, why = c.same_as_reference("rounds", out)
+    return same, f"0-byte temp manifests ignored; {why}"
+
+
+def tmpfs_fault(c: Chaos, name: str) -> tuple[bool, str]:
+    mount = c.root / f"tmpfs-{name.split()[0]}"
+    mount.mkdir()
+    options = "size=1m,ro" if name.startswith("read-only") else "size=2m"
+    if (
+        os.geteuid() != 0
+        or subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(mount)], capture_output=True
+        ).returncode
+    ):
+        return True, "skipped: cannot mount a tmpfs here (needs root)"
+    try:
+        args = c.args("rounds", mount, "--workers", "2")
+        done = c.run(args)
+        ok, line = one_error_line(done)
+        if name.startswith("read-only"):
+            return ok and "read-only file system" in line, line
+        if not ok or "no space left" not in line:
+            return False, line
+        subprocess.run(["mount", "-o", "remount,size=64m", str(mount)], check=True)
+        if c.run(args).returncode != 0:
+            return False, "rerun after freeing space failed"
+        same, why = c.same_as_reference("rounds", mount)
+        return same, f"{line[7:60]}...; after remount the rerun resumed: {why}"
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def dask_fault(c: Chaos, name: str) -> tuple[bool, str]:
+    dask = Path(sys.executable).parent / "dask"
+    if not dask.exists():
+        return True, "skipped: Dask is not installed"
+    out = c.out()
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    if name == "unreachable scheduler":
+        done = c.run(c.args("rounds", out, "--scheduler", address))
+        ok, line = one_error_line(done)
+        return ok and not out.exists(), line + ("" if not out.exists() else " (but wrote files)")
+    procs = [
+        subprocess.Popen(
+            [str(dask), "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=ENV,
+        ),
+        subprocess.Popen(
+            [str(dask), "worker", address, "--nthreads", "1", "--no-nanny", "--no-dashboard"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=ENV,
+        ),
+    ]
+    try:
+        time.sleep(3)  # let the scheduler listen before the run connects
+        script = textwrap.dedent(
+            f"""
+            import sys
+            from uno_stats.run import backends
+            backends.NO_WORKER_TIMEOUT_S = 10
+            backends.DASK_POLL_S = 1
+            sys.argv = {c.args("rounds", out, "--scheduler", address)[2:]!r}
+            sys.argv[0] = "uno-stats"
+            from uno_stats.cli import main
+            main()
+            """
+        )
+        run = subprocess.Popen(
+            [sys.executable, "-c", script],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=ENV,
+        )
+        if not wait_for(lambda: len(parts(out)) >= 2 or run.poll() is not None):
+            return False, "no parts appeared"
+        victim = procs[0] if name == "scheduler killed mid-run" else procs[1]
+        victim.kill()
+        _, err = run.communicate(timeout=300)
+        ok, line = one_error_line(subprocess.CompletedProcess([], run.returncode, "", err))
+        if not ok:
+            return False, line
+        rerun = c.run(c.args("rounds", out, "--workers", "2"))
+        if rerun.returncode != 0:
+            return False, f"local rerun failed: {rerun.stderr.strip()[:100]}"
+        same, why = c.same_as_reference("rounds", out)
+        return same, f"{line[7:70]}...; local rerun resumed: {why}"
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()
+
+
+FAULTS: list[tuple[str, str, Callable[[Chaos], tuple[bool, str]]]] = [
+    (
+        "kill -9 of the run",
+        "pool run, kill -9 mid-run, rerun",
+        lambda c: interrupt_then_rerun(c, "rounds", "kill -9"),
+    ),
+    (
+        "kill -9 of a worker",
+        "kill -9 one pool worker, rerun",
+        lambda c: interrupt_then_rerun(c, "rounds", "kill -9 worker"),
+    ),
+    ("Ctrl-C", "SIGINT mid-run, rerun", lambda c: interrupt_then_rerun(c, "rounds", "Ctrl-C")),
+    ("SIGTERM", "SIGTERM mid-run, rerun", lambda c: interrupt_then_rerun(c, "rounds", "SIGTERM")),
+    (
+        "kill -9 of a match run",
+        "matches, kill -9 mid-run, rerun",
+        lambda c: interrupt_then_rerun(c, "matches", "kill -9"),
+    ),
+    (
+        "kill -9 of a sweep",
+        "3-point sweep, kill -9 mid-run, rerun",
+        lambda c: interrupt_then_rerun(c, "sweep", "kill -9"),
+    ),
+    ("orphan race", "kill -9, then --fresh --seed 8 at once", orphan_race),
+    ("copied part", "part 2 copied over part 3", lambda c: damaged_part(c, "copied")),
+    ("truncated part", "part 3 cut to 3,000 bytes", lambda c: damaged_part(c, "truncated")),
+    ("garbled part", "64 bytes of part 3 flipped", lambda c: damaged_part(c, "garbled")),
+    ("empty part", "part 3 emptied (0 bytes)", lambda c: damaged_part(c, "empty")),
+    ("concurrent run", "second run --fresh into a running folder", concurrent),
+    ("stale temp manifest", "0-byte manifest temp files, then run", stale_tmp),
+    (
+        "alias bomb",
+        "10-line YAML alias bomb, 2 GB address-space limit",
+        lambda c: hostile_input(c, "alias bomb"),
+    ),
+    ("deep nesting", "5,000 nested lists", lambda c: hostile_input(c, "deep nesting")),
+    (
+        "games 10^12",
+        "validate a scenario of 10^12 games",
+        lambda c: hostile_input(c, "games 10^12"),
+    ),
+    ("--games 1e20", "run --games 1e20", lambda c: hostile_input(c, "--games 1e20")),
+    ("trace --game 1e20", "trace --game 1e20", lambda c: hostile_input(c, "trace --game 1e20")),
+    (
+        "huge sweep",
+        "a sweep axis of 10^5 values",
+        lambda c: hostile_input(c, "sweep of 10^5 values"),
+    ),
+    ("50 MB description", "a 50 MB scenario file", lambda c: hostile_input(c, "50 MB description")),
+    (
+        "300-character name",
+        "name of 300 characters",
+        lambda c: hostile_input(c, "300-character name"),
+    ),
+    ("--workers 1000", "1,000 workers asked on this machine", too_many_workers),
+    ("--out on a file", "--out pointing at a file", lambda c: bad_folders(c, "--out on a file")),
+    (
+        "summary of a YAML",
+        "summary of a scenario file",
+        lambda c: bad_folders(c, "summary of a YAML file"),
+    ),
+    (
+        "manifest []",
+        "summary of a folder whose manifest is []",
+        lambda c: bad_folders(c, "manifest []"),
+    ),
+    (
+        "manifest {}",
+        "summary of a folder whose manifest is {}",
+        lambda c: bad_folders(c, "manifest {}"),
+    ),
+    ("read-only disk", "--out on a read-only tmpfs", lambda c: tmpfs_fault(c, "read-only")),
+    ("full disk", "--out on a 2 MB tmpfs, then grow it, rerun", lambda c: tmpfs_fault(c, "full")),
+    (
+        "unreachable scheduler",
+        "--scheduler with nobody listening",
+        lambda c: dask_fault(c, "unreachable scheduler"),
+    ),
+    (
+        "Dask scheduler killed",
+        "kill -9 the scheduler mid-run, rerun locally",
+        lambda c: dask_fault(c, "scheduler killed mid-run"),
+    ),
+    (
+        "no Dask worker left",
+        "kill -9 the only worker mid-run, rerun locally",
+        lambda c: dask_fault(c, "worker killed"),
+    ),
+]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--only", nargs="*", help="run only the faults whose name contains one of these"
+    )
+    parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
+    ns = parser.parse_args()
+    scratch = Path(tempfile.mkdtemp(prefix="uno-chaos-"))
+    chaos = Chaos(scratch)
+    results: list[Outcome] = []
+    try:
+        for name, tried, fn in FAULTS:
+            if ns.only and not any(word in name for word in ns.only):
+                continue
+            started = time.monotonic()
+            try:
+                survived, detail = fn(chaos)
+            except Exception as exc:  # a fault the harness did not foresee is a failure
+                survived, detail = False, f"harness: {type(exc).__name__}: {exc}"
+                traceback.print_exc()
+            took = time.monotonic() - started
+            results.append(Outcome(name, tried, survived, f"{detail} [{took:.0f} s]"))
+            print(f"{'ok  ' if survived else 'FAIL'} {name}: {detail}", file=sys.stderr, flush=True)
+    finally:
+        if not ns.keep:
+            subprocess.run(
+                ["umount", "-l", *map(str, scratch.glob("tmpfs-*"))], capture_output=True
+            )
+            shutil.rmtree(scratch, ignore_errors=True)
+    rows = [[r.fault, r.tried, "yes" if r.survived else "NO", r.detail] for r in results]
+    print(
+        tabulate(
+            rows,
+            ["fault", "what was tried", "survived", "what happened"],
+            maxcolwidths=[None, 34, None, 70],
+        )
+    )
+    failed = sum(not r.survived for r in results)
+    print(f"\n{len(results) - failed} of {len(results)} survived.")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

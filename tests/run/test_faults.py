@@ -1,0 +1,420 @@
+"""Faults at the edge: the folder lock, dying workers and parents, Ctrl-C, full and read-only
+disks, stale temporary files, huge plans, an unreachable Dask scheduler."""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing as mp
+import os
+import re
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from uno_stats.errors import RunError
+from uno_stats.run import backends, runner
+from uno_stats.run.limits import MAX_GAMES
+from uno_stats.run.lock import LOCK_FILE, is_locked
+from uno_stats.run.manifest import read_run_manifest
+from uno_stats.run.plan import plan_runs
+from uno_stats.run.results import PartMeta, part_path
+from uno_stats.run.runner import run_scenario
+from uno_stats.run.scenario import parse_scenario, with_overrides
+from uno_stats.run.verify import check_run, verified_runs
+
+ROOT = Path(__file__).resolve().parents[2]
+CLI = [sys.executable, "-c", "from uno_stats.cli import main; main()"]
+TINY = "name: tiny\nplayers: 4\ngames: 1000\nseed: 7\n"
+
+
+def env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+def frame(folder: Path) -> pl.DataFrame:
+    return pl.concat([r.scan().collect() for r in verified_runs(folder)]).sort("game")
+
+
+def wait_for(condition, timeout: float = 60.0) -> bool:
+    """Poll ``condition`` until true or ``timeout`` (a liveness bound, not a speed test)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie is dead too
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+    except OSError:
+        return True
+
+
+HOLD_LOCK = textwrap.dedent(
+    """
+    import sys, time
+    from pathlib import Path
+    from uno_stats.run.lock import folder_lock
+    with folder_lock(Path(sys.argv[1])):
+        print("locked", flush=True)
+        time.sleep(600)
+    """
+)
+
+
+@pytest.fixture
+def holder(tmp_path):
+    """A process holding the lock of ``tmp_path/out/tiny`` (killed at the end)."""
+    folder = tmp_path / "out" / "tiny"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(folder)], stdout=subprocess.PIPE, text=True, env=env()
+    )
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "locked"
+    yield proc
+    proc.kill()
+    proc.wait()
+
+
+def test_second_run_into_a_locked_folder_says_who_holds_it(tmp_path, holder):
+    s = parse_scenario(TINY)
+    with pytest.raises(RunError, match=rf"in use by another run \(pid {holder.pid} on "):
+        run_scenario(s, tmp_path / "out", workers=1, progress=False)
+    assert is_locked(tmp_path / "out" / "tiny")
+
+
+def test_fresh_never_wipes_a_locked_folder(tmp_path):
+    s = parse_scenario(TINY)
+    outcome = run_scenario(s, tmp_path / "out", workers=1, progress=False, chunk_size=250)
+    before = sorted(p.name for p in (outcome.path / "parts").iterdir())
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(outcome.path)], stdout=subprocess.PIPE, env=env()
+    )
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == b"locked"
+        with pytest.raises(RunError, match="in use by another run"):
+            run_scenario(s, tmp_path / "out", workers=1, progress=False, fresh=True)
+        assert sorted(p.name for p in (outcome.path / "parts").iterdir()) == before
+    finally:
+        proc.kill()
+        proc.wait()
+    # The OS released the killed holder's lock: the run goes ahead.
+    assert not is_locked(outcome.path)
+    again = run_scenario(s, tmp_path / "out", workers=1, progress=False, fresh=True)
+    assert again.resumed_chunks == 0 and (outcome.path / LOCK_FILE).exists()
+
+
+def test_two_concurrent_cli_runs(tmp_path):
+    """A second run (even --fresh) while the first runs is refused and touches nothing."""
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(TINY)
+    out = tmp_path / "out"
+    args = [*CLI, "run", str(scenario), "--out", str(out), "--quiet", "--workers", "1"]
+    first = subprocess.Popen(
+        [*args, "--games", "10000000", "--chunk-size", "20000"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env(),
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert wait_for(lambda: (out / "tiny" / "manifest.json").exists() and is_locked(out / "tiny"))
+    run_id = read_run_manifest(out / "tiny").run_id
+    second = subprocess.run(
+        [*args, "--fresh", "--games", "2000"], capture_output=True, text=True, env=env()
+    )
+    assert first.poll() is None, "the first run ended too soon for this test"
+    first.send_signal(signal.SIGINT)
+    first.communicate()
+    assert second.returncode == 1
+    lines = second.stderr.strip().splitlines()
+    assert len(lines) == 1 and f"in use by another run (pid {first.pid} on " in lines[0]
+    assert first.returncode == 130
+    manifest = read_run_manifest(out / "tiny")
+    check = check_run(out / "tiny", manifest)
+    assert manifest.run_id == run_id and manifest.games == 10_000_000
+    assert check.good and not check.bad and manifest.rows == check.rows
+
+
+def test_stale_temporary_files_never_block_a_run(tmp_path):
+    folder = tmp_path / "out" / "tiny"
+    (folder / "parts").mkdir(parents=True)
+    (folder / "manifest.json.tmp").write_bytes(b"")  # an older version's name
+    (folder / ".manifest.json.4242.tmp").write_bytes(b"")
+    (folder / "parts" / ".part-000000.parquet.4242.tmp").write_bytes(b"half")
+    for fresh in (False, True):
+        outcome = run_scenario(
+            parse_scenario(TINY), tmp_path / "out", workers=1, progress=False, fresh=fresh
+        )
+        assert verified_runs(outcome.path)[0].complete
+    leftovers = [p.name for p in folder.rglob("*.tmp")]
+    assert leftovers == []
+
+
+def test_planning_is_lazy_for_the_largest_run(tmp_path):
+    s = with_overrides(parse_scenario(TINY), games=MAX_GAMES)
+    plans, _ = plan_runs(s, tmp_path / "tiny", 1, 2, lambda m: None)
+    (planned,) = plans
+    assert planned.n_chunks == MAX_GAMES
+    first = list(itertools.islice(planned.todo, 3))
+    assert [(c.index, c.first_game, c.n_games) for c in first] == [(0, 0, 1), (1, 1, 1), (2, 2, 1)]
+    last = planned.chunk(MAX_GAMES - 1)
+    assert (last.first_game, last.n_games) == (MAX_GAMES - 1, 1)
+
+
+def _orphan_child(run_dir: str, meta: PartMeta, config) -> None:
+    runner.run_and_write_chunk(config, run_dir, 4, meta, parent_pid=os.getppid() + 10**7)
+
+
+@pytest.mark.skipif(backends.START_METHOD != "fork", reason="needs fork")
+def test_worker_whose_parent_is_gone_exits_without_writing(tmp_path):
+    from uno_stats import engine
+
+    s = parse_scenario(TINY)
+    meta = PartMeta("someid", 7, "hash", 0, 0, 10)
+    config = engine.EngineConfig.from_scenario(s)
+    child = mp.get_context("fork").Process(target=_orphan_child, args=(str(tmp_path), meta, config))
+    child.start()
+    child.join(60)
+    assert child.exitcode == 1
+    assert not part_path(tmp_path, 0).exists()
+
+
+DIE_WITH_PARENT = textwrap.dedent(
+    """
+    import os, sys, time
+    from uno_stats.run.backends import die_with_parent
+    parent = os.getpid()
+    child = os.fork()
+    if child == 0:
+        armed = die_with_parent(parent)
+        print(os.getpid(), armed, flush=True)
+        time.sleep(600)
+        os._exit(0)
+    time.sleep(600)
+    """
+)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux only")
+def test_worker_dies_with_its_parent():
+    parent = subprocess.Popen(
+        [sys.executable, "-c", DIE_WITH_PARENT], stdout=subprocess.PIPE, text=True, env=env()
+    )
+    assert parent.stdout is not None
+    pid, armed = parent.stdout.readline().split()
+    assert armed == "True" and alive(int(pid))
+    parent.kill()
+    parent.wait()
+    assert wait_for(lambda: not alive(int(pid)), timeout=30)
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_orphan_race_kill_9_of_the_parent_then_a_fresh_run(tmp_path):
+    """The issue's case 1: kill -9 of a pool run, then --fresh with another seed at once.
+
+    The old workers die with their parent, the new run never counts an old part, and its
+    results equal an uninterrupted run of the new seed.
+    """
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(TINY)
+    out = tmp_path / "out"
+    killed = subprocess.Popen(
+        [
+            *CLI,
+            "run",
+            str(scenario),
+            "--out",
+            str(out),
+            "--quiet",
+            "--workers",
+            "2",
+            "--games",
+            "2000000",
+            "--chunk-size",
+            "100000",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env(),
+    )
+    assert wait_for(lambda: len(_children(killed.pid)) >= 2 and (out / "tiny" / "parts").exists())
+    workers = _children(killed.pid)
+    killed.kill()
+    killed.wait()
+    s = with_overrides(parse_scenario(TINY), games=3000, seed=8)
+    outcome = None
+    for _ in range(200):  # the lock is free once every old worker is gone
+        try:
+            outcome = run_scenario(s, out, workers=2, progress=False, fresh=True, chunk_size=500)
+            break
+        except RunError as exc:
+            assert "in use by another run" in str(exc)
+            time.sleep(0.1)
+    assert outcome is not None
+    assert wait_for(lambda: not any(alive(p) for p in workers), timeout=30)
+    manifest = read_run_manifest(outcome.path)
+    (run,) = verified_runs(outcome.path)
+    assert run.complete and not run.check.bad
+    assert (manifest.seed, manifest.games, manifest.rows) == (8, 3000, 3000)
+    alone = run_scenario(s, tmp_path / "alone", workers=1, progress=False)
+    assert frame(outcome.path).equals(frame(alone.path))
+
+
+def _start_pool_run(out: Path, scenario: Path) -> subprocess.Popen:
+    return subprocess.Popen(
+        [
+            *CLI,
+            "run",
+            str(scenario),
+            "--out",
+            str(out),
+            "--quiet",
+            "--workers",
+            "2",
+            "--games",
+            "2000000",
+            "--chunk-size",
+            "20000",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env(),
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+
+
+def test_ctrl_c_reports_the_games_on_disk(tmp_path):
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(TINY)
+    out = tmp_path / "out"
+    proc = _start_pool_run(out, scenario)
+    assert wait_for(lambda: len(list((out / "tiny" / "parts").glob("part-*"))) >= 3)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate()
+    assert proc.returncode == 130
+    saved = int(re.search(r"Interrupted: ([\d,]+) of 2,000,000 games", err)[1].replace(",", ""))
+    manifest = read_run_manifest(out / "tiny")
+    check = check_run(out / "tiny", manifest)
+    assert saved == check.games_done == manifest.rows
+    assert manifest.chunks_done == len(check.good) and not manifest.complete
+
+
+def test_killed_worker_is_named_and_finished_parts_stay_good(tmp_path):
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(TINY)
+    out = tmp_path / "out"
+    proc = _start_pool_run(out, scenario)
+    assert wait_for(lambda: len(list((out / "tiny" / "parts").glob("part-*"))) >= 2)
+    victim = _children(proc.pid)[0]
+    os.kill(victim, signal.SIGKILL)
+    _, err = proc.communicate()
+    assert proc.returncode == 1
+    lines = err.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith(f"Error: worker process {victim} was killed by SIGKILL; chunk ")
+    assert lines[0].endswith("run the same command again to resume")
+    check = check_run(out / "tiny", read_run_manifest(out / "tiny"))
+    assert check.good and not check.bad and not check.complete
+
+
+def _mount_tmpfs(path: Path, options: str) -> bool:
+    path.mkdir(parents=True, exist_ok=True)
+    if os.geteuid() != 0:
+        return False
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(path)], capture_output=True
+    )
+    return done.returncode == 0
+
+
+@pytest.fixture
+def tmpfs(tmp_path):
+    mounted: list[Path] = []
+
+    def mount(name: str, options: str) -> Path:
+        path = tmp_path / name
+        if not _mount_tmpfs(path, options):
+            pytest.skip("cannot mount a tmpfs here (needs root and mount rights)")
+        mounted.append(path)
+        return path
+
+    yield mount
+    for path in mounted:
+        subprocess.run(["umount", "-l", str(path)], check=False)
+
+
+def test_read_only_output_folder(tmpfs):
+    out = tmpfs("ro", "size=1m,ro")
+    with pytest.raises(RunError, match=r"tiny: read-only file system: choose another --out$"):
+        run_scenario(parse_scenario(TINY), out, workers=1, progress=False)
+
+
+def test_full_output_folder_then_resume(tmpfs, tmp_path):
+    out = tmpfs("full", "size=200k")
+    s = with_overrides(parse_scenario(TINY), games=40_000)
+    with pytest.raises(RunError, match=r"no space left on device: free some space .* to resume"):
+        run_scenario(s, out, workers=1, progress=False, chunk_size=1000)
+    manifest = read_run_manifest(out / "tiny")
+    done = check_run(out / "tiny", manifest)
+    assert done.good and not done.complete and not done.bad
+    assert manifest.chunks_done == len(done.good)
+    assert not list((out / "tiny").rglob("*.tmp"))
+    subprocess.run(["mount", "-o", "remount,size=20m", str(out)], check=True)
+    outcome = run_scenario(s, out, workers=1, progress=False)
+    assert outcome.resumed_chunks == len(done.good)
+    alone = run_scenario(s, tmp_path / "alone", workers=1, progress=False)
+    assert frame(outcome.path).equals(frame(alone.path))
+
+
+@pytest.mark.slow
+def test_unreachable_scheduler_writes_nothing(tmp_path):
+    pytest.importorskip("dask.distributed")
+    with pytest.raises(RunError, match=r"cannot reach Dask scheduler .* nothing was written"):
+        run_scenario(parse_scenario(TINY), tmp_path / "out", scheduler="tcp://127.0.0.1:9")
+    assert not (tmp_path / "out").exists()
+
+
+def _suicide() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+@pytest.mark.skipif(backends.START_METHOD != "fork", reason="forked workers see this module")
+def test_pool_broken_before_a_submit_is_a_named_failure():
+    from concurrent.futures.process import BrokenProcessPool
+
+    backend = backends.PoolBackend(2)
+    try:
+        doomed = backend.submit(_suicide)
+        with pytest.raises(BrokenProcessPool):
+            doomed.result()
+        with pytest.raises(backends.TaskFailed) as info:
+            backends.execute(backend, [1, 2], lambda b, t: b.submit(abs, t), lambda t, r: None)
+        assert info.value.backend_problem is not None
+        assert "was killed by SIGKILL" in info.value.backend_problem
+    finally:
+        backend.close(cancel=True)

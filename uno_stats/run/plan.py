@@ -1,0 +1,258 @@
+"""Planning a run: the chunks, the fingerprints and manifests, and what is already on disk.
+
+A run folder is planned without per-chunk objects (chunks are generated on demand, so a run
+of billions of games plans at once); resuming keeps the folder's run id and chunk size and
+keeps only the parts that pass verification (:mod:`uno_stats.run.verify`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from uno_stats import engine
+from uno_stats.engine.jit import engine_source_hash
+from uno_stats.errors import RunError
+from uno_stats.run.manifest import MANIFEST, Manifest, SweepManifest, read_manifest
+from uno_stats.run.results import PartMeta, remove_stale_tmp, tool_version
+from uno_stats.run.verify import check_run
+
+if TYPE_CHECKING:
+    from uno_stats.run.scenario import Scenario, SweepPoint
+
+ROUND_CHUNK = 50_000
+"""Default chunk of single rounds: ~0.5 s of engine time on one core (measured), ~8 MB."""
+MATCH_CHUNK = 2_000
+"""Default chunk of matches: a 500-point match is ~11 rounds, so ~22,000 rows."""
+MIN_CHUNKS_PER_WORKER = 4
+"""Small runs are cut finer so that every worker gets a few chunks."""
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One unit of work: games ``first_game`` .. ``first_game + n_games - 1`` of one run."""
+
+    run: int  # index of the run (sweep point) in the plan
+    index: int  # chunk index within that run; names the part file
+    first_game: int
+    n_games: int
+
+    @property
+    def last_game(self) -> int:
+        """Index of the chunk's last game."""
+        return self.first_game + self.n_games - 1
+
+
+@dataclass
+class RunPlan:
+    """One run folder to fill: its scenario, engine config, manifest and chunks done.
+
+    Chunks are generated on demand (:meth:`chunk`, :attr:`todo`): planning a run of
+    billions of games creates no per-chunk objects.
+    """
+
+    run: int  # index of the run (sweep point) in the plan
+    scenario: Scenario
+    path: Path
+    chunk_size: int
+    config: Any
+    manifest: Manifest
+    label: str | None = None
+    done: set[int] = field(default_factory=set)
+
+    @property
+    def n_chunks(self) -> int:
+        """Chunks planned for the whole run."""
+        return self.manifest.chunks
+
+    def chunk(self, index: int) -> Chunk:
+        """Chunk ``index`` of this run."""
+        first = index * self.chunk_size
+        return Chunk(self.run, index, first, min(self.chunk_size, self.scenario.games - first))
+
+    @property
+    def todo(self) -> Iterator[Chunk]:
+        """The chunks without a good part on disk, in order, generated lazily."""
+        return (self.chunk(i) for i in range(self.n_chunks) if i not in self.done)
+
+    def part_meta(self, chunk: Chunk) -> PartMeta:
+        """What the part of ``chunk`` records about itself."""
+        m = self.manifest
+        return PartMeta(
+            m.run_id, m.seed, m.config_hash, chunk.index, chunk.first_game, chunk.n_games
+        )
+
+
+def default_chunk_size(scenario: Scenario, workers: int) -> int:
+    """Games per chunk: about a second of work, but at least a few chunks per worker."""
+    target = MATCH_CHUNK if scenario.match_target else ROUND_CHUNK
+    per_worker = math.ceil(scenario.games / (MIN_CHUNKS_PER_WORKER * max(1, workers)))
+    return max(1, min(target, per_worker))
+
+
+def plan_chunks(run: int, games: int, chunk_size: int) -> Iterator[Chunk]:
+    """Cut ``games`` games into chunks of ``chunk_size`` (the last one may be shorter), lazily."""
+    return (
+        Chunk(run, index, first, min(chunk_size, games - first))
+        for index, first in enumerate(range(0, games, chunk_size))
+    )
+
+
+def engine_hash() -> str:
+    """Fingerprint of the engine's source: parts played by different engine code never mix."""
+    return engine_source_hash()
+
+
+def config_hash(scenario: Scenario, chunk_size: int) -> str:
+    """Fingerprint of what a run folder holds: resolved scenario, chunk size, tool and engine."""
+    data = scenario.to_dict()
+    data.pop("source", None)  # where the file was read from does not change the results
+    payload = {
+        "scenario": data,
+        "chunk_size": chunk_size,
+        "version": tool_version(),
+        "engine": engine_hash(),
+    }
+    text = json.dumps(payload, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _existing_manifest(path: Path) -> Manifest | SweepManifest | None:
+    return read_manifest(path) if (path / MANIFEST).exists() else None
+
+
+def _mismatch(path: Path) -> RunError:
+    return RunError(
+        f"{path} holds results of a different scenario (or chunk size, or another version of "
+        "uno-stats or its engine); "
+        "rerun with --fresh to replace them, or choose another --out"
+    )
+
+
+def _resumable_size(old: Manifest | SweepManifest | None, scenario: Scenario) -> int | None:
+    """The chunk size of an earlier run of this same scenario in the folder, if any.
+
+    Results do not depend on chunking, so a resumed run keeps the folder's chunk size even
+    when the worker count (and so the default chunk size) has changed.
+    """
+    if not isinstance(old, Manifest):
+        return None
+    size = old.chunk_size
+    return size if old.config_hash == config_hash(scenario, size) else None
+
+
+def plan_run(
+    run: int,
+    scenario: Scenario,
+    path: Path,
+    chunk_size: int | None,
+    workers: int,
+    note: Callable[[str], None],
+    point: SweepPoint | None = None,
+) -> RunPlan:
+    """Plan one run folder, resuming the chunks already on disk when the scenario matches.
+
+    Every part on disk is verified (readable, this run's, the planned games and rows, every
+    page's checksum); a part that fails is deleted, with a note, and its chunk played again.
+    """
+    old = _existing_manifest(path)
+    size = chunk_size or _resumable_size(old, scenario) or default_chunk_size(scenario, workers)
+    digest = config_hash(scenario, size)
+    if old is not None and old.config_hash != digest:
+        raise _mismatch(path)
+    previous = old if isinstance(old, Manifest) else None
+    manifest = new_manifest(scenario, size, point)
+    manifest.config_hash = digest
+    if previous is not None and previous.run_id:
+        manifest.run_id = previous.run_id  # a resumed run keeps its id (and its parts)
+        manifest.created = previous.created
+        manifest.wall_time_s = previous.wall_time_s
+        manifest.games_per_s = previous.games_per_s
+    config = engine.EngineConfig.from_scenario(scenario)
+    plan = RunPlan(run, scenario, path, size, config, manifest)
+    plan.label = point.label if point is not None else None
+    remove_stale_tmp(path)
+    check = check_run(path, manifest, deep=True)
+    for bad in check.bad:
+        note(f"redoing {bad.path}: {bad.reason}")
+        bad.path.unlink(missing_ok=True)
+    plan.done = set(check.good)
+    plan.manifest.chunks_done = len(plan.done)
+    plan.manifest.rows = check.rows
+    return plan
+
+
+def new_manifest(scenario: Scenario, chunk_size: int, point: SweepPoint | None = None) -> Manifest:
+    """The manifest of a run folder about to be filled (nothing done yet).
+
+    ``scenario`` is the run's own (for a sweep point, the point's); tests build synthetic
+    results folders with this same function, so they hold what the runner writes.
+    """
+    return Manifest(
+        name=scenario.name,
+        version=tool_version(),
+        seed=scenario.seed,
+        games=scenario.games,
+        scenario_data=scenario.to_dict(),
+        chunk_size=chunk_size,
+        chunks=math.ceil(scenario.games / chunk_size),
+        config_hash=config_hash(scenario, chunk_size),
+        engine_hash=engine_hash(),
+        created=_now(),
+        run_id=uuid.uuid4().hex[:16],
+        sweep_label=point.label if point is not None else None,
+        sweep_assignment=point.assignment if point is not None else None,
+    )
+
+
+def new_sweep_manifest(scenario: Scenario, points: list[SweepPoint]) -> SweepManifest:
+    """The sweep (or tournament) folder's manifest; a tournament's axis is ``rotation``."""
+    return SweepManifest(
+        name=scenario.name,
+        version=tool_version(),
+        seed=scenario.seed,
+        games=scenario.games,
+        axes=scenario.sweep or {"rotation": [p.assignment["rotation"] for p in points]},
+        points=[p.label for p in points],
+        config_hash=config_hash(scenario, 0),
+        tournament=list(scenario.tournament) if scenario.tournament else None,
+    )
+
+
+def plan_runs(
+    scenario: Scenario,
+    root: Path,
+    chunk_size: int | None,
+    workers: int,
+    note: Callable[[str], None],
+) -> tuple[list[RunPlan], SweepManifest | None]:
+    """Every run folder of the scenario (one, or one per sweep point) and the sweep manifest.
+
+    A tournament's rotations are sweep points whose manifests also name the ``tournament``.
+    """
+    points = scenario.sweep_points()
+    if not points:
+        return [plan_run(0, scenario, root, chunk_size, workers, note)], None
+    sweep = new_sweep_manifest(scenario, points)
+    old = _existing_manifest(root)
+    if old is not None and old.config_hash != sweep.config_hash:
+        raise _mismatch(root)
+    plans = [
+        plan_run(i, p.scenario, root / p.label, chunk_size, workers, note, point=p)
+        for i, p in enumerate(points)
+    ]
+    if scenario.tournament:
+        for plan in plans:
+            plan.manifest.tournament = list(scenario.tournament)
+    return plans, sweep
