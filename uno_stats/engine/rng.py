@@ -16,6 +16,9 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+_S32 = np.uint64(32)
+_LOW32 = np.uint64(0xFFFFFFFF)
+_TWO32 = np.uint64(1 << 32)
 
 
 @engine_jit
@@ -48,8 +51,21 @@ def uniform(rng):
 
 @engine_jit
 def below(rng, n):
-    """An integer in [0, n), uniform (bias below 2**-45 for any n the game uses)."""
-    return np.int64(uniform(rng) * n)
+    """An integer in [0, n), exactly uniform for 0 <= n < 2**32 (0 when n is 0).
+
+    Lemire's multiply-shift on the top 32 bits of one draw, integer-only: the product's high
+    half is the result, and the rare draws whose low half falls in the biased sliver (below
+    ``2**32 mod n``, so with probability under ``n / 2**32``) are drawn again.
+    """
+    bound = np.uint64(n)
+    product = (next_u64(rng) >> _S32) * bound
+    low = product & _LOW32
+    if low < bound:
+        threshold = (_TWO32 - bound) % bound
+        while low < threshold:
+            product = (next_u64(rng) >> _S32) * bound
+            low = product & _LOW32
+    return np.int64(product >> _S32)
 
 
 @engine_jit
