@@ -79,16 +79,11 @@ def chance(rng, p):
 
 
 @engine_jit
-def best_so_far(score, best, ties, rng):
-    """One step of a uniform choice among the highest scores (reservoir sampling): given
-    this candidate's ``score`` and the best so far with its count of ``ties``, returns
-    ``(take this one, best, ties)``. Every strategy breaks ties with this one rule."""
-    if score > best:
-        return True, score, 1
-    if score == best:
-        ties += 1
-        return below(rng, ties) == 0, best, ties
-    return False, best, ties
+def tie_pick(ties, rng):
+    """Which of ``ties`` equally best candidates to take (0-based, in scan order): uniform,
+    one draw, and none without a tie. Every strategy breaks ties with this one rule: find the
+    best score and count its ties first, then take the ``tie_pick``-th candidate with it."""
+    return below(rng, ties) if ties > 1 else 0
 
 
 @engine_jit
