@@ -1,8 +1,10 @@
 # uno-stats: everyday commands. The first target that needs the venv creates it.
+#   make install      create .venv, install, compile the engine once (so the first run is warm)
 #   make run          simulate the Mattel 2022 four-player table
 #   make test         the whole test suite (make test-fast: without the slow statistical tests)
 #   make lint         ruff check + ruff format --check + mypy
-#   make bench        engine throughput and cold/warm start -> bench-results/bench.json
+#   make bench        the bench report -> reports/bench.md (BENCH_GAMES=20000 for a quick one)
+#   make golden       rewrite the golden game traces in tests/engine/golden/ (after an intended change)
 #   make reports      rerun the shipped scenarios of REPORT_SCENARIOS into reports/NAME/
 #   make clean        remove results, caches and build leftovers (keeps .venv and reports/)
 
@@ -19,10 +21,12 @@ REPORT_SCENARIOS ?= mattel-2022-4p seven-zero jump-in draw-until-playable forced
 TOURNAMENTS := tournament tournament-mattel-2001 tournament-classic-house tournament-draw-until-playable
 # The stacking debate compares three scenarios in one report.
 STACKING := stacking-off stacking-draw-two stacking-all
+# Rounds per measurement of `make bench` (memory runs use 10x and 1/10 of it).
+BENCH_GAMES ?= 1000000
 # Serial pytest is faster than -n 2 on this 2-core machine (see README "Development").
 PYTEST ?= $(BIN)/pytest
 
-.PHONY: install run test test-fast lint bench reports clean
+.PHONY: install run test test-fast lint bench golden reports clean
 
 # Reinstall only when pyproject.toml changed since the last install.
 $(STAMP): pyproject.toml
@@ -30,9 +34,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# Compiles the engine when its cache is cold (with a notice; a minute or two), else loads it.
 install: $(STAMP)
+	$(BIN)/python -c "from uno_stats.engine.jit import ensure_compiled; ensure_compiled()"
 
-run: $(STAMP)
+run: install
 	$(BIN)/uno-stats run $(SCENARIO) --fresh
 
 test: $(STAMP)
@@ -46,8 +52,11 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-bench: $(STAMP)
-	$(BIN)/python scripts/bench.py
+bench: install
+	$(BIN)/uno-stats bench --report --games $(BENCH_GAMES) --repeat 3
+
+golden: $(STAMP)
+	$(BIN)/python scripts/golden.py
 
 reports: $(STAMP)
 	@set -e; for name in $(REPORT_SCENARIOS); do \
@@ -67,5 +76,5 @@ reports: $(STAMP)
 		--title "Skill or luck? The best and worst strategy under each preset"
 
 clean:
-	rm -rf results bench-results build dist .pytest_cache .ruff_cache .hypothesis *.egg-info
+	rm -rf results build dist .pytest_cache .ruff_cache .hypothesis *.egg-info
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,7 +1,9 @@
 """Synthetic results folders for the stats and report tests (the engine is not needed).
 
-``write_run`` writes ``manifest.json`` (built by the runner's own ``new_manifest``) and ``parts/part-000000.parquet``
-with every column of :mod:`uno_stats.engine.schema`, ``status`` as a string. The data are random
+``write_run`` writes ``manifest.json`` (built by the runner's own ``new_manifest``) and
+``parts/part-000000.parquet`` with the columns the runner writes: every column of
+:mod:`uno_stats.engine.schema`, ``status`` as a string, the hand-size checkpoints packed into
+one ``hand_checkpoints`` binary column. The data are random
 but plausible: turns from a gamma-Poisson law with a chosen mean, winners by chosen seat
 probabilities, losers holding larger hands and deeper deficits than winners.
 """
@@ -18,7 +20,7 @@ import polars as pl
 from uno_stats.engine.schema import CHECKPOINT_TURNS, COLUMNS, ROUND_COUNTERS, STATUS_NAMES
 from uno_stats.engine.strategy_table import default_seat
 from uno_stats.run.manifest import Manifest, SweepManifest, write_manifest
-from uno_stats.run.results import PARTS_DIR, tool_version
+from uno_stats.run.results import CHECKPOINTS, NOT_REACHED, PARTS_DIR, tool_version
 from uno_stats.run.runner import new_manifest
 from uno_stats.run.scenario import SweepPoint, scenario_from_dict
 
@@ -31,10 +33,15 @@ _DTYPES: dict[str, pl.DataType] = {
 }
 
 
+_CHECKPOINT_NAMES = {f"hands_t{t}" for t in CHECKPOINT_TURNS}
+
+
 def schema_frame(columns: dict[str, Any]) -> pl.DataFrame:
-    """A frame with exactly the schema's columns and dtypes (per-seat ones as lists)."""
+    """A frame with the schema's columns and dtypes (per-seat ones as lists), checkpoints aside."""
     out = {}
     for col in COLUMNS:
+        if col.name in _CHECKPOINT_NAMES:
+            continue
         dtype = pl.String() if col.name == "status" else _DTYPES[col.dtype]
         if col.per_seat:
             dtype = pl.List(dtype)
@@ -84,11 +91,12 @@ def synthetic_rows(
     for name in ROUND_COUNTERS:  # the rarer counters: none of these events happened
         if name not in cols:
             cols[name] = np.zeros(games, dtype=np.int64)
-    for t in CHECKPOINT_TURNS:
+    checkpoints = np.empty((games, len(CHECKPOINT_TURNS), players), dtype=np.uint8)
+    for k, t in enumerate(CHECKPOINT_TURNS):
         held = np.where(
             is_winner, rng.integers(1, 7, (games, players)), rng.integers(1, 13, (games, players))
         )
-        cols[f"hands_t{t}"] = pl.Series(held.astype(np.uint8)).cast(pl.List(pl.UInt8))
+        checkpoints[:, k, :] = np.where((turns > t)[:, None], held, NOT_REACHED)
     if match:
         lengths = rng.integers(3, 13, size=games)
         match_id = np.repeat(np.arange(games), lengths)[:games]
@@ -112,11 +120,8 @@ def synthetic_rows(
             "match_rounds": pl.Series([None] * games, dtype=pl.UInt16),
             "match_winner": pl.Series([None] * games, dtype=pl.Int8),
         }
-    frame = schema_frame(cols)
-    return frame.with_columns(
-        pl.when(pl.col("turns") > t).then(pl.col(f"hands_t{t}")).alias(f"hands_t{t}")
-        for t in CHECKPOINT_TURNS
-    )
+    packed = [row.tobytes() for row in checkpoints.reshape(games, -1)]
+    return schema_frame(cols).with_columns(pl.Series(CHECKPOINTS, packed, dtype=pl.Binary))
 
 
 def write_frame(folder: Path, frame: pl.DataFrame) -> None:
@@ -202,7 +207,7 @@ def write_sweep(
 ) -> Path:
     """A sweep folder over ``players`` and/or ``mean_turns`` (a synthetic stand-in for a rule).
 
-    ``checkpoints=False`` drops the ``hands_t*`` columns (as an older engine might).
+    ``checkpoints=False`` drops the ``hand_checkpoints`` column (as an older engine might).
     """
     import itertools
 
@@ -219,7 +224,7 @@ def write_sweep(
         mean = float(assignment.get("mean_turns", 30 + 5 * players))
         frame = synthetic_rows(games, players, seed + i, mean_turns=mean)
         if not checkpoints:
-            frame = frame.drop(f"hands_t{t}" for t in CHECKPOINT_TURNS)
+            frame = frame.drop(CHECKPOINTS)
         write_run(folder, label, games, players, seed + i, manifest=meta, frame=frame)
     sweep = SweepManifest(
         name=name,

@@ -208,3 +208,16 @@ def test_bench_prints_rates(tiny):
     )
     assert result.exit_code == 0, result.output
     assert "games/s" in result.stdout and "rounds/s" in result.stdout
+
+
+def test_compare_metric_and_margin_options(tiny, tmp_path):
+    out = tmp_path / "out"
+    other = write(tmp_path, "same-seed.yaml", TINY.replace("tiny-cli", "tiny-same"))
+    args = ["compare", str(tiny), str(other), "--games", "1000", "--out", str(out), "--quiet"]
+    result = cli.invoke(app, [*args, "--workers", "1", "-m", "mean_turns", "--margin", "2%"])
+    assert result.exit_code == 0, result.output
+    assert "paired (same seed" in result.stdout and "never changed a game" in result.stdout
+    assert "void rate" not in result.stdout
+    for bad in (["--margin", "two"], ["-m", "fastest_turns"]):
+        failed = cli.invoke(app, [*args, *bad])
+        assert failed.exit_code == 1 and len(error_lines(failed)) == 1

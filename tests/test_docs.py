@@ -20,6 +20,7 @@ COMMANDS = (
     "bench",
     "summary",
     "compare",
+    "settle",
     "report",
 )
 

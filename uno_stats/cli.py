@@ -2,8 +2,10 @@
 
 Library errors (:class:`~uno_stats.errors.UnoStatsError`) and missing input files become
 one ``Error: ...`` line on stderr and exit code 1; usage errors exit 2; Ctrl-C during a run
-exits 130 after saying how to resume. Heavy modules (numba, matplotlib) are imported only
-by the commands that need them, so ``rules`` and ``validate`` answer at once.
+exits 130 after saying how to resume. Heavy modules (numba, polars, pyarrow, scipy,
+matplotlib, even tabulate) are imported only by the commands that need them, so ``--help``,
+``rules`` and ``validate`` answer at once; help is plain text (typer's rich formatting
+alone costs 0.1 s to import).
 """
 
 import os
@@ -15,7 +17,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from tabulate import tabulate
 
 from uno_stats.errors import UnoStatsError
 
@@ -28,6 +29,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
 
 
@@ -104,6 +106,23 @@ FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Output format
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 FreshOpt = Annotated[
     bool, typer.Option("--fresh", help="Clear OUT/<name>/ first instead of resuming.")
+]
+MetricOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--metric",
+        "-m",
+        help="Metric to compare (repeatable): mean_COL, median_COL, pNN_COL, dist_COL, "
+        "won_rate, void_rate, capped_rate, seatK_win_rate. Default: a standard set.",
+    ),
+]
+MarginOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--margin",
+        help="Equivalence margin: relative ('2%' of the baseline) or absolute ('1.5'; "
+        "percentage points for rates).",
+    ),
 ]
 SchedulerOpt = Annotated[
     str | None,
@@ -243,6 +262,8 @@ def rules(
     ),
 ) -> None:
     """List every rule key: allowed values, default, the presets' values and meaning."""
+    from tabulate import tabulate
+
     from uno_stats.engine.rules import PRESET_NAMES, RULES
     from uno_stats.help_text import RULE_HELP
 
@@ -275,6 +296,8 @@ def strategies(
     ),
 ) -> None:
     """List the strategies with what each does, and the per-seat knobs."""
+    from tabulate import tabulate
+
     from uno_stats.engine.strategy_table import KNOBS, STRATEGIES
     from uno_stats.help_text import KNOB_HELP, STRATEGY_HELP
 
@@ -317,10 +340,12 @@ def trace(
 ) -> None:
     """Print one round move by move, exactly as a run plays game K."""
     from uno_stats import engine
+    from uno_stats.engine.jit import ensure_compiled
     from uno_stats.run.scenario import load_scenario
 
     with _errors():
         resolved = _trace_scenario(load_scenario(scenario), point)
+        ensure_compiled()  # the notice, when the engine has to be compiled first
         for line in engine.trace_game(engine.EngineConfig.from_scenario(resolved), game):
             typer.echo(line)
 
@@ -336,17 +361,84 @@ def bench(
     scenario: Annotated[
         Path | None, typer.Option("--scenario", help="Scenario to time (default: 4 players).")
     ] = None,
+    preset: Annotated[
+        str | None,
+        typer.Option("--preset", help="Rule preset of the built-in 4-player table (mattel-2022)."),
+    ] = None,
+    strategy: Annotated[
+        str | None,
+        typer.Option("--strategy", help="Strategy of every seat of the built-in table (random)."),
+    ] = None,
+    repeat: Annotated[
+        int, typer.Option("--repeat", "-r", min=1, help="Timings per worker count (median kept).")
+    ] = 1,
+    scheduler: SchedulerOpt = None,
+    report: Annotated[
+        bool,
+        typer.Option(
+            "--report",
+            help="Measure everything (presets, strategies, scaling, end to end, starts, memory, "
+            "C yardstick) and write a Markdown report with a plot.",
+        ),
+    ] = False,
+    report_out: Annotated[
+        Path, typer.Option("--report-out", help="Where --report writes its Markdown file.")
+    ] = Path("reports/bench.md"),
+    cold: Annotated[
+        bool,
+        typer.Option("--cold/--no-cold", help="--report: also time a run on an empty cache."),
+    ] = True,
+    yardstick: Annotated[
+        Path | None,
+        typer.Option("--yardstick", help="--report: the C loop (default ../shared/limit/uno_c.c)."),
+    ] = None,
 ) -> None:
     """Time the engine: games/s with 1 worker and with more (compile time excluded)."""
-    from uno_stats.run import bench as bench_mod
-
     with _errors():
-        chosen = bench_mod.load_bench_scenario(scenario)
         top = workers or os.cpu_count() or 1
+        if report:
+            _bench_report(games, repeat, top, cold, yardstick, scheduler, report_out)
+            return
+        from uno_stats.run import bench as bench_mod
+
+        chosen = bench_mod.load_bench_scenario(scenario, preset, strategy)
         counts = sorted({1, top})
-        results = bench_mod.benchmark(chosen, games, counts)
+        results = bench_mod.benchmark(chosen, games, counts, repeat, scheduler)
         typer.echo(bench_mod.results_table(results))
         typer.echo(bench_mod.notes(results))
+
+
+def _bench_report(
+    games: int,
+    repeat: int,
+    workers: int,
+    cold: bool,
+    yardstick: Path | None,
+    scheduler: str | None,
+    out: Path,
+) -> None:
+    import shlex
+
+    from uno_stats.present.bench_report import write_bench_report
+    from uno_stats.run.bench_suite import YARDSTICK, run_suite
+
+    suite = run_suite(
+        games,
+        repeat,
+        workers,
+        cold,
+        yardstick or YARDSTICK,
+        scheduler,
+        progress=lambda text: typer.echo(text, err=True),
+    )
+    args = ["--report", "--games", str(games), "--repeat", str(repeat), "--workers", str(workers)]
+    args += [] if cold else ["--no-cold"]
+    args += ["--scheduler", scheduler] if scheduler else []
+    args += ["--yardstick", str(yardstick)] if yardstick else []
+    args += [] if out == Path("reports/bench.md") else ["--report-out", str(out)]
+    command = "uno-stats bench " + " ".join(shlex.quote(a) for a in args)
+    for path in write_bench_report(suite, out, command):
+        typer.echo(str(path))
 
 
 def _open_all(folders: list[Path]) -> "list[Run]":
@@ -365,7 +457,7 @@ FoldersArg = Annotated[
 
 @app.command()
 def summary(folders: FoldersArg, fmt: FormatOpt = Format.table) -> None:
-    """Summarise finished runs: round length, seat advantage, comebacks."""
+    """Summarise finished runs: every question with intervals (json/csv: one row per number)."""
     with _errors():
         from uno_stats.present import report
 
@@ -382,6 +474,8 @@ def compare(
         ),
     ],
     fmt: FormatOpt = Format.table,
+    metric: MetricOpt = None,
+    margin: MarginOpt = None,
     games: GamesOpt = None,
     workers: WorkersOpt = None,
     out: OutOpt = Path("results"),
@@ -389,15 +483,22 @@ def compare(
     quiet: QuietOpt = False,
     scheduler: SchedulerOpt = None,
 ) -> None:
-    """Compare runs: differences with intervals, tests, effect sizes and a verdict."""
+    """Compare runs: differences with intervals, tests, effect sizes and a verdict.
+
+    Runs with the same seed and game count are compared game by game (paired).
+    """
     if len(items) < 2:
         raise typer.BadParameter(
             "give at least two results folders or scenarios", param_hint="ITEMS"
         )
     with _errors():
+        from uno_stats.analysis.metrics import metric_spec, parse_margin
         from uno_stats.present import report
         from uno_stats.run.results import open_runs
 
+        for name in metric or []:
+            metric_spec(name)
+        limit = parse_margin(margin) if margin is not None else None
         runs: list[Run] = []
         for item in items:
             path = Path(item)
@@ -415,7 +516,66 @@ def compare(
                 scheduler=scheduler,
             )
             runs.extend(outcome.runs)
-        typer.echo(report.compare_text(runs, fmt.value))
+        typer.echo(report.compare_text(runs, fmt.value, metric or None, limit))
+
+
+@app.command()
+def settle(
+    scenario_a: Annotated[
+        Path, typer.Argument(help="Baseline scenario YAML (A).", show_default=False)
+    ],
+    scenario_b: Annotated[
+        Path, typer.Argument(help="Scenario YAML to compare with it (B).", show_default=False)
+    ],
+    metric: Annotated[
+        str,
+        typer.Option(
+            "--metric", "-m", help="mean_COL (e.g. mean_turns), won_rate, void_rate or capped_rate."
+        ),
+    ] = "mean_turns",
+    margin: MarginOpt = None,
+    max_games: Annotated[
+        int, typer.Option("--max-games", min=1, help="Stop undecided after this many games.")
+    ] = 1_000_000,
+    batch: Annotated[
+        int, typer.Option("--batch", min=1, help="Games per run between two looks.")
+    ] = 20_000,
+    workers: WorkersOpt = None,
+    out: OutOpt = Path("results/settle"),
+    fresh: FreshOpt = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """Run A and B paired in batches until the difference is decided (anytime-valid).
+
+    Stops when the 95% confidence sequence of B - A excludes zero (or the whole margin),
+    lies inside the margin, or --max-games is reached. The runs stay in OUT for report.
+    """
+    with _errors():
+        from uno_stats.analysis.metrics import parse_margin
+        from uno_stats.present.verdicts import settle_text
+        from uno_stats.run.runner import RunInterrupted
+        from uno_stats.run.scenario import load_scenario
+        from uno_stats.run.settle import settle as settle_runs
+
+        limit = parse_margin(margin) if margin is not None else None
+        a, b = load_scenario(scenario_a), load_scenario(scenario_b)
+        try:
+            result = settle_runs(
+                a,
+                b,
+                metric,
+                margin=limit,
+                max_games=max_games,
+                batch=batch,
+                out_dir=out,
+                workers=workers,
+                progress=not quiet,
+                fresh=fresh,
+            )
+        except RunInterrupted as exc:
+            _interrupted(exc)
+        typer.echo(settle_text(result))
+        typer.echo(f"runs kept in {result.a.path} and {result.b.path}", err=True)
 
 
 @app.command("report")

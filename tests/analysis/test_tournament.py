@@ -5,18 +5,22 @@ from __future__ import annotations
 import json
 import math
 import textwrap
+from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 from helpers import run_manifest, synthetic_rows, write_run
 from typer.testing import CliRunner
 
-from uno_stats.analysis import questions as stats
+from uno_stats.analysis import questions, tournament
+from uno_stats.analysis.estimates import cluster_ratio, wilson
 from uno_stats.cli import app
 from uno_stats.errors import ScenarioError
 from uno_stats.present.report import summary_text, write_report
 from uno_stats.run.results import open_runs
 from uno_stats.run.scenario import Scenario, parse_scenario, scenario_from_dict
+from uno_stats.run.seatings import balanced_seatings
 
 FIVE = ["random", "basic", "aggressive", "hoarder", "color-denier"]
 
@@ -36,8 +40,8 @@ def fails(text: str) -> ScenarioError:
 # --- scenario -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 5, 7])
-def test_every_strategy_sits_in_every_seat_equally_often(players: int) -> None:
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_seatings_balance_seats_and_next_players(players: int) -> None:
     s = parse(
         f"""
         name: t
@@ -46,14 +50,40 @@ def test_every_strategy_sits_in_every_seat_equally_often(players: int) -> None:
         """
     )
     points = s.sweep_points()
-    assert [p.label for p in points] == [f"rotation-{r}" for r in range(5)]
-    assert [p.assignment for p in points] == [{"rotation": r} for r in range(5)]
-    for seat in range(players):
-        column = [p.scenario.seats[seat]["strategy"] for p in points]
-        assert sorted(column) == sorted(FIVE)  # each strategy exactly once in this seat
-    assert [seat["strategy"] for seat in points[1].scenario.seats] == [
-        FIVE[(s_ + 1) % 5] for s_ in range(players)
-    ]
+    assert [p.label for p in points] == [f"rotation-{r}" for r in range(len(points))]
+    seatings = [[seat["strategy"] for seat in p.scenario.seats] for p in points]
+    assert all(len(set(row)) == players for row in seatings)  # nobody twice at a table
+    for seat in range(players):  # every strategy equally often in every seat
+        counts = Counter(row[seat] for row in seatings)
+        assert set(counts) == set(FIVE) and len(set(counts.values())) == 1
+    nexts = Counter((row[s_], row[(s_ + 1) % players]) for row in seatings for s_ in range(players))
+    assert len(nexts) == 5 * 4 and len(set(nexts.values())) == 1  # every ordered pair alike
+    if players == 4:
+        assert len(points) == 5  # the smallest balanced design: 5 seatings
+    if players == 5:
+        assert len(points) == 20  # Walecki: 4 directed cycles x 5 rotations
+
+
+@pytest.mark.parametrize(("k", "n"), [(2, 2), (3, 2), (3, 3), (4, 2), (4, 3), (4, 4), (5, 3)])
+def test_balanced_seatings_for_small_tables(k: int, n: int) -> None:
+    design = balanced_seatings(k, n)
+    seat = Counter((s_, row[s_]) for row in design for s_ in range(n))
+    nexts = Counter((row[s_], row[(s_ + 1) % n]) for row in design for s_ in range(n))
+    assert len(seat) == n * k and len(set(seat.values())) == 1
+    assert len(nexts) == k * (k - 1) and len(set(nexts.values())) == 1
+
+
+def test_more_seats_than_strategies_rotates_the_list() -> None:
+    points = parse(
+        """
+        name: t
+        players: 7
+        tournament: [random, basic, aggressive, hoarder, color-denier]
+        """
+    ).sweep_points()
+    assert len(points) == 5
+    for seat in range(7):
+        assert sorted(p.scenario.seats[seat]["strategy"] for p in points) == sorted(FIVE)
 
 
 def test_knobs_and_table_are_carried_to_every_rotation() -> None:
@@ -130,73 +160,104 @@ def test_tournament_errors(body: str, key: str, line: int, message: str) -> None
 # --- stats ----------------------------------------------------------------------------------
 
 
-def _pair(tmp_path: Path) -> list:
+def _pair(tmp_path: Path, name: str = "tour", seed: int = 10) -> list:
     """Rotations 0 and 1 of [random, basic, aggressive, hoarder] at a 3-player table."""
     names = ["random", "basic", "aggressive", "hoarder"]
     for r in range(2):
         seats = [{"strategy": names[(s + r) % 4]} for s in range(3)]
         meta = run_manifest(
-            "tour", 400, 3, 10 + r, seats=seats, sweep_label=f"rotation-{r}",
+            name, 400, 3, seed + r, seats=seats, sweep_label=f"rotation-{r}",
             sweep_assignment={"rotation": r}, tournament=names,
         )  # fmt: skip
-        frame = synthetic_rows(400, 3, 10 + r, win_probs=[0.5, 0.3, 0.2], void_p=0.05)
-        write_run(tmp_path, f"rotation-{r}", manifest=meta, frame=frame)
-    return [open_runs(tmp_path / f"rotation-{r}")[0] for r in range(2)]
+        frame = synthetic_rows(400, 3, seed + r, win_probs=[0.5, 0.3, 0.2], void_p=0.05)
+        write_run(tmp_path / name, f"rotation-{r}", manifest=meta, frame=frame)
+    return [open_runs(tmp_path / name / f"rotation-{r}")[0] for r in range(2)]
+
+
+def _cluster_by_hand(num: dict[int, float], den: dict[int, float]) -> tuple[float, float, float]:
+    """Ratio sum(num)/sum(den) over games and its cluster-robust 95% interval, by loops."""
+    total = sum(den.values())
+    r = sum(num.values()) / total
+    games = [g for g in den if den[g] > 0]
+    m = len(games)
+    var = m / (m - 1) * sum(((num.get(g, 0) - r * den[g]) / total) ** 2 for g in games)
+    half = 1.959963984540054 * math.sqrt(var)
+    return r, r - half, r + half
 
 
 def test_tournament_table_matches_a_hand_count(tmp_path: Path) -> None:
     runs = _pair(tmp_path)
     seats_of = [["random", "basic", "aggressive"], ["basic", "aggressive", "hoarder"]]
-    n: dict[str, int] = {}
-    wins: dict[tuple[int, str], int] = {}
-    scores: dict[str, list[float]] = {}
+    n: dict[str, dict[int, float]] = {}
+    wins: dict[tuple[int, str], dict[int, float]] = {}
+    scores: dict[str, dict[int, float]] = {}
     for r, run in enumerate(runs):
         frame = run.scan().collect()
         for row in frame.iter_rows(named=True):
             if row["status"] != "won":
                 continue
+            g = row["game"]
             for seat, name in enumerate(seats_of[r]):
-                n[name] = n.get(name, 0) + 1
+                n.setdefault(name, {})[g] = n.get(name, {}).get(g, 0) + 1
                 won = row["winner"] == seat
-                wins[r, name] = wins.get((r, name), 0) + won
-                scores.setdefault(name, []).append(float(sum(row["points"])) if won else 0.0)
-    table = stats.tournament_table(runs)
+                w = wins.setdefault((r, name), {})
+                w[g] = w.get(g, 0) + won
+                sc = scores.setdefault(name, {})
+                sc[g] = sc.get(g, 0) + (float(sum(row["points"])) if won else 0.0)
+    table = tournament.tournament_table(runs)
     assert [row.label for row in table.rows] == ["random", "basic", "aggressive", "hoarder"]
     assert table.players == 3 and table.rotations == 2 and table.fair == pytest.approx(1 / 3)
-    assert table.n_won == sum(wins.values())
+    assert table.n_won == sum(sum(w.values()) for w in wins.values())
     for row in table.rows:
-        k = sum(w for (_, name), w in wins.items() if name == row.label)
-        assert (row.wins, row.win.n) == (k, n[row.label])
-        assert row.win.value == pytest.approx(k / n[row.label])
-        z = 1.959963984540054
-        p, m = k / n[row.label], n[row.label]
-        half = z * math.sqrt(p * (1 - p) / m + z * z / (4 * m * m))
-        centre = (p + z * z / (2 * m)) / (1 + z * z / m)
-        assert row.win.low == pytest.approx(centre - half / (1 + z * z / m))
-        xs = scores[row.label]
-        mean = sum(xs) / len(xs)
-        assert row.points_scored.value == pytest.approx(mean)
-        assert row.points_scored.low < mean < row.points_scored.high
+        per_game: dict[int, float] = {}
+        for (_, name), w in wins.items():
+            if name == row.label:
+                for g, k in w.items():
+                    per_game[g] = per_game.get(g, 0) + k
+        assert (row.wins, row.seat_rounds) == (sum(per_game.values()), sum(n[row.label].values()))
+        assert (row.win.value, row.win.low, row.win.high) == pytest.approx(
+            _cluster_by_hand(per_game, n[row.label])
+        )
+        assert (row.points_scored.value, row.points_scored.low, row.points_scored.high) == (
+            pytest.approx(_cluster_by_hand(scores[row.label], n[row.label]))
+        )
     pairs = {(p.label, p.opponent): p for p in table.pairs}
     assert len(pairs) == 12
     # basic and aggressive meet in both rotations; random and hoarder never meet
-    wa = wins[0, "basic"] + wins[1, "basic"]
-    wb = wins[0, "aggressive"] + wins[1, "aggressive"]
+    wa = {g: wins[0, "basic"].get(g, 0) + wins[1, "basic"].get(g, 0) for g in range(400)}
+    wb = {g: wins[0, "aggressive"].get(g, 0) + wins[1, "aggressive"].get(g, 0) for g in range(400)}
     ba = pairs["basic", "aggressive"]
-    assert (ba.wins, ba.opponent_wins, ba.ahead.n) == (wa, wb, wa + wb)
-    assert ba.ahead.value == pytest.approx(wa / (wa + wb))
-    assert pairs["aggressive", "basic"].ahead.value == pytest.approx(wb / (wa + wb))
+    assert (ba.wins, ba.opponent_wins) == (sum(wa.values()), sum(wb.values()))
+    both = {g: wa[g] + wb[g] for g in range(400)}
+    assert (ba.ahead.value, ba.ahead.low, ba.ahead.high) == pytest.approx(
+        _cluster_by_hand(wa, both)
+    )
+    assert pairs["aggressive", "basic"].ahead.value == pytest.approx(
+        sum(wb.values()) / sum(both.values())
+    )
     rb = pairs["random", "basic"]  # only rotation 0 seats both
-    assert (rb.wins, rb.opponent_wins) == (wins[0, "random"], wins[0, "basic"])
+    assert (rb.wins, rb.opponent_wins) == (
+        sum(wins[0, "random"].values()),
+        sum(wins[0, "basic"].values()),
+    )
     assert pairs["random", "hoarder"].ahead.n == 0
 
 
 def test_tournament_groups_and_summary_section(tmp_path: Path) -> None:
     runs = _pair(tmp_path)
-    assert [name for name, _ in stats.tournament_groups(runs)] == ["tour"]
+    assert [name for name, _ in tournament.tournament_groups(runs)] == ["tour"]
     text = summary_text(runs)
     assert "Tournament\n==========" in text
-    assert "strategy vs opponent" in text
+    assert "P(row wins | row or column wins)" in text
+    assert "seat and strategy are confounded" in text  # each seating's seat table says so
+    rows = json.loads(summary_text(runs, "json"))["answers"]
+    pooled = [r for r in rows if r["question"] == "tournament" and r["run"] == "tour"]
+    assert {r["metric"] for r in pooled} >= {"basic: win_share", "random: points_scored"}
+    pairwise = [r for r in rows if r["question"] == "tournament_pairwise"]
+    assert len(pairwise) == 12
+    for r in pooled + pairwise:
+        if r["low"] is not None:
+            assert r["method"] == tournament.METHOD and r["level"] == 0.95 and r["seed"] == 10
     written = write_report(runs, tmp_path / "report")
     assert (tmp_path / "report" / "tournament_win_share_tour.png") in written
     assert "## Tournament" in (tmp_path / "report" / "report.md").read_text()
@@ -204,7 +265,7 @@ def test_tournament_groups_and_summary_section(tmp_path: Path) -> None:
 
 def test_runs_without_a_tournament_have_no_tournament_section(tmp_path: Path) -> None:
     run = open_runs(write_run(tmp_path, "plain", games=300))
-    assert stats.tournament_groups(run) == []
+    assert tournament.tournament_groups(run) == []
     assert "Tournament" not in summary_text(run)
 
 
@@ -231,35 +292,45 @@ def test_cli_runs_a_tiny_tournament(tmp_path: Path) -> None:
     section = text.split("Tournament\n==========")[1]
     for name in FIVE:
         assert f"\n{name} " in section
-    assert "5 rotations" in section
+    assert "5 seatings" in section
 
 
-def _row(label: str, value: float, low: float, high: float, n: int) -> stats.TournamentRow:
-    est = stats.Estimate(value, low, high, n)
-    return stats.TournamentRow(label, round(value * n), est, est)
+def _row(label: str, value: float, low: float, high: float, n: int) -> tournament.TournamentRow:
+    est = questions.Estimate(value, low, high, n)
+    return tournament.TournamentRow(label, round(value * n), est, est)
 
 
-def test_skill_spread_by_hand() -> None:
-    table = stats.TournamentTable(
-        "t",
-        4,
-        3,
-        1000,
-        0.25,
-        (
-            _row("a", 0.30, 0.28, 0.32, 900),
-            _row("b", 0.20, 0.185, 0.216, 800),
-            _row("c", 0.25, 0.23, 0.27, 1000),
-        ),
-        (),
-    )
-    spread = stats.skill_spread(table, "mattel-2022")
-    assert (spread.best, spread.worst, spread.preset) == ("a", "b", "mattel-2022")
-    assert spread.spread.value == pytest.approx(0.10)
-    # Newcombe: gap -/+ sqrt((p1 - l1)^2 + (u2 - p2)^2) and sqrt((u1 - p1)^2 + (p2 - l2)^2)
-    assert spread.spread.low == pytest.approx(0.10 - math.hypot(0.02, 0.016))
-    assert spread.spread.high == pytest.approx(0.10 + math.hypot(0.02, 0.015))
-    assert spread.spread.n == 800
+def test_skill_spread_keeps_the_covariance_of_shared_deals(tmp_path: Path) -> None:
+    table = tournament.tournament_table(_pair(tmp_path))
+    spread = tournament.skill_spread(table, "mattel-2022")
+    best = max(table.rows, key=lambda r: r.win.value)
+    worst = min(table.rows, key=lambda r: r.win.value)
+    assert (spread.best, spread.worst) == (best.label, worst.label)
+    assert spread.spread.value == pytest.approx(best.win.value - worst.win.value)
+    # by hand: the difference's influence per deal, then m/(m-1) sum(e^2)
+    e = table.influence[best.label] - table.influence[worst.label]
+    m = e.size
+    se = math.sqrt(m / (m - 1) * float((e**2).sum()))
+    assert spread.spread.high - spread.spread.value == pytest.approx(1.959963984540054 * se)
+    assert spread.p == pytest.approx(math.erfc(abs(spread.spread.value) / se / math.sqrt(2)))
+    # two tournaments with the same seed are paired by deal: identical ones differ by exactly 0
+    twin = tournament.SkillSpread(**{**spread.__dict__, "name": "twin"})
+    (d,) = tournament.spread_differences([spread, twin])
+    assert d.paired and d.difference.value == 0 and d.difference.high == pytest.approx(0)
+    # with another seed they count as independent: the variances add
+    other = tournament.SkillSpread(**{**spread.__dict__, "name": "other", "seed": 99})
+    (d,) = tournament.spread_differences([spread, other])
+    assert not d.paired
+    assert d.difference.high == pytest.approx(1.959963984540054 * math.sqrt(2) * se)
+
+
+def test_identical_tournaments_are_reported_once(tmp_path: Path) -> None:
+    first = tournament.tournament_table(_pair(tmp_path, "tour"))
+    same = tournament.tournament_table(_pair(tmp_path, "same"))  # same seeds: same games
+    other = tournament.tournament_table(_pair(tmp_path, "other", seed=30))
+    merged = tournament.merge_identical([first, same, other])
+    assert [t.name for t in merged] == ["tour", "other"]
+    assert merged[0].same_as == ("same",) and merged[1].same_as == ()
 
 
 def test_report_of_two_tournaments_compares_skill(tmp_path: Path) -> None:
@@ -284,3 +355,33 @@ def test_report_of_two_tournaments_compares_skill(tmp_path: Path) -> None:
     assert "| tiny-mattel-2022 " in text and "| draw-until-playable " in text
     assert (tmp_path / "report" / "skill_vs_luck.png") in written
     assert "## Rule effect" not in text  # rotations are not rule changes
+    rows = json.loads(summary_text(runs, "json"))["answers"]
+    questions_seen = {r["question"] for r in rows}
+    assert {"tournament", "tournament_pairwise", "skill_spread"} <= questions_seen
+    (difference,) = [
+        r for r in rows if r["question"] == "skill_spread_difference" and r["metric"] == "p"
+    ]
+    assert 0 <= difference["estimate"] <= 1 and difference["seed"] == 4  # paired: one seed
+
+
+@pytest.mark.slow
+def test_cluster_interval_covers_when_deals_are_shared() -> None:
+    """Seat-rounds of one deal share its luck (every seating replays it): the cluster-robust
+    interval keeps 95% +- 2% coverage over 2,000 repeats, where Wilson on seat-rounds as if
+    independent falls well short (which is what this test would catch)."""
+    rng = np.random.default_rng(3)
+    deals, repeats, spread = 500, 2000, 1.5
+    base = math.log(0.25 / 0.75)
+    luck = rng.normal(0, spread, 2_000_000)
+    truth = float(np.mean(1 / (1 + np.exp(-(base + luck)))))
+    p = 1 / (1 + np.exp(-(base + rng.normal(0, spread, (repeats, deals)))))
+    wins = rng.binomial(4, p)  # one strategy seated in 4 seatings of each deal
+    seats = np.full(deals, 4)
+    cluster_hits = wilson_hits = 0
+    for w in wins:
+        share, _ = cluster_ratio(w, seats, share=True)
+        cluster_hits += share.low <= truth <= share.high
+        _, low, high = wilson(int(w.sum()), int(seats.sum()))
+        wilson_hits += low <= truth <= high
+    assert 0.93 <= cluster_hits / repeats <= 0.97
+    assert wilson_hits / repeats < 0.90

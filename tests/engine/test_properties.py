@@ -1,28 +1,18 @@
 """Property tests: random rule combinations and knobs, every traced game replayed in Python.
 
-The replay keeps its own hands, pile and discard counts from the events alone and checks
-conservation of cards, that every played card was held, that every play was legal (match
-on the top card or announced color, stack, identical jump-in, Wild Draw Four restriction)
-and that every round ends properly. The result columns of ``simulate`` are checked too.
+The replay is the shipped checker :mod:`uno_stats.check.replay` (cards conserved, every
+play legal, every round ended properly, hand sizes as reported). The result columns of
+``simulate`` are checked too.
 """
 
 from __future__ import annotations
-
-from collections import Counter
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from uno_stats.engine import EngineConfig, simulate, trace_events
-from uno_stats.engine import events as E
-from uno_stats.engine.cards import (
-    CARD_COLOR,
-    CARD_IS_ACTION,
-    CARD_SYMBOL,
-    WILD,
-    WILD_DRAW_FOUR,
-)
+from uno_stats.check.replay import check_played_game
+from uno_stats.engine import EngineConfig, simulate
 from uno_stats.engine.chunk import MATCH_ROUND_CAP
 from uno_stats.engine.rules import RULES, deck_size
 from uno_stats.engine.strategy_table import CHALLENGE_CHOICES, STRATEGIES
@@ -70,179 +60,6 @@ def scenarios(draw):
     return players, rules, seats, target, draw(st.integers(0, 2**32))
 
 
-def _wd4_allowed(hand, color, top, mode):
-    """RULES.md "Who blocks a Wild Draw Four", written independently of the engine."""
-    if mode == "none":
-        return True
-    top_number = CARD_SYMBOL[top] if top < WILD and CARD_SYMBOL[top] < 10 else -1
-    for c in hand:
-        if c == WILD_DRAW_FOUR:
-            continue
-        if c < WILD:
-            if CARD_COLOR[c] == color:
-                return False
-            if mode == "color-or-number" and CARD_SYMBOL[c] == top_number:
-                return False
-        elif mode == "color-or-wild":
-            return False
-    return True
-
-
-def _matches(card, top, color):
-    return card >= WILD or CARD_COLOR[card] == color or CARD_SYMBOL[card] == CARD_SYMBOL[top]
-
-
-class Replay:
-    """A table rebuilt from events only."""
-
-    def __init__(self, players, rules, seats, deck_n):
-        self.players, self.rules, self.seats, self.deck_n = players, rules, seats, deck_n
-        self.rounds = 0
-        self.new_round()
-
-    def new_round(self):
-        self.hands = [Counter() for _ in range(self.players)]
-        self.pile_n = self.deck_n
-        self.disc_n = 0
-        self.top = -1
-        self.color = -1
-        self.pending = 0
-        self.ended = False
-        self.started = False
-        self.pool = Counter()  # cards collected by Shuffle Hands, not yet dealt out
-
-    def total(self):
-        held = sum(sum(h.values()) for h in self.hands) + sum(self.pool.values())
-        return held + self.pile_n + self.disc_n
-
-    def may_bluff(self, seat):
-        return (
-            self.rules["wd4_challenge"]
-            and self.seats[seat]["bluff"] > 0
-            and self.seats[seat]["strategy"] != "basic"
-        )
-
-    def may_finish(self, card, seat):
-        return not (
-            self.rules["no_action_finish"]
-            and sum(self.hands[seat].values()) == 1
-            and CARD_IS_ACTION[card]
-        )
-
-    def event(self, row):
-        kind, seat, a, b, c, d = (int(x) for x in row)
-        if kind == E.EV_DEAL:
-            if self.ended:
-                self.new_round()
-            self.hands[seat][a] += 1
-            self.pile_n -= 1
-        elif kind == E.EV_TURN_UP:
-            if b == 2:  # a Wild Draw Four went back into the deck
-                assert a == WILD_DRAW_FOUR
-            else:
-                self.pile_n -= 1
-                self.disc_n += 1
-                self.top = a
-                if b == 0:
-                    assert self.rules["opening_action"] == "redraw" and CARD_IS_ACTION[a]
-        elif kind == E.EV_START:
-            self.started = True
-            self.color = c
-            assert self.top == d
-            assert d != WILD_DRAW_FOUR or self.pile_only_wd4_gap()
-            if self.rules["opening_action"] == "redraw":
-                assert not CARD_IS_ACTION[d] or self.pile_n == 0
-        elif kind == E.EV_DRAW:
-            assert self.pile_n > 0, "drew from an empty pile"
-            self.pile_n -= 1
-            self.hands[seat][a] += 1
-        elif kind == E.EV_REFILL:
-            assert self.pile_n == 0 and a == self.disc_n - 1
-            self.pile_n, self.disc_n = a, 1
-        elif kind == E.EV_PLAY:
-            self.play(seat, a, b, c)
-        elif kind == E.EV_COLOR:
-            assert 0 <= a < 4
-            self.color = a
-        elif kind == E.EV_MISTAKE:
-            assert self.hands[seat][a] > 0
-            if not (a == WILD_DRAW_FOUR and self.may_bluff(seat)):  # bluff draw not traced
-                assert not self.legal_normal(seat, a), (
-                    "a mistake card was playable",
-                    seat,
-                    a,
-                    self.top,
-                    self.color,
-                )
-        elif kind == E.EV_SWAP:
-            assert seat != a
-            self.hands[seat], self.hands[a] = self.hands[a], self.hands[seat]
-        elif kind == E.EV_ROTATE:
-            self.hands = [self.hands[(s - a) % self.players] for s in range(self.players)]
-        elif kind == E.EV_SHUFFLE_HANDS:
-            assert sum(sum(h.values()) for h in self.hands) == a
-            self.pool = Counter()
-            for h in self.hands:
-                self.pool += h
-            self.hands = [Counter() for _ in range(self.players)]
-            self.shuffle_next = (seat + 1) % self.players
-        elif kind == E.EV_HAND:
-            assert seat == self.shuffle_next, "Shuffle Hands deals clockwise from the left"
-            self.shuffle_next = (seat + 1) % self.players
-            assert self.pool[a] > 0
-            self.pool[a] -= 1
-            self.hands[seat][a] += 1
-        elif kind == E.EV_END:  # winner, status, turns
-            assert a in (0, 1, 2)
-            if a == 0:
-                assert seat >= 0 and sum(self.hands[seat].values()) == 0
-            else:
-                assert seat == -1
-            if a == 2:
-                assert b >= self.rules["max_turns"]
-            assert b <= self.rules["max_turns"]
-            self.ended = True
-            self.rounds += 1
-        assert self.total() == self.deck_n, f"cards not conserved after event {row}"
-
-    def pile_only_wd4_gap(self):
-        return True  # documented engine gap: a pile of nothing but Wild Draw Fours
-
-    def legal_normal(self, seat, card):
-        if not self.may_finish(card, seat):
-            return False
-        if card == WILD_DRAW_FOUR:
-            rest = self.hands[seat].elements()
-            return self.may_bluff(seat) or _wd4_allowed(
-                list(rest), self.color, self.top, self.rules["wd4_restriction"]
-            )
-        return _matches(card, self.top, self.color)
-
-    def play(self, seat, card, how, size_after):
-        assert self.hands[seat][card] > 0, "played a card not in hand"
-        if how in (E.PLAY_NORMAL, E.PLAY_DRAWN):
-            assert self.legal_normal(seat, card), (seat, card, self.top, self.color)
-        elif how == E.PLAY_STACK:
-            assert card == WILD_DRAW_FOUR or (card < WILD and CARD_SYMBOL[card] == 12)
-            assert self.may_finish(card, seat)
-            if card == WILD_DRAW_FOUR:
-                assert self.may_bluff(seat) or _wd4_allowed(
-                    list(self.hands[seat].elements()),
-                    self.color,
-                    self.top,
-                    self.rules["wd4_restriction"],
-                )
-        else:
-            assert how == E.PLAY_JUMP and self.rules["jump_in"]
-            assert card == self.top and card < WILD and self.may_finish(card, seat)
-        self.hands[seat][card] -= 1
-        assert sum(self.hands[seat].values()) == size_after
-        self.disc_n += 1
-        self.top = card
-        if card < WILD:
-            self.color = CARD_COLOR[card]
-
-
 def _config(players, rules, seats, target, seed):
     return EngineConfig.build(players, rules, seats, target, seed)
 
@@ -252,18 +69,10 @@ def _config(players, rules, seats, target, seed):
 def test_replayed_games_obey_the_rules(scenario):
     players, rules, seats, target, seed = scenario
     config = _config(players, rules, seats, target, seed)
-    deck_n = deck_size(rules)
     limit = 60_000  # a long match is replayed as far as this many events
     for game in range(1 if target else 3):
-        events = trace_events(config, game, max_events=limit)
-        replay = Replay(players, rules, seats, deck_n)
-        for row in events:
-            replay.event(row)
-        if events.shape[0] < limit:
-            assert events[-1][0] == E.EV_END
-            assert replay.ended and replay.rounds >= 1
-            if target == 0:
-                assert replay.rounds == 1
+        problems = check_played_game(config, game, max_events=limit)
+        assert not problems, "\n".join(str(p) for p in problems[:5])
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

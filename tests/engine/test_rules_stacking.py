@@ -231,7 +231,9 @@ def test_stack_draw_four():
     assert pos.pending == 8 and pos.pending_cards == 2 and pos.current == 1
     # a stacking WD4 is still subject to wd4_restriction: green in hand blocks it
     pos = _owing(["Wild Draw Four", "green 1", "red 2"], "Wild Draw Four", 4, 4, "green", rules)
-    assert all(p[0] != 0 for p in plays(pos.events))  # no stack: seat 0 drew 4
+    # no stack: seat 0 draws the 4 and loses the turn; seat 1 then draws and plays
+    assert [(d[0], d[2]) for d in draws(pos.events)][:4] == [(0, E.DRAW_PENALTY)] * 4
+    assert plays(pos.events) == [(1, "green 5", E.PLAY_DRAWN)]
     assert pos.hand_sizes()[0] == 7
     # without the key: a WD4 does not answer a WD4
     pos = _owing(["Wild Draw Four", "red 1", "red 2"], "Wild Draw Four", 4, 4, "green")
@@ -301,7 +303,7 @@ def test_final_penalty(final, card, amount):
     assert pos.hand_sizes() == [0, 2 + drawn, 2]
     assert pos.counters["cards_drawn"] == drawn
     assert pos.pending == 0
-    assert all(d[2] == E.DRAW_FINAL for d in draws(pos.events))
+    assert [(d[0], d[2]) for d in draws(pos.events)] == [(1, E.DRAW_FINAL)] * drawn
 
 
 def test_final_penalty_is_the_whole_stacked_total():

@@ -6,7 +6,6 @@ fixed), plays a few turns with the compiled engine and checks the exact outcome.
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 from rules_helpers import COLORS, draws, filler, kinds, plays, same_cards
 
@@ -14,6 +13,7 @@ from uno_stats.engine import EngineConfig
 from uno_stats.engine import events as E
 from uno_stats.engine.cards import build_deck, card_id, card_name
 from uno_stats.engine.rules import preset_rules
+from uno_stats.engine.schema import STATUS_NAMES
 from uno_stats.engine.scripted import deal_position, play_position
 from uno_stats.engine.strategy_table import default_seat
 
@@ -343,8 +343,18 @@ def test_deadlock_void_round_after_every_player_passes():
 
 
 def test_deadlock_cap_plays_on_to_max_turns():
-    pos = play_position(STUCK, turns=50, rules={"deadlock": "cap"})
+    pos = play_position(STUCK, turns=None, rules={"deadlock": "cap", "max_turns": 50})
     assert pos.status == "capped" and pos.winner == -1 and pos.turns == 50
+    assert kinds(pos.events, E.EV_END).shape[0] == 1
+
+
+def test_stopping_after_n_turns_is_not_a_cap():
+    pos = play_position(STUCK, turns=20, rules={"deadlock": "cap", "max_turns": 50})
+    assert pos.status == "playing" and pos.turns == 20 and pos.winner == -1
+    assert kinds(pos.events, E.EV_END).shape[0] == 0
+    # a stop beyond the cap: the cap ends the round
+    pos = play_position(STUCK, turns=80, rules={"deadlock": "cap", "max_turns": 50})
+    assert pos.status == "capped" and pos.turns == 50
 
 
 def test_max_turns_caps_simulated_rounds_and_never_declares_a_winner():
@@ -372,7 +382,7 @@ def test_no_action_finish_single_action_card_must_draw():
         pile=["blue 9"],
         rules={"no_action_finish": True},
     )
-    assert same_cards(pos.hands[0], ["red Skip", "blue 9"]) and pos.status == "capped"
+    assert same_cards(pos.hands[0], ["red Skip", "blue 9"]) and pos.status == "playing"
     for card in ("Wild", "Wild Draw Four", "red Draw Two"):
         pos = play_position(
             [[card], ["green 1", "green 2"]], pile=["blue 9"], rules={"no_action_finish": True}
@@ -398,7 +408,10 @@ def test_no_action_finish_a_number_card_may_still_win():
     assert pos.winner == 0
 
 
-def test_events_are_well_formed_for_a_short_position():
-    pos = play_position([["red 3", "blue 1"], ["green 1", "green 2"]])
-    assert pos.events.shape[1] == 6
-    assert np.all(pos.events[-1][:1] == E.EV_END)
+def test_the_end_event_reports_the_round_result():
+    pos = play_position([["red 3", "blue 9"], ["red 4"]], turns=None)
+    assert pos.status == "won" and pos.winner == 1 and pos.turns == 2
+    ends = kinds(pos.events, E.EV_END)
+    assert ends.shape[0] == 1 and (pos.events[-1] == ends[0]).all()
+    # (winner, status, turns): seat 0 plays red 3 (blue 9 does not fit), seat 1 goes out
+    assert [int(x) for x in ends[0][1:4]] == [1, STATUS_NAMES.index("won"), 2]

@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from uno_stats.engine import EngineConfig, simulate
+from uno_stats.engine import EngineConfig, simulate, trace_events
+from uno_stats.engine import events as E
+from uno_stats.engine.cards import CARD_COLOR, WILD_DRAW_FOUR
 from uno_stats.engine.rules import preset_rules
 from uno_stats.engine.strategy_table import default_seat
 
@@ -27,23 +29,68 @@ def test_seat_win_shares_detect_the_first_player_advantage():
     Seats are not exchangeable: seat 0 always moves first. Under mattel-2022 the opening
     card is redrawn until a number shows, so it never changes who starts or the direction:
     `first_player` is exactly 0 and the dealer exactly seat 3 in every round (derivable).
-    Every round is won, void or capped, and the won rounds' winners partition them, so the
-    win shares sum to exactly 1. The first-move advantage is real, so the chi-square test
-    of equal shares must reject uniformity decisively, and seat 0 must have the largest
-    share (with 200,000 rounds the advantage is many standard errors wide).
+    The first-move advantage is real, so the chi-square test of equal shares must reject
+    uniformity decisively, and seat 0 must have the largest share (with 200,000 rounds the
+    advantage is many standard errors wide).
     """
     cols = simulate(_config("mattel-2022", 4, 11), 0, 200_000)
     assert (cols["first_player"] == 0).all() and (cols["dealer"] == 3).all()
     won = cols["status"] == 0
     counts = np.bincount(cols["winner"][won], minlength=4)
-    shares = counts / counts.sum()
-    assert shares.sum() == pytest.approx(1.0, abs=1e-12)
-    assert counts.sum() == won.sum()
     chi2 = stats.chisquare(counts)
     assert chi2.pvalue < 1e-6
+    shares = counts / won.sum()
     assert int(np.argmax(shares)) == 0
-    se = np.sqrt(0.25 * 0.75 / counts.sum())
+    se = np.sqrt(0.25 * 0.75 / won.sum())
     assert shares[0] - 0.25 > 4 * se
+
+
+# mattel-2022 deck: 76 number cards (per color one 0 and two each of 1-9), 24 colored
+# action cards, 12 wilds (4 Wild, 4 Wild Draw Four, 1 Shuffle Hands, 3 Customizable).
+def _first_turn_win_probability() -> float:
+    """One card each, two seats, mattel-2022: P(seat 0 goes out on turn 1), from the deck.
+
+    Seat 0 holds a uniform card c; the opening card t is uniform over the number cards
+    left (redraw covers actions and wilds, a Wild Draw Four goes back, and which number
+    card shows first is symmetric). Seat 0 goes out iff c fits t: a wild always (a lone
+    Wild Draw Four is legal under color-or-wild), a number card matches 18 of the other
+    75 number cards by color plus 3 (a 0) or 6 (1-9) by number, an action card 19 of 76
+    by color.
+    """
+    fits = 4 * 21 / 75 + 72 * 24 / 75 + 24 * 19 / 76 + 12 * 1.0
+    return fits / 112
+
+
+@pytest.mark.slow
+def test_first_turn_win_with_one_card_each_matches_the_deck():
+    n = 200_000
+    cols = simulate(_config("mattel-2022", 2, 13, hand_size=1), 0, n)
+    p = _first_turn_win_probability()
+    observed = float(np.mean((cols["winner"] == 0) & (cols["turns"] == 1)))
+    assert abs(observed - p) < 4 * np.sqrt(p * (1 - p) / n), (observed, p)
+
+
+@pytest.mark.slow
+def test_dealt_hands_follow_the_hypergeometric_law_at_every_seat():
+    """Dealt hands, read from traces: every seat's count of Wild Draw Fours and of red cards
+    follows the same hypergeometric law (108 cards, 7 dealt): no seat is favoured."""
+    n = 20_000
+    config = _config("classic-house", 4, 17)
+    wd4 = np.zeros((n, 4), dtype=int)
+    red = np.zeros((n, 4), dtype=int)
+    for game in range(n):
+        events = trace_events(config, game, max_events=64)  # the deal comes first
+        deal = events[events[:, 0] == E.EV_DEAL]
+        assert deal.shape[0] == 28
+        np.add.at(wd4[game], deal[:, 1], deal[:, 2] == WILD_DRAW_FOUR)
+        np.add.at(red[game], deal[:, 1], CARD_COLOR[deal[:, 2]] == 0)
+    p_none = stats.hypergeom(108, 4, 7).pmf(0)
+    red_law = stats.hypergeom(108, 25, 7)
+    for seat in range(4):
+        observed = float(np.mean(wd4[:, seat] == 0))
+        assert abs(observed - p_none) < 4 * np.sqrt(p_none * (1 - p_none) / n), seat
+        mean = float(np.mean(red[:, seat]))
+        assert abs(mean - red_law.mean()) < 4 * red_law.std() / np.sqrt(n), seat
 
 
 @pytest.mark.slow
@@ -71,7 +118,7 @@ def test_opening_action_share_matches_the_deck():
 
 
 @pytest.mark.slow
-def test_opening_draw_two_share_from_cards_drawn_before_the_first_turn():
+def test_opening_reverse_under_dealer_right_starts():
     """`dealer-right-starts` with 4 players: an opening Reverse gives seat 2 the start, so
     P(first_player == 2) = 8/104 exactly."""
     n = 100_000

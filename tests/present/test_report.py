@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from helpers import run_manifest, write_run, write_sweep
 
+from uno_stats.analysis.metrics import parse_margin
 from uno_stats.errors import ResultsError
 from uno_stats.present import report
 from uno_stats.run.manifest import write_manifest
@@ -93,17 +94,28 @@ def test_summary_json_and_csv(results) -> None:
     questions = {a["question"] for a in data["answers"]}
     assert {
         "round_length",
+        "first_mover",
         "seat_advantage",
         "comeback",
         "deficit_at_turn",
+        "stacking_chains",
+        "reshuffles",
         "strategy_strength",
     } <= questions
     mean = next(
         a for a in data["answers"] if a["run"] == "baseline" and a["metric"] == "mean_turns"
     )
     assert mean["low"] < mean["estimate"] < mean["high"] and mean["n"] == 2000
+    seed = runs[0].manifest.seed
+    assert (mean["method"], mean["level"], mean["seed"]) == ("Student t interval", 0.95, seed)
+    for a in data["answers"]:  # every row says how it was made; an interval has its level
+        assert a["method"] and a["seed"] is not None
+        assert (a["level"] == 0.95) == (a["low"] is not None)
     rows = list(csv.DictReader(io.StringIO(report.summary_text(runs, "csv"))))
-    assert list(rows[0]) == ["run", "question", "metric", "estimate", "low", "high", "n"]
+    assert list(rows[0]) == [
+        "run", "group", "question", "metric", "estimate", "low", "high", "n", "method", "level",
+        "seed",
+    ]  # fmt: skip
     assert {r["run"] for r in rows} == {"baseline", "three"}
     float(rows[0]["estimate"])
 
@@ -112,6 +124,12 @@ def test_summary_of_a_sweep_has_one_row_per_point(results) -> None:
     text = report.summary_text(open_runs(results["sweep2"]))
     section = text[text.index("Sweep grid") :]
     assert len(re.findall(r"^\s*[24]\s+(20|30)\s+300\s", section, re.MULTILINE)) == 4
+    # the same table in JSON: every point's values and metrics, tagged with the sweep
+    rows = json.loads(report.summary_text(open_runs(results["sweep2"]), "json"))["answers"]
+    points = {(r["run"], r["metric"]) for r in rows if r["question"] == "sweep_point"}
+    assert len(points) == 8  # 4 points x 2 axes
+    assert {r["group"] for r in rows} == {"grid"}
+    assert len([r for r in rows if r["metric"] == "mean_turns"]) == 4
 
 
 def test_compare_text_verdicts(results) -> None:
@@ -120,9 +138,20 @@ def test_compare_text_verdicts(results) -> None:
     assert "Holm p" in text and "Welch t" in text and "Mann-Whitney U" in text
     assert "stacking-on makes 4-player rounds" in text and "longer than baseline" in text
     data = json.loads(report.compare_text(runs, "json"))
-    assert data["baseline"] == "baseline" and len(data["comparisons"]) == 7
+    assert data["baseline"] == "baseline" and len(data["comparisons"]) == 8
+    assert {c["question"] for c in data["comparisons"]} >= {"round length", "round outcome"}
     rows = list(csv.DictReader(io.StringIO(report.compare_text(runs, "csv"))))
-    assert {"difference_low", "ratio_high", "p_holm", "verdict"} <= set(rows[0])
+    assert {"difference_low", "ratio_high", "p_holm", "verdict", "method", "level"} <= set(rows[0])
+    assert {"seed_baseline", "seed_run", "paired", "holm_family"} <= set(rows[0])
+
+
+def test_compare_text_with_metrics_and_margin(results) -> None:
+    runs = open_runs(results["base"]) + open_runs(results["stack"])
+    text = report.compare_text(runs, metrics=["mean_turns"], margin=parse_margin("2%"))
+    assert "mean turns" in text and "void rate" not in text
+    assert "Equivalence: " in text and "margin +-2%" in text
+    rows = json.loads(report.compare_text(runs, "json", ["mean_turns"], parse_margin("2%")))
+    assert rows["comparisons"][0]["equivalence"] in ("same", "different", "undecided")
 
 
 def test_compare_text_notes_skipped_seat_metric(results) -> None:
@@ -244,3 +273,24 @@ def test_report_meta_reads_the_recorded_scenario(tmp_path) -> None:
     assert json.loads(report.summary_text(open_runs(plain), "json"))["runs"][0]["seats"] == (
         "3 x random"
     )
+
+
+def test_stacking_chains_and_mixed_seat_caveat(tmp_path) -> None:
+    import polars as pl
+    from helpers import synthetic_rows
+
+    frame = synthetic_rows(500, 4, 3)
+    chains = pl.Series("longest_stack", [1, 2, 3, 0, 2] * 100, dtype=pl.UInt8)
+    stacked = write_run(tmp_path, "stacked", frame=frame.with_columns(chains), games=500)
+    plain = write_run(tmp_path, "plain", games=500, seed=4)
+    text = report.summary_text(open_runs(stacked) + open_runs(plain))
+    section = text.split("Inside a round")[1]
+    assert "chain of 2+" in section and "\nstacked " in section
+    assert "60.00% [" in section and "20.00% [" in section  # 3 of 5 rounds chain 2+, 1 of 5 3+
+    assert "(no stacking) in: plain." in section
+    assert "confounded" not in text  # every seat plays the same strategy here
+    seats = [{}, {}, {}, {"strategy": "random", "bluff": 0.3}]
+    manifest = run_manifest("mixed", 500, 4, 5, seats=seats)
+    mixed = write_run(tmp_path, "mixed", games=500, seed=5, manifest=manifest)
+    assert "seat and strategy are confounded" in report.summary_text(open_runs(mixed))
+    assert "seat and strategy are confounded" in report.run_summary_text(open_runs(mixed)[0])

@@ -7,10 +7,15 @@ import polars as pl
 import pytest
 from helpers import run_manifest
 
-from uno_stats.engine.schema import COLUMNS, STATUS_NAMES
+from uno_stats.analysis.seats import deficit_win_table
+from uno_stats.engine.schema import CHECKPOINT_TURNS, COLUMNS, STATUS_NAMES
 from uno_stats.errors import ResultsError
 from uno_stats.run.manifest import write_manifest
 from uno_stats.run.results import (
+    CHECKPOINTS,
+    NOT_REACHED,
+    arrow_table,
+    checkpoint_hands,
     count_rows,
     done_chunks,
     open_run,
@@ -21,6 +26,8 @@ from uno_stats.run.results import (
 )
 
 PLAYERS = 3
+CHECKPOINT_NAMES = [f"hands_t{t}" for t in CHECKPOINT_TURNS]
+STORED = [c for c in COLUMNS if c.name not in CHECKPOINT_NAMES]
 
 
 def fake_columns(rows: int, players: int, first_game: int = 0, seed: int = 0) -> dict:
@@ -30,7 +37,8 @@ def fake_columns(rows: int, players: int, first_game: int = 0, seed: int = 0) ->
     for col in COLUMNS:
         shape = (rows, players) if col.per_seat else (rows,)
         info = np.iinfo(col.dtype)
-        out[col.name] = rng.integers(info.min, info.max, size=shape, endpoint=True, dtype=col.dtype)
+        top = NOT_REACHED - 1 if col.name in CHECKPOINT_NAMES else info.max  # hand sizes
+        out[col.name] = rng.integers(info.min, top, size=shape, endpoint=True, dtype=col.dtype)
         if col.nullable:
             out[col.name + "__valid"] = rng.random(rows) < 0.6
     out["game"] = np.arange(first_game, first_game + rows, dtype=np.uint64)
@@ -48,9 +56,9 @@ def test_round_trip_exact_values(tmp_path):
     cols = fake_columns(50, PLAYERS, seed=1)
     make_run(tmp_path, {0: cols})
     frame = open_run(tmp_path).scan().collect()
-    assert frame.columns == [c.name for c in COLUMNS]
+    assert frame.columns == [*(c.name for c in STORED), CHECKPOINTS]
     assert frame.height == 50
-    for col in COLUMNS:
+    for col in STORED:
         got = frame[col.name]
         if col.name == "status":
             assert got.dtype == pl.String
@@ -64,6 +72,67 @@ def test_round_trip_exact_values(tmp_path):
         valid = cols.get(col.name + "__valid", np.ones(50, dtype=bool))
         expected = [w.tolist() if v else None for w, v in zip(want, valid, strict=True)]
         assert got.to_list() == expected, col.name
+
+
+def checkpoint_frame(frame: pl.DataFrame, players: int) -> pl.DataFrame:
+    """Every (checkpoint, seat) read through the accessor, one column each."""
+    hands = checkpoint_hands(frame.columns, players)
+    return frame.select(
+        h.alias(f"t{t}s{s}") for t, seats in hands.items() for s, h in enumerate(seats)
+    )
+
+
+def test_checkpoints_round_trip_through_one_column(tmp_path):
+    cols = fake_columns(60, PLAYERS, seed=2)
+    make_run(tmp_path, {0: cols})
+    frame = open_run(tmp_path).scan().collect()
+    assert frame.schema[CHECKPOINTS] == pl.Binary
+    assert frame[CHECKPOINTS].bin.size().to_list() == [len(CHECKPOINT_TURNS) * PLAYERS] * 60
+    got = checkpoint_frame(frame, PLAYERS)
+    for t in CHECKPOINT_TURNS:
+        valid = cols[f"hands_t{t}__valid"]
+        for s in range(PLAYERS):
+            want = [
+                int(h) if v else None for h, v in zip(cols[f"hands_t{t}"][:, s], valid, strict=True)
+            ]
+            assert got[f"t{t}s{s}"].to_list() == want, (t, s)
+
+
+def test_checkpoints_of_earlier_list_columns_read_the_same(tmp_path):
+    """Results written with 20 ``hands_t*`` list columns give the same checkpoints and table."""
+    cols = fake_columns(400, PLAYERS, seed=3)
+    cols["winner"] = np.random.default_rng(4).integers(0, PLAYERS, 400).astype(np.int8)
+    cols["status"] = np.zeros(400, dtype=np.uint8)
+    packed = pl.from_arrow(arrow_table(cols, PLAYERS))
+    assert isinstance(packed, pl.DataFrame)
+    listed = packed.drop(CHECKPOINTS).with_columns(
+        pl.Series(
+            name,
+            [
+                row.tolist() if v else None
+                for row, v in zip(cols[name], cols[name + "__valid"], strict=True)
+            ],
+            dtype=pl.List(pl.UInt8),
+        )
+        for name in CHECKPOINT_NAMES
+    )
+    assert checkpoint_frame(packed, PLAYERS).equals(checkpoint_frame(listed, PLAYERS))
+    new, old = deficit_win_table(packed.lazy(), PLAYERS), deficit_win_table(listed.lazy(), PLAYERS)
+    assert new.n.sum() > 0
+    assert np.array_equal(new.turns, old.turns)
+    assert np.array_equal(new.n, old.n) and np.array_equal(new.wins, old.wins)
+
+
+def test_checkpoints_without_any_column_is_empty():
+    assert checkpoint_hands(["game", "winner"], 4) == {}
+
+
+def test_hand_of_sentinel_size_rejected(tmp_path):
+    cols = fake_columns(5, PLAYERS)
+    cols["hands_t5"][0, 0] = NOT_REACHED
+    cols["hands_t5__valid"][0] = True
+    with pytest.raises(ResultsError, match="hand_checkpoints"):
+        write_part(tmp_path, 0, cols, PLAYERS)
 
 
 def test_parts_read_together_in_chunk_order(tmp_path):
@@ -107,3 +176,19 @@ def test_open_runs_errors(tmp_path):
     write_manifest(tmp_path, run_manifest("t", 10, 2))
     with pytest.raises(ResultsError, match="empty results folder"):
         open_runs(tmp_path)
+
+
+def test_deficit_table_does_not_depend_on_batch_size(monkeypatch):
+    from uno_stats.analysis import seats
+
+    cols = fake_columns(500, PLAYERS, seed=5)
+    cols["winner"] = np.random.default_rng(6).integers(0, PLAYERS, 500).astype(np.int8)
+    cols["status"] = np.zeros(500, dtype=np.uint8)
+    frame = pl.from_arrow(arrow_table(cols, PLAYERS))
+    assert isinstance(frame, pl.DataFrame)
+    whole = deficit_win_table(frame.lazy(), PLAYERS)
+    monkeypatch.setattr(seats, "CHECKPOINT_BATCH", 7)
+    batched = deficit_win_table(frame.lazy(), PLAYERS)
+    assert whole.n.sum() > 0
+    for field in ("turns", "deficits", "n", "wins"):
+        assert np.array_equal(getattr(whole, field), getattr(batched, field)), field

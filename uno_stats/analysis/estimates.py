@@ -1,12 +1,15 @@
 """Interval and test primitives shared by :mod:`uno_stats.analysis.questions` and :mod:`uno_stats.analysis.compare`.
 
 Everything here works on numbers that polars has already aggregated (counts, means,
-standard deviations, value counts); nothing loops over rounds. Critical values come
-from ``scipy.stats``.
+standard deviations, value counts); nothing loops over rounds. Critical values and
+p-values come from ``scipy.special`` (the functions ``scipy.stats`` calls, with the same
+results; importing ``scipy.stats`` costs about 1 s, which a 2,000-round run cannot afford).
 
 Quantile convention: the ``q`` quantile is the smallest observed value with at least
 ``q·n`` observations at or below it (numpy's ``inverted_cdf``), so a quantile of whole
-turns is always a whole number of turns that some round actually took.
+turns is always a whole number of turns that some round actually took. Its interval comes
+from two order statistics (distribution-free, no resampling: O(distinct values)); the
+bootstrap replicates below serve the comparisons of two runs.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
-from scipy import stats as st
+from scipy import special
 
 from uno_stats.errors import ResultsError
 
@@ -92,7 +95,7 @@ def require_rows(n: int, what: str) -> None:
 
 def z_value(level: float = LEVEL) -> float:
     """The two-sided normal critical value for ``level``."""
-    return float(st.norm.ppf(0.5 + level / 2))
+    return float(special.ndtri(0.5 + level / 2))  # = scipy.stats.norm.ppf
 
 
 def wilson(
@@ -137,8 +140,8 @@ def mean_estimate(mean: float, sd: float, n: int, level: float = LEVEL) -> Estim
         return Estimate(float(mean) if n else math.nan, math.nan, math.nan, int(n))
     if sd == 0:
         return Estimate(float(mean), float(mean), float(mean), int(n))
-    low, high = st.t.interval(level, df=n - 1, loc=mean, scale=sd / math.sqrt(n))
-    return Estimate(float(mean), float(low), float(high), int(n))
+    half = float(special.stdtrit(n - 1, 0.5 + level / 2)) * sd / math.sqrt(n)  # = t.interval
+    return Estimate(float(mean), float(mean - half), float(mean + half), int(n))
 
 
 def quantile_from_counts(values: np.ndarray, counts: np.ndarray, q: float) -> float:
@@ -193,22 +196,114 @@ def percentile_interval(replicates: np.ndarray, level: float = LEVEL) -> tuple[f
     return float(low), float(high)
 
 
-def quantile_estimates(
-    values: np.ndarray,
-    counts: np.ndarray,
-    qs: Sequence[float],
-    resamples: int = BOOTSTRAP_RESAMPLES,
-    seed: int | np.random.Generator = BOOTSTRAP_SEED,
-    level: float = LEVEL,
-) -> list[Estimate]:
-    """Each quantile in ``qs`` with its bootstrap percentile interval."""
+def binom_ppf(tail: float, n: int, p: float) -> int:
+    """``scipy.stats.binom.ppf(tail, n, p)`` for 0 < tail < 1, computed as scipy does it
+    (``bdtrik``, then one step down when the CDF allows) without importing ``scipy.stats``."""
+    rank = math.ceil(float(special.bdtrik(tail, n, p)))
+    below = max(rank - 1, 0)
+    return below if float(special.bdtr(below, n, p)) >= tail else rank
+
+
+def quantile_interval(
+    values: np.ndarray, counts: np.ndarray, q: float, level: float = LEVEL
+) -> tuple[float, float]:
+    """Distribution-free interval of the ``q`` quantile from two order statistics.
+
+    With ``B ~ Binomial(n, q)``, ranks ``l = F_B^-1((1 - level)/2)`` and
+    ``u = F_B^-1((1 + level)/2) + 1`` give ``P(X_(l) <= xi_q <= X_(u)) >= level`` for any
+    continuous law (the binomial's discreteness makes it slightly conservative; ties at the
+    quantile make it more so). A rank past the sample (tiny n, extreme q) is clipped to the
+    smallest or largest value, where the guarantee no longer holds. O(distinct values).
+    """
     n = int(counts.sum())
-    boot = bootstrap_quantiles(values, counts, qs, resamples, seed)
-    out = []
-    for q, reps in zip(qs, boot, strict=True):
-        low, high = percentile_interval(reps, level)
-        out.append(Estimate(quantile_from_counts(values, counts, q), low, high, n))
-    return out
+    if n == 0:
+        return math.nan, math.nan
+    tail = (1 - level) / 2
+    low_rank = min(n, max(1, binom_ppf(tail, n, q)))
+    high_rank = min(n, max(1, binom_ppf(1 - tail, n, q) + 1))
+    cum = np.cumsum(counts)
+    low, high = np.searchsorted(cum, [low_rank, high_rank])
+    return float(values[low]), float(values[high])
+
+
+def quantile_estimates(
+    values: np.ndarray, counts: np.ndarray, qs: Sequence[float], level: float = LEVEL
+) -> list[Estimate]:
+    """Each quantile in ``qs`` with its order-statistic interval (:func:`quantile_interval`)."""
+    n = int(counts.sum())
+    return [
+        Estimate(
+            quantile_from_counts(values, counts, q), *quantile_interval(values, counts, q, level), n
+        )
+        for q in qs
+    ]
+
+
+def newcombe_interval(a: Estimate, b: Estimate) -> tuple[float, float]:
+    """Newcombe's (1998, method 10) hybrid score interval of ``b - a`` from two Wilson intervals.
+
+    For independent proportions; its level is the one of the two Wilson intervals.
+    """
+    diff = b.value - a.value
+    low = diff - math.sqrt((b.value - b.low) ** 2 + (a.high - a.value) ** 2)
+    high = diff + math.sqrt((b.high - b.value) ** 2 + (a.value - a.low) ** 2)
+    return low, high
+
+
+def cluster_ratio(
+    numerator: np.ndarray, denominator: np.ndarray, share: bool = False, level: float = LEVEL
+) -> tuple[Estimate, np.ndarray]:
+    """``sum(numerator) / sum(denominator)`` over clusters, with a cluster-robust interval.
+
+    One entry per cluster (e.g. per deal). Linearisation: the ratio's influence of cluster
+    i is ``e_i = (x_i - r·d_i) / sum(d)``, var = m/(m-1)·sum(e_i²) over m clusters; the
+    interval is r ± z·se, clipped to [0, 1] for a ``share`` (x_i counts some of d_i). Returns the
+    estimate (n = clusters with d_i > 0) and the influence values ``e`` so that a difference
+    of ratios over the same clusters can be judged (:func:`cluster_difference`).
+    """
+    x = np.asarray(numerator, dtype=np.float64)
+    d = np.asarray(denominator, dtype=np.float64)
+    total = d.sum()
+    m = int(np.count_nonzero(d))
+    if total <= 0:
+        return Estimate(math.nan, math.nan, math.nan, 0), np.zeros_like(x)
+    r = float(x.sum() / total)
+    e = (x - r * d) / total
+    se = math.sqrt(cluster_variance(e[d > 0]))  # clusters without data carry no information
+    half = z_value(level) * se
+    low, high = r - half, r + half
+    if share:
+        low, high = max(0.0, low), min(1.0, high)
+    return Estimate(r, low, high, m), e
+
+
+def cluster_variance(influence: np.ndarray) -> float:
+    """Cluster-robust variance from per-cluster influence values: m/(m-1)·sum(e²)."""
+    m = influence.size
+    return m / (m - 1) * float(np.sum(influence * influence)) if m > 1 else math.nan
+
+
+def normal_estimate(
+    value: float, se: float, n: int, level: float = LEVEL
+) -> tuple[Estimate, float]:
+    """``value ± z·se`` and the two-sided normal p-value of ``value = 0``."""
+    half = z_value(level) * se
+    p = float(2 * special.ndtr(-abs(value) / se)) if se > 0 else (1.0 if value == 0 else math.nan)
+    return Estimate(value, value - half, value + half, n), p
+
+
+def cluster_difference(
+    first: tuple[Estimate, np.ndarray], second: tuple[Estimate, np.ndarray], level: float = LEVEL
+) -> tuple[Estimate, float]:
+    """``first - second`` of two :func:`cluster_ratio` results over the same clusters.
+
+    Both influence arrays must be aligned by cluster (zeros where a cluster has no data):
+    the covariance of the two ratios through shared clusters is then part of the variance.
+    Returns the difference (normal interval) and its two-sided p-value against 0.
+    """
+    (a, ea), (b, eb) = first, second
+    se = math.sqrt(cluster_variance(ea - eb))
+    return normal_estimate(a.value - b.value, se, max(a.n, b.n), level)
 
 
 # --- tests and corrections ------------------------------------------------------------------
@@ -230,8 +325,10 @@ def chi_square_equal(counts: Sequence[int] | np.ndarray) -> ChiSquare:
     n = int(observed.sum())
     if n == 0 or observed.size < 2:
         return ChiSquare(math.nan, max(0, observed.size - 1), math.nan, n)
-    result = st.chisquare(observed)
-    return ChiSquare(float(result.statistic), observed.size - 1, float(result.pvalue), n)
+    expected = n / observed.size
+    statistic = float(((observed - expected) ** 2 / expected).sum())
+    df = observed.size - 1
+    return ChiSquare(statistic, df, float(special.chdtrc(df, statistic)), n)
 
 
 def holm(pvalues: Sequence[float]) -> np.ndarray:

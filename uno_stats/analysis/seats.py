@@ -15,13 +15,14 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-from scipy import stats as st
+from scipy import special
 
 from uno_stats.analysis.estimates import (
     ChiSquare,
     Estimate,
     chi_square_equal,
     mean_estimate,
+    newcombe_interval,
     proportion,
     proportions,
     require_rows,
@@ -30,6 +31,15 @@ from uno_stats.analysis.estimates import (
 )
 from uno_stats.engine.strategy_table import KNOBS
 from uno_stats.errors import ResultsError
+from uno_stats.run.results import (
+    NOT_REACHED,
+    checkpoint_arrays,
+    checkpoint_columns_in,
+    checkpoint_hands,
+)
+
+CHECKPOINT_BATCH = 100_000
+"""Won rounds per batch of the deficit table (about 8 MB of checkpoint bytes at 4 seats)."""
 
 # --- seat advantage -------------------------------------------------------------------------
 
@@ -85,17 +95,32 @@ def seat_chi_square(lf: pl.LazyFrame, players: int) -> ChiSquare:
     return chi_square_equal(wins)
 
 
-def _winning_side_score(scoring: str) -> pl.Expr:
-    """Per round, the points the winner (or, under partners, the winning pair) scores."""
-    pts = pl.col("points").cast(pl.List(pl.Int64))
+def seat_matrix(df: pl.DataFrame, column: str) -> np.ndarray:
+    """A per-seat list column of ``df`` (every list as long) as a (rows, seats) int64 matrix."""
+    if df.height == 0:
+        return np.zeros((0, 0), dtype=np.int64)
+    flat = df[column].explode().to_numpy().astype(np.int64)
+    return flat.reshape(df.height, flat.size // df.height)
+
+
+def seat_scores(points: np.ndarray, winner: np.ndarray, scoring: str) -> np.ndarray:
+    """(rows, seats): the points each seat scored; the winner (under ``partners`` the
+    winner's pair, both partners) collects the other hands' (pair's) remaining points."""
+    n, players = points.shape
+    total = points.sum(axis=1)
     if scoring == "partners":
-        return pts.list.gather_every(2, offset=1 - pl.col("winner").cast(pl.Int64) % 2).list.sum()
-    return pts.list.sum()
+        mine = np.arange(players)[None, :] % 2 == winner[:, None] % 2
+        side = total - np.where(mine, points, 0).sum(axis=1)
+        return np.where(mine, side[:, None], 0)
+    rows = np.arange(n)
+    out = np.zeros((n, players), dtype=np.int64)
+    out[rows, winner] = total - points[rows, winner]
+    return out
 
 
-def _seat_credited(seat: pl.Expr, scoring: str) -> pl.Expr:
-    winner = pl.col("winner").cast(pl.Int64)
-    return (seat % 2 == winner % 2) if scoring == "partners" else (seat == winner)
+def won_frame(lf: pl.LazyFrame, *columns: str | pl.Expr) -> pl.DataFrame:
+    """The won rounds' ``winner`` (int64) and ``columns``, collected."""
+    return won_rounds(lf).select(pl.col("winner").cast(pl.Int64), *columns).collect()
 
 
 @dataclass(frozen=True)
@@ -109,42 +134,36 @@ class PointsEdge:
     p: float
 
 
+def _mean_sd(values: np.ndarray, scale: float = 1.0) -> tuple[float, float]:
+    """Mean and sample sd of integer ``values`` / ``scale`` from exact int64 sums."""
+    n = values.size
+    total, squares = int(values.sum(dtype=np.int64)), int(np.square(values).sum(dtype=np.int64))
+    mean = total / n / scale
+    if n < 2:
+        return mean, math.nan
+    var = (squares - total * total / n) / (n - 1) / (scale * scale)
+    return mean, math.sqrt(max(var, 0.0))
+
+
 def first_seat_points_edge(lf: pl.LazyFrame, players: int, scoring: str = "points") -> PointsEdge:
     """Per won round, d = points scored by ``first_player`` minus the others' mean; t test d = 0."""
-    fp = pl.col("first_player").cast(pl.Int64)
-    side = _winning_side_score(scoring)
-    credited = _seat_credited(fp, scoring)
-    total = side * (2 if scoring == "partners" else 1)
-    first = pl.when(credited).then(side).otherwise(0)
-    per_round = (
-        won_rounds(lf)
-        .select(
-            first.cast(pl.Float64).alias("first"),
-            ((total - first) / (players - 1)).alias("others"),
-        )
-        .with_columns((pl.col("first") - pl.col("others")).alias("d"))
-    )
-    row = (
-        per_round.select(
-            pl.len().alias("n"),
-            *(pl.col(c).mean().alias(f"{c}_mean") for c in ("first", "others", "d")),
-            *(pl.col(c).std().alias(f"{c}_sd") for c in ("first", "others", "d")),
-        )
-        .collect()
-        .row(0, named=True)
-    )
-    n = int(row["n"])
+    df = won_frame(lf, pl.col("first_player").cast(pl.Int64), "points")
+    n = df.height
     require_rows(n, "won rounds")
-    est = {
-        c: mean_estimate(row[f"{c}_mean"], row[f"{c}_sd"] or math.nan, n)
-        for c in ("first", "others", "d")
-    }
-    sd = row["d_sd"]
-    if n < 2 or sd is None or sd == 0:
-        t_stat, p = (0.0, 1.0) if row["d_mean"] == 0 else (math.nan, math.nan)
+    scores = seat_scores(seat_matrix(df, "points"), df["winner"].to_numpy(), scoring)
+    first = scores[np.arange(n), df["first_player"].to_numpy()]
+    rest = scores.sum(axis=1) - first  # the others' mean is rest / (players - 1)
+    k = players - 1
+    est = {}
+    for name, x, scale in (("first", first, 1), ("others", rest, k), ("d", k * first - rest, k)):
+        mean, sd = _mean_sd(x, scale)
+        est[name] = mean_estimate(mean, sd, n)
+    d_mean, sd = _mean_sd(k * first - rest, k)
+    if n < 2 or not sd > 0:
+        t_stat, p = (0.0, 1.0) if d_mean == 0 else (math.nan, math.nan)
     else:
-        t_stat = row["d_mean"] / (sd / math.sqrt(n))
-        p = float(2 * st.t.sf(abs(t_stat), df=n - 1))
+        t_stat = d_mean / (sd / math.sqrt(n))
+        p = float(2 * special.stdtr(n - 1, -abs(t_stat)))  # = scipy.stats.t.sf
     return PointsEdge(est["first"], est["others"], est["d"], float(t_stat), float(p))
 
 
@@ -153,52 +172,57 @@ def first_seat_points_edge(lf: pl.LazyFrame, players: int, scoring: str = "point
 
 @dataclass(frozen=True)
 class ComebackCurve:
-    """P(win | max_deficit >= k) over seat-rounds of won rounds, with Wilson intervals."""
+    """P(win | max_deficit >= k) against P(win | max_deficit < k), seat-rounds of won rounds.
+
+    ``rates[i]``: win share of the seat-rounds that were at some point ``ks[i]`` or more cards
+    behind the smallest hand; ``never[i]``: of those never that far behind; ``gap[i]``:
+    rates - never with Newcombe's interval (seat-rounds treated as independent).
+    """
 
     players: int
     ks: tuple[int, ...]
     rates: tuple[Estimate, ...]
     wins: tuple[int, ...]
+    never: tuple[Estimate, ...]
+    gap: tuple[Estimate, ...]
     overall: float
 
 
-def _per_seat(
-    lf: pl.LazyFrame, column: str, dtype: pl.DataType | type[pl.DataType] = pl.Int64
-) -> pl.LazyFrame:
-    """One row per (round, seat) with ``seat`` and ``column`` as a scalar."""
-    return lf.with_columns(
-        pl.col(column).cast(pl.List(dtype)),
-        pl.int_ranges(0, pl.col(column).list.len()).alias("seat"),
-    ).explode([column, "seat"])
+def comeback_counts(lf: pl.LazyFrame, ks: Sequence[int]) -> tuple[int, np.ndarray, np.ndarray, int]:
+    """Seat-rounds of won rounds: total n, n and wins with max_deficit >= k, won rounds."""
+    df = won_frame(lf, "max_deficit")
+    md = seat_matrix(df, "max_deficit")
+    if md.size == 0:
+        return 0, np.zeros(len(ks), np.int64), np.zeros(len(ks), np.int64), df.height
+    win = np.arange(md.shape[1])[None, :] == df["winner"].to_numpy()[:, None]
+    top = max(int(md.max()), *ks) + 1
+    every = np.bincount(md.ravel(), minlength=top)[::-1].cumsum()[::-1]  # n with md >= k
+    won = np.bincount(md[win], minlength=top)[::-1].cumsum()[::-1]
+    n_k = np.array([every[k] if k >= 0 else md.size for k in ks], dtype=np.int64)
+    w_k = np.array([won[k] if k >= 0 else int(win.sum()) for k in ks], dtype=np.int64)
+    return int(md.size), n_k, w_k, df.height
 
 
 def comeback_curve(
     lf: pl.LazyFrame, players: int, ks: Iterable[int] = range(1, 11)
 ) -> ComebackCurve:
-    """P(win | at some point held k or more cards above the smallest hand), k in ``ks``.
+    """P(win | at some point held k or more cards above the smallest hand), k in ``ks``, and
+    P(win | never k behind), the reference a comeback is judged against.
 
-    Counts seat-rounds of won rounds; the reference is the overall win rate 1/players.
-    Seats of one round are not independent (one winner), which makes Wilson slightly
-    conservative here.
+    Counts seat-rounds of won rounds (one winner each). Seats of one round are not
+    independent (one winner), which makes Wilson slightly conservative here.
     """
     ks = tuple(int(k) for k in ks)
-    rows = _per_seat(won_rounds(lf).select("winner", "max_deficit"), "max_deficit")
-    win = pl.col("seat") == pl.col("winner").cast(pl.Int64)
-    md = pl.col("max_deficit")
-    row = (
-        rows.select(
-            pl.len().alias("n"),
-            *((md >= k).sum().alias(f"n{k}") for k in ks),
-            *(((md >= k) & win).sum().alias(f"w{k}") for k in ks),
-        )
-        .collect()
-        .row(0, named=True)
-    )
-    require_rows(row["n"], "won rounds")
-    n_k = np.array([row[f"n{k}"] for k in ks])
-    w_k = np.array([row[f"w{k}"] for k in ks])
+    n, n_k, w_k, rounds = comeback_counts(lf, ks)
+    require_rows(n, "won rounds")
+    rates = proportions(w_k, n_k)
+    never = proportions(rounds - w_k, n - n_k)
+    gap = []
+    for behind, ahead in zip(rates, never, strict=True):
+        low, high = newcombe_interval(ahead, behind)
+        gap.append(Estimate(behind.value - ahead.value, low, high, behind.n + ahead.n))
     return ComebackCurve(
-        players, ks, proportions(w_k, n_k), tuple(int(w) for w in w_k), 1 / players
+        players, ks, rates, tuple(int(w) for w in w_k), never, tuple(gap), 1 / players
     )
 
 
@@ -216,50 +240,60 @@ class DeficitTable:
     high: np.ndarray
 
 
-def checkpoint_columns(lf: pl.LazyFrame) -> list[str]:
-    """The ``hands_t<T>`` columns present, by checkpoint turn."""
-    names = [c for c in lf.collect_schema().names() if c.startswith("hands_t")]
-    return sorted(names, key=lambda c: int(c.removeprefix("hands_t")))
+def checkpoint_columns(lf: pl.LazyFrame) -> list[int]:
+    """The checkpoint turns (5, 10, ...) whose hand sizes the results hold; [] when none."""
+    return sorted(checkpoint_hands(lf.collect_schema().names(), 0))
+
+
+def _deficit_counts(
+    hands: np.ndarray, winner: np.ndarray, levels: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Seat-rounds and wins per (turn, deficit) bin of one batch of ``(rows, turns, seats)``
+    checkpoint hands; checkpoints not reached go to one extra turn row, dropped here."""
+    rows, n_turns, players = hands.shape
+    low = hands[:, :, 0].copy()
+    for seat in range(1, players):
+        np.minimum(low, hands[:, :, seat], out=low)
+    deficit = hands - low[:, :, None]
+    reached = hands[:, :, 0] != NOT_REACHED  # every seat reached, or none
+    first = np.where(reached, np.arange(n_turns, dtype=np.uint16), np.uint16(n_turns))
+    first *= np.uint16(levels)  # the first bin of each (row, turn)
+    bins = (n_turns + 1) * levels
+    n = np.bincount((first[:, :, None] + deficit).ravel(), minlength=bins)
+    at_winner = np.take_along_axis(deficit, winner.reshape(rows, 1, 1).repeat(n_turns, 1), 2)
+    wins = np.bincount((first + at_winner[:, :, 0]).ravel(), minlength=bins)
+    return n[: n_turns * levels], wins[: n_turns * levels]
 
 
 def deficit_win_table(lf: pl.LazyFrame, players: int) -> DeficitTable:
-    """From ``hands_t*``: deficit = own hand minus smallest hand at turn t; win rate per (d, t).
+    """From the hand-size checkpoints: deficit = own hand minus smallest hand at turn t; win
+    rate per (d, t).
 
-    Counts seat-rounds of won rounds still running at t (checkpoint not null). One small
-    group-by per (checkpoint, seat) with ``list.get``, summed: much faster than exploding.
+    Counts seat-rounds of won rounds still running at t (checkpoint reached). The won rounds
+    are read in batches of :data:`CHECKPOINT_BATCH` rows and counted with ``np.bincount``
+    over (t, d): memory stays bounded; a million rounds take about 1.5 s of CPU, reading
+    included (the polars group-bys before took 5 s).
     """
-    cols = checkpoint_columns(lf)
-    if not cols:
-        raise ResultsError("results have no hands_t* checkpoint columns")
-    won = won_rounds(lf).select(pl.col("winner").cast(pl.Int64), *cols)
-    parts = []
-    for col in cols:  # 20 checkpoints x players seats: lazy plans, not rows
-        hands = pl.col(col).cast(pl.List(pl.Int64))
-        at_t = won.filter(pl.col(col).is_not_null()).select(
-            "winner", hands.alias("h"), hands.list.min().alias("smallest")
-        )
-        for seat in range(players):
-            parts.append(
-                at_t.group_by((pl.col("h").list.get(seat) - pl.col("smallest")).alias("d"))
-                .agg(pl.len().alias("n"), (pl.col("winner") == seat).sum().alias("wins"))
-                .with_columns(pl.lit(int(col.removeprefix("hands_t"))).alias("t"))
-            )
-    grouped = (
-        pl.concat(parts)
-        .group_by("t", "d")
-        .agg(pl.col("n").sum(), pl.col("wins").sum())
-        .drop_nulls("d")
-        .collect()
-    )
-    require_rows(grouped.height, "checkpoint hands in won rounds")
-    turns = np.array([int(c.removeprefix("hands_t")) for c in cols])
-    deficits = np.arange(int(grouped["d"].max()) + 1)
-    n = np.zeros((deficits.size, turns.size), dtype=np.int64)
-    wins = np.zeros_like(n)
-    t_idx = np.searchsorted(turns, grouped["t"].to_numpy())
-    d_idx = grouped["d"].to_numpy()
-    n[d_idx, t_idx] = grouped["n"].to_numpy()
-    wins[d_idx, t_idx] = grouped["wins"].to_numpy()
+    columns = checkpoint_columns_in(lf.collect_schema().names())
+    if not columns:
+        raise ResultsError("results have no hand-size checkpoints (hand_checkpoints)")
+    won = won_rounds(lf).select(pl.col("winner").cast(pl.Int64), *columns)
+    levels = NOT_REACHED + 1  # deficits 0..254: one bin per (turn, deficit)
+    turns = np.zeros(0, dtype=np.int64)
+    counts: np.ndarray | None = None  # (2, turns * levels): seat-rounds, then wins
+    for batch in won.collect_batches(chunk_size=CHECKPOINT_BATCH, maintain_order=False):
+        if batch.height == 0:
+            continue
+        turns, hands = checkpoint_arrays(batch, players)
+        batch_counts = np.stack(_deficit_counts(hands, batch["winner"].to_numpy(), levels))
+        counts = batch_counts if counts is None else counts + batch_counts
+    require_rows(0 if counts is None else int(counts[0].sum()), "checkpoint hands in won rounds")
+    assert counts is not None
+    n = counts[0].reshape(turns.size, levels).T
+    wins = counts[1].reshape(turns.size, levels).T
+    top = int(np.flatnonzero(n.sum(axis=1))[-1])
+    n, wins = n[: top + 1], wins[: top + 1]
+    deficits = np.arange(top + 1)
     rate, low, high = wilson(wins, n)
     return DeficitTable(players, turns, deficits, n, wins, rate, low, high)
 
@@ -293,40 +327,27 @@ def strategy_strength(
     """Per strategy over its seat-rounds in won rounds: win share (Wilson) and mean points (t)."""
     if not seats:
         raise ResultsError("no seat strategies in the manifest")
-    players = int(lf.select(pl.col("players").max()).collect().item() or len(seats))
+    df = won_frame(lf, "points")
+    require_rows(df.height, "won rounds")
+    points = seat_matrix(df, "points")
+    winner = df["winner"].to_numpy()
+    scores = seat_scores(points, winner, scoring)
+    players = points.shape[1]
     labels = [seat_label(seats[i if len(seats) > 1 else 0]) for i in range(players)]
-    mapping = pl.LazyFrame(
-        {"seat": list(range(players)), "strategy": labels},
-        schema={"seat": pl.Int64, "strategy": pl.String},
-    )
-    side = _winning_side_score(scoring)
-    exploded = _per_seat(won_rounds(lf).select("winner", "points", side.alias("side")), "points")
-    score = pl.when(_seat_credited(pl.col("seat"), scoring)).then(pl.col("side")).otherwise(0)
-    grouped = (
-        exploded.with_columns(score.cast(pl.Float64).alias("score"))
-        .join(mapping, on="seat", how="left")
-        .group_by("strategy")
-        .agg(
-            pl.len().alias("n"),
-            (pl.col("seat") == pl.col("winner").cast(pl.Int64)).sum().alias("wins"),
-            pl.col("score").mean().alias("score_mean"),
-            pl.col("score").std().alias("score_sd"),
-            pl.col("points").mean().alias("left_mean"),
-            pl.col("points").std().alias("left_sd"),
-        )
-        .collect()
-    )
-    require_rows(grouped.height, "won rounds")
     out = []
-    for row in grouped.iter_rows(named=True):  # one row per strategy, not per round
-        n = int(row["n"])
+    for label in dict.fromkeys(labels):
+        cols = [i for i, x in enumerate(labels) if x == label]
+        n = df.height * len(cols)
+        wins = int(np.isin(winner, cols).sum())
+        pick = slice(cols[0], cols[0] + 1) if len(cols) == 1 else cols
+        score, left = _mean_sd(scores[:, pick]), _mean_sd(points[:, pick])
         out.append(
             StrategyRow(
-                row["strategy"],
-                tuple(i for i, label in enumerate(labels) if label == row["strategy"]),
-                proportion(int(row["wins"]), n),
-                mean_estimate(row["score_mean"], row["score_sd"] or math.nan, n),
-                mean_estimate(row["left_mean"], row["left_sd"] or math.nan, n),
+                label,
+                tuple(cols),
+                proportion(wins, n),
+                mean_estimate(*score, n),
+                mean_estimate(*left, n),
             )
         )
-    return tuple(sorted(out, key=lambda r: r.seats))
+    return tuple(out)

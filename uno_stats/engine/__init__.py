@@ -12,23 +12,17 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from uno_stats.engine.cards import build_deck
-from uno_stats.engine.chunk import (
-    N_CHECKPOINTS,
-    OC_CHECKPOINTS,
-    OC_MATCH_VALID,
-    OP_CHECKPOINT0,
-    SCALAR_COLUMNS,
-    SEAT_PLANES,
-    allocate_outputs,
-    run_chunk,
-)
 from uno_stats.engine.rules import R_SCORING, SCORING_PARTNERS, encode_rules
 from uno_stats.engine.schema import CHECKPOINT_TURNS, COLUMNS
-from uno_stats.engine.state import ST_EV_N, ST_OBSERVED, ST_PARTNERS, ST_TRACE, Table
 from uno_stats.engine.strategy_table import encode_strategies, keeps_memory
 
 if TYPE_CHECKING:
+    from uno_stats.engine.state import Table
     from uno_stats.run.scenario import Scenario
+
+# The compiled modules (chunk, state and what they import) load numba, about 0.4 s, so they
+# are imported inside the functions that play games: ``import uno_stats.engine.rules`` (for
+# ``validate``, ``rules``, ``strategies``) stays light.
 
 __all__ = ["EngineConfig", "seed_key", "simulate", "trace_game", "warm_up"]
 
@@ -89,6 +83,8 @@ class EngineConfig:
 
 
 def _new_table(config: EngineConfig, max_events: int = 0) -> Table:
+    from uno_stats.engine.state import ST_OBSERVED, ST_PARTNERS, Table
+
     table = Table(config.players, config.rules, config.deck, max_events)
     table.st[ST_PARTNERS] = 1 if config.scoring == SCORING_PARTNERS else 0
     table.st[ST_OBSERVED] = 1 if keeps_memory(config.seats) else 0
@@ -96,6 +92,8 @@ def _new_table(config: EngineConfig, max_events: int = 0) -> Table:
 
 
 def _play(config: EngineConfig, table: Table, first_game: int, n_games: int, capacity: int):
+    from uno_stats.engine.chunk import allocate_outputs, run_chunk
+
     out_s, out_p = allocate_outputs(capacity, config.players)
     totals = np.zeros(config.players, dtype=np.int64)
     rows = run_chunk(
@@ -133,6 +131,15 @@ def simulate(config: EngineConfig, first_game: int, n_games: int) -> dict[str, n
 
 def _columns(config: EngineConfig, out_s: np.ndarray, out_p: np.ndarray) -> dict[str, np.ndarray]:
     """The engine's column-major outputs as one typed array per result column."""
+    from uno_stats.engine.chunk import (
+        N_CHECKPOINTS,
+        OC_CHECKPOINTS,
+        OC_MATCH_VALID,
+        OP_CHECKPOINT0,
+        SCALAR_COLUMNS,
+        SEAT_PLANES,
+    )
+
     rows = out_s.shape[1]
     raw: dict[str, np.ndarray] = {name: out_s[i] for i, name in enumerate(SCALAR_COLUMNS)}
     raw["players"] = np.full(rows, config.players)
@@ -154,6 +161,8 @@ def _columns(config: EngineConfig, out_s: np.ndarray, out_p: np.ndarray) -> dict
 def _traced(config: EngineConfig, game: int, max_events: int):
     """Play game ``game`` with tracing on, growing the output rows until the whole game fits
     (a match may take up to ``MATCH_ROUND_CAP`` rounds); the table holds the events."""
+    from uno_stats.engine.state import ST_EV_N, ST_TRACE
+
     table = _new_table(config, max_events=max_events)
     capacity = 1 if config.match_target == 0 else 256
     while True:
@@ -167,6 +176,7 @@ def _traced(config: EngineConfig, game: int, max_events: int):
 
 def trace_game(config: EngineConfig, game: int, max_events: int = 500_000) -> list[str]:
     """Game ``game`` of the run, move by move, as lines of text (a match: every round)."""
+    from uno_stats.engine.state import ST_EV_N
     from uno_stats.engine.trace import describe
 
     table, rows, out_s, out_p = _traced(config, game, max_events)
@@ -179,6 +189,8 @@ def trace_game(config: EngineConfig, game: int, max_events: int = 500_000) -> li
 def trace_events(config: EngineConfig, game: int, max_events: int = 500_000) -> np.ndarray:
     """The raw event rows of game ``game`` (for tests and tools that replay the moves);
     at most ``max_events`` of them (the first ones)."""
+    from uno_stats.engine.state import ST_EV_N
+
     table, _rows, _out_s, _out_p = _traced(config, game, max_events)
     return table.events[: min(int(table.st[ST_EV_N]), max_events)].copy()
 

@@ -8,12 +8,20 @@ never divides by zero: seat counts are at least 2).
 numba keys a cached function on its own file only, so a caller compiled against an older
 version of a callee in another file would be loaded stale. The cache therefore lives in a
 folder named after a hash of every engine source file: any change compiles afresh.
+
+Compiling takes one to two minutes, so :func:`ensure_compiled` (called before a run, a
+benchmark and by ``make install``) says so on stderr when the cache is cold and records how
+long it took, which the next cold start quotes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import sys
+import time
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -41,13 +49,65 @@ def engine_source_hash() -> str:
     return source_hash(_PACKAGE)
 
 
+def _cache_base() -> Path:
+    return Path(
+        os.environ.get("NUMBA_CACHE_DIR")
+        or os.path.join(
+            os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "uno-stats", "numba"
+        )
+    )
+
+
 def engine_cache_dir() -> Path:
     """Where compiled engine code is cached: ``$NUMBA_CACHE_DIR`` (or ~/.cache/uno-stats)
     plus the engine's source hash."""
-    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "uno-stats", "numba"
-    )
-    return Path(base) / engine_source_hash()
+    return _cache_base() / engine_source_hash()
+
+
+ENTRY_POINT = "chunk.run_chunk"
+"""The function every run calls first; numba saves its cache index after all it calls."""
+COMPILE_ESTIMATE_S = 90
+"""Quoted before the first compile on a machine (measured: 85-130 s of wall time on this
+project's shared 2-core VM); later cold starts quote the last compile's measured time."""
+_LAST_COMPILE = "last-compile-seconds"
+
+
+def engine_is_cached() -> bool:
+    """Whether the compiled engine of these sources is in the cache (a run starts at once)."""
+    return any(engine_cache_dir().glob(f"*/{ENTRY_POINT}-*.nbi"))
+
+
+def compile_estimate_s() -> int:
+    """Seconds the last compile on this machine took, or :data:`COMPILE_ESTIMATE_S`."""
+    try:
+        return max(1, round(float((_cache_base() / _LAST_COMPILE).read_text())))
+    except (OSError, ValueError):
+        return COMPILE_ESTIMATE_S
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def ensure_compiled(notice: Callable[[str], None] = _stderr) -> float | None:
+    """Compile the engine, or load it from the cache, in this process.
+
+    When the cache is cold, first tells ``notice`` (stderr) that the engine is being compiled
+    once and about how long it takes; returns the seconds the compile took (None when the
+    cache was warm) and remembers them for the next notice.
+    """
+    from uno_stats import engine
+
+    if engine_is_cached():
+        engine.warm_up()
+        return None
+    notice(f"Compiling the engine once (about {compile_estimate_s()} s) ...")
+    started = time.perf_counter()
+    engine.warm_up()
+    seconds = time.perf_counter() - started
+    with contextlib.suppress(OSError):  # a read-only cache folder only loses the estimate
+        (_cache_base() / _LAST_COMPILE).write_text(f"{seconds:.1f}\n")
+    return seconds
 
 
 # Read by numba when each decorated function sets up its cache (at import of the module).

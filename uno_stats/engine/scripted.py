@@ -15,10 +15,11 @@ import numpy as np
 
 from uno_stats.engine import EngineConfig, _new_table
 from uno_stats.engine.cards import CARD_COLOR, COLOR_NAMES, card_id, card_name
+from uno_stats.engine.events import EV_END
 from uno_stats.engine.rng import seed_stream
 from uno_stats.engine.round import play_turns, setup_round
-from uno_stats.engine.rules import preset_rules
-from uno_stats.engine.schema import ROUND_COUNTERS, STATUS_NAMES
+from uno_stats.engine.rules import R_MAX_TURNS, preset_rules
+from uno_stats.engine.schema import ROUND_COUNTERS, STATUS_CAPPED, STATUS_NAMES
 from uno_stats.engine.state import (
     ST_COLOR,
     ST_CUR,
@@ -36,6 +37,7 @@ from uno_stats.engine.state import (
     ST_TRACE,
     ST_TURNS,
     ST_WINNER,
+    T_RULES,
 )
 from uno_stats.engine.strategy_table import default_seat
 
@@ -76,12 +78,10 @@ def _config(
     rules: dict[str, Any] | None,
     seats: Sequence[dict[str, Any]] | dict[str, Any] | None,
     seed: int,
-    max_turns: int,
 ) -> EngineConfig:
-    """Rules from ``preset`` with ``rules`` overridden and play stopped after ``max_turns``."""
+    """Rules from ``preset`` with ``rules`` overridden; seats completed with default knobs."""
     resolved = preset_rules(preset)
     resolved.update(rules or {})
-    resolved["max_turns"] = max_turns
     if seats is None:
         seats = default_seat()
     if isinstance(seats, dict):
@@ -93,6 +93,32 @@ def _config(
 
 def _ids(cards: Sequence[str]) -> list[int]:
     return [card_id(c) for c in cards]
+
+
+def _play(config: EngineConfig, table: Any, turns: int | None) -> None:
+    """Play until the round ends or ``turns`` turns have been taken (``None``: to the end).
+
+    Reading (the engine has no stop of its own): the engine checks its turn limit, the
+    ``max_turns`` rule, before each turn and lets nobody jump in once it is reached, so
+    stopping after N turns is that same check at N. The table's copy of the limit is
+    lowered to ``min(max_turns, turns)`` for this call only; a round halted by the stop
+    rather than by ``max_turns`` is reported as still playing, without the END event the
+    limit wrote. The rules themselves, ``max_turns`` included, are never changed.
+    """
+    limits = table.tab[T_RULES]
+    cap = int(limits[R_MAX_TURNS])
+    stop = cap if turns is None else min(cap, int(turns))
+    limits[R_MAX_TURNS] = stop
+    try:
+        play_turns(table.tab, config.seats, table.rng, table.events)
+    finally:
+        limits[R_MAX_TURNS] = cap
+    st = table.st
+    if stop < cap and int(st[ST_STATUS]) == STATUS_CAPPED:
+        st[ST_STATUS] = -1
+        last = int(st[ST_EV_N]) - 1
+        if 0 <= last < table.events.shape[0] and int(table.events[last, 0]) == EV_END:
+            st[ST_EV_N] = last
 
 
 def _position(config: EngineConfig, table: Any) -> Position:
@@ -138,17 +164,18 @@ def play_position(
     preset: str = "classic-house",
     rules: dict[str, Any] | None = None,
     seats: Sequence[dict[str, Any]] | dict[str, Any] | None = None,
-    turns: int = 1,
+    turns: int | None = 1,
     seed: int = 0,
 ) -> Position:
-    """Play ``turns`` turns (or to the round's end) from a written position.
+    """Play from a written position; stop after ``turns`` turns (``None``: to the round's end).
 
     ``discard`` lists cards under ``top`` (used by refills); ``color`` is the active
-    color (default: the top card's). Rules are ``preset`` with ``rules`` overridden;
-    ``max_turns`` is set so that play stops once ``turns`` turns have been taken.
+    color (default: the top card's). Rules are ``preset`` with ``rules`` overridden. A
+    round still going after ``turns`` turns has status ``"playing"``; ``"capped"`` means
+    the ``max_turns`` rule ended it.
     """
     players = len(hands)
-    config = _config(players, preset, rules, seats, seed, turns)
+    config = _config(players, preset, rules, seats, seed)
     table = _new_table(config, max_events=10_000)
     st = table.st
     st[ST_TRACE] = 1
@@ -174,7 +201,7 @@ def play_position(
     st[ST_PEND_KIND] = pending_kind or (pending if pending in (2, 4) else 0)
     st[ST_PEND_CARDS] = pending_cards or (1 if pending else 0)
     seed_stream(table.rng, np.uint64(config.key), 0)
-    play_turns(table.tab, config.seats, table.rng, table.events)
+    _play(config, table, turns)
     return _position(config, table)
 
 
@@ -186,11 +213,12 @@ def deal_position(
     preset: str = "classic-house",
     rules: dict[str, Any] | None = None,
     seats: Sequence[dict[str, Any]] | dict[str, Any] | None = None,
-    turns: int = 0,
+    turns: int | None = 0,
     seed: int = 0,
 ) -> Position:
-    """Deal from a deck in the given order (first card dealt first), open, play ``turns``."""
-    config = _config(players, preset, rules, seats, seed, turns)
+    """Deal from a deck in the given order (first card dealt first), open, and stop after
+    ``turns`` turns (``None``: play to the round's end)."""
+    config = _config(players, preset, rules, seats, seed)
     table = _new_table(config, max_events=10_000)
     deck = np.array(_ids(deck_top_first)[::-1], dtype=np.int64)
     seed_stream(table.rng, np.uint64(config.key), 0)
@@ -203,5 +231,5 @@ def deal_position(
         players - 1 if dealer is None else dealer,
         True,
     )
-    play_turns(table.tab, config.seats, table.rng, table.events)
+    _play(config, table, turns)
     return _position(config, table)

@@ -18,16 +18,10 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from uno_stats.analysis.questions import (
-    ComebackCurve,
-    DeficitTable,
-    Estimate,
-    Histogram,
-    SeatWinRates,
-    SkillSpread,
-    SurvivalCurve,
-    TournamentTable,
-)
+from uno_stats.analysis.estimates import Estimate
+from uno_stats.analysis.questions import Histogram, SurvivalCurve
+from uno_stats.analysis.seats import ComebackCurve, DeficitTable, SeatWinRates
+from uno_stats.analysis.tournament import SkillSpread, TournamentTable
 
 P = ParamSpec("P")
 SIZE = (8.0, 4.5)
@@ -63,7 +57,7 @@ def _styled(plot: Callable[P, Path]) -> Callable[P, Path]:
 
     @functools.wraps(plot)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> Path:
-        with matplotlib.rc_context(STYLE):
+        with matplotlib.rc_context(STYLE):  # type: ignore[arg-type]
             return plot(*args, **kwargs)
 
     return wrapper
@@ -185,25 +179,24 @@ def seat_win_rates(runs: Sequence[tuple[str, SeatWinRates]], path: Path) -> Path
 
 @_styled
 def comeback(runs: Sequence[tuple[str, ComebackCurve]], path: Path) -> Path:
-    """P(win | max deficit >= k) with a 95% band, against the fair share 1/players."""
+    """P(win | max deficit >= k) (solid) against P(win | never k behind) (dashed), 95% bands."""
     fig, ax = _figure()
     for i, (label, curve) in enumerate(runs):
         ks = np.array(curve.ks)
-        ok = np.array([r.n > 0 for r in curve.rates])
-        rate = 100 * np.array([r.value for r in curve.rates])
-        low = 100 * np.array([r.low for r in curve.rates])
-        high = 100 * np.array([r.high for r in curve.rates])
-        ax.fill_between(ks[ok], low[ok], high[ok], color=_color(i), alpha=0.25, linewidth=0)
-        ax.plot(ks[ok], rate[ok], marker="o", color=_color(i), linewidth=1.5, label=label)
+        for part, style, name in ((curve.rates, "-", label), (curve.never, "--", None)):
+            ok = np.array([r.n > 0 for r in part])
+            rate = 100 * np.array([r.value for r in part])
+            low = 100 * np.array([r.low for r in part])
+            high = 100 * np.array([r.high for r in part])
+            ax.fill_between(ks[ok], low[ok], high[ok], color=_color(i), alpha=0.2, linewidth=0)
+            ax.plot(ks[ok], rate[ok], style, marker="o", color=_color(i), linewidth=1.5, label=name)
     ks_all = [k for _, c in runs for k in c.ks]
-    fairs = {c.overall for _, c in runs}
-    _fair_lines(ax, fairs, min(ks_all), dict.fromkeys(fairs, max(ks_all)))
     ax.set_xlabel("k: most cards ever held above the smallest hand")
-    ax.set_ylabel("P(win | deficit reached k) (%)")
-    ax.set_title("Comeback probability (95% bands)")
+    ax.set_ylabel("P(win) (%)")
+    ax.set_title("Comeback: k or more behind (solid) vs never k behind (dashed), 95% bands")
     ax.set_xticks(sorted(set(ks_all)))
     ax.set_ylim(bottom=0)
-    _legend(ax, len(runs) + 1)
+    _legend(ax, len(runs))
     return _save(fig, path)
 
 
@@ -316,7 +309,7 @@ def tournament_win_shares(table: TournamentTable, path: Path) -> Path:
     ax.set_xlabel("strategy")
     ax.set_ylabel("share of seat-rounds won (%)")
     ax.set_title(
-        f"{table.name}: win share by strategy, {table.rotations} seat rotations "
+        f"{table.name}: win share by strategy, {table.rotations} seatings "
         f"(n = {table.n_won:,} won rounds)"
     )
     _legend(ax, 1)
@@ -336,7 +329,7 @@ def skill_spreads(spreads: Sequence[SkillSpread], path: Path) -> Path:
     )
     ax.bar(x, 100 * values, 0.6, color=[_color(i) for i in range(len(x))], alpha=0.8)
     ax.errorbar(x, 100 * values, yerr=100 * err, fmt="none", ecolor="black", capsize=3, linewidth=1)
-    ax.set_xticks(x, [s.preset for s in spreads])
+    ax.set_xticks(x, [" = ".join([s.preset, *s.same_presets]) for s in spreads])
     ax.set_xlabel("rule preset")
     ax.set_ylabel("best minus worst win share (percentage points)")
     ax.set_title("Skill vs luck: win-share spread between the best and worst strategy")

@@ -16,29 +16,29 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from uno_stats.analysis.compare import RunComparison, compare_runs
+from uno_stats.analysis.compare import compare_runs
 from uno_stats.analysis.estimates import format_p
+from uno_stats.analysis.metrics import Margin
 from uno_stats.analysis.questions import (
     RunAnswers,
     answer_run,
+    mixed_seats,
     round_length,
-    seat_win_rates,
-    skill_spread,
     status_counts,
     survival_curve,
     sweep_groups,
-    tournament_groups,
-    tournament_preset,
-    tournament_table,
     turns_histogram,
 )
+from uno_stats.analysis.seats import seat_win_rates
+from uno_stats.analysis.tournament import Tournaments, tournaments
 from uno_stats.errors import ResultsError
-from uno_stats.present import plots
+from uno_stats.present.comparison import comparison_rows, comparison_section
 from uno_stats.present.document import Document, render_html, render_markdown, render_text
-from uno_stats.present.records import records
+from uno_stats.present.records import COLUMNS, records, tournament_records
+from uno_stats.present.round_sections import events_section, first_mover_section
 from uno_stats.present.sections import (
+    CONFOUNDED,
     comeback_section,
-    comparison_section,
     count_pct,
     deficit_section,
     est,
@@ -49,26 +49,36 @@ from uno_stats.present.sections import (
     run_meta,
     runs_section,
     seat_section,
-    skill_section,
     status_section,
     strategy_section,
     sweep_section,
-    tournament_section,
 )
+from uno_stats.present.tournament_sections import skill_section, tournament_section
 from uno_stats.run.results import Run, tool_version
 
 FORMATS = ("table", "md", "json", "csv")
 METHODS = (
     "Methods. Means: Student t interval. Quantiles (inverted CDF, an observed value): "
-    "nonparametric bootstrap percentile interval, 1,000 seeded resamples of all rows (drawn "
-    "as multinomial counts over the distinct values). Proportions: Wilson score interval. "
-    "Seat shares: Pearson chi-square against equal shares over won rounds. Comparisons: Welch "
-    "t for means (ratio interval by the delta method on the log ratio), Mann-Whitney U for "
-    "length distributions (quantile difference and ratio intervals by bootstrap), "
-    "two-proportion z test for rates (Newcombe hybrid score interval for the difference, Katz "
-    "log interval for the ratio); effect sizes Cohen's d, rank-biserial r, Cohen's h; p-values "
-    "Holm-corrected over all comparisons. Void and capped rounds have no winner and are left "
-    "out of every seat, comeback and strategy statistic."
+    "distribution-free interval between two order statistics whose ranks come from the "
+    "binomial law (no resampling). Proportions: Wilson score interval. "
+    "Seat and first-mover shares: Pearson chi-square against equal shares over won rounds; "
+    "first mover's edge: exact binomial test. Comeback gap (P(win | k behind) - P(win | never "
+    "k behind)): Newcombe hybrid score interval. Cards per own-turn draw: a ratio of sums "
+    "with a cluster-robust (delta method) interval over rounds. Tournaments: every interval "
+    "cluster-robust over deals (all seatings replay the same deals); spreads compared by a z "
+    "test, paired by deal when the seeds agree, Holm over the pairs. Comparisons: runs "
+    "with the same seed and game count replay the same deals game by game (common random "
+    "numbers) and are compared paired, game k against game k; others as independent samples. "
+    "Means: paired t, or Welch t (ratio interval by the delta method on the log ratio, with "
+    "the covariance when paired). Rates: McNemar test with Newcombe's paired score interval, "
+    "or the two-proportion z test with Newcombe's hybrid score interval (Katz log interval "
+    "for the ratio). Quantiles: bootstrap percentile interval of the quantile difference "
+    "(resampling game indices when paired), its p-value the inversion of that interval. "
+    "Distributions: Wilcoxon signed-rank when paired, Mann-Whitney U otherwise (its own row). "
+    "Effect sizes Cohen's d, Cohen's h, rank-biserial r; p-values Holm-corrected within each "
+    "question of each run pair, leaving out metrics that are zero in both runs or identical "
+    "in every paired game. Void and capped rounds have no winner and are left out of every "
+    "seat, comeback and strategy statistic."
 )
 
 
@@ -109,8 +119,8 @@ def run_summary_text(run: Run, games_per_s: float | None = None) -> str:
             [name, num(e.value, d), f"{num(e.low, d)} to {num(e.high, d)}", f"{e.n:,}", how]
             for name, e, d, how in (
                 ("mean", length.mean, 2, "t"),
-                ("median", length.median, 0, "bootstrap"),
-                ("p90", length.p90, 0, "bootstrap"),
+                ("median", length.median, 0, "order statistics"),
+                ("p90", length.p90, 0, "order statistics"),
             )
         ],
     )
@@ -133,6 +143,7 @@ def run_summary_text(run: Run, games_per_s: float | None = None) -> str:
         doc.para(
             f"Seat shares vs 1/{run.players}: chi-square {num(chi.statistic)} "
             f"(df {chi.df}), {format_p(chi.p)}, n = {seats.n_won:,} won rounds."
+            + (f" {CONFOUNDED}." if mixed_seats(run) else "")
         )
     rate = games_per_s if games_per_s is not None else run.manifest.games_per_s
     if rate:
@@ -140,20 +151,23 @@ def run_summary_text(run: Run, games_per_s: float | None = None) -> str:
     return render_text(doc)
 
 
-def _summary_document(answers: Sequence[RunAnswers], runs: Sequence[Run]) -> Document:
+def _summary_document(
+    answers: Sequence[RunAnswers], runs: Sequence[Run], found: Tournaments
+) -> Document:
     doc = Document()
     runs_section(doc, runs)
     status_section(doc, answers)
     length_section(doc, answers)
     match_section(doc, answers)
+    first_mover_section(doc, answers)
     seat_section(doc, answers)
     comeback_section(doc, answers)
     deficit_section(doc, answers)
+    events_section(doc, answers)
     strategy_section(doc, answers)
     sweep_section(doc, sweep_groups(runs), {str(a.run.path): a for a in answers})
-    groups = tournament_groups(runs)
-    tournament_section(doc, [tournament_table(g) for _, g in groups])
-    skill_section(doc, [skill_spread(tournament_table(g), tournament_preset(g)) for _, g in groups])
+    tournament_section(doc, found)
+    skill_section(doc, found)
     return doc
 
 
@@ -172,65 +186,39 @@ def _json(data: dict[str, Any]) -> str:
 def summary_text(runs: list[Run], fmt: str = "table") -> str:
     """All answers for each run (and per-point rows for sweeps) as table, md, json or csv.
 
-    json is one object ``{"runs": [...], "answers": [...]}``; csv is one tidy table with
-    columns run, question, metric, estimate, low, high, n.
+    json is one object ``{"runs": [...], "answers": [...]}``; csv is one tidy table. Both
+    hold every table of the report, one row per number, with the columns of
+    :data:`uno_stats.present.records.COLUMNS` (method, confidence level, n and seed included).
     """
     _check_format(fmt)
     _require_runs(runs)
     answers = [answer_run(run) for run in runs]
+    found = tournaments(runs)
     if fmt in ("json", "csv"):
-        rows = [r for a in answers for r in records(a)]
+        groups = sweep_groups(runs)
+        rows = [r for a in answers for r in records(a, groups)] + tournament_records(found)
         if fmt == "csv":
-            return _csv(rows, ["run", "question", "metric", "estimate", "low", "high", "n"])
+            return _csv(rows, COLUMNS)
         return _json({"runs": [run_meta(r) for r in runs], "answers": rows})
-    doc = _summary_document(answers, runs)
+    doc = _summary_document(answers, runs, found)
     return render_markdown(doc) if fmt == "md" else render_text(doc)
 
 
-def _comparison_rows(results: Sequence[RunComparison]) -> list[dict[str, Any]]:
-    rows = []
-    for r in results:
-        c = r.comparison
-        fields = {
-            "baseline": r.baseline.name,
-            "run": r.run.name,
-            "metric": c.metric,
-            "baseline_estimate": c.baseline.value,
-            "run_estimate": c.other.value,
-            "difference": c.difference.value,
-            "difference_low": c.difference.low,
-            "difference_high": c.difference.high,
-            "ratio": c.ratio.value,
-            "ratio_low": c.ratio.low,
-            "ratio_high": c.ratio.high,
-            "test": c.test,
-            "statistic": c.statistic,
-            "effect_name": c.effect_name,
-            "effect": c.effect,
-            "p": c.p,
-            "p_holm": c.p_holm,
-            "n_baseline": c.baseline.n,
-            "n_run": c.other.n,
-            "verdict": r.verdict,
-        }
-        rows.append(
-            {
-                k: (None if isinstance(v, float) and not math.isfinite(v) else v)
-                for k, v in fields.items()
-            }
-        )
-    return rows
-
-
-def compare_text(runs: list[Run], fmt: str = "table") -> str:
+def compare_text(
+    runs: list[Run],
+    fmt: str = "table",
+    metrics: Sequence[str] | None = None,
+    margin: Margin | None = None,
+) -> str:
     """``runs[0]`` as baseline against every other run: table, verdict lines, Holm p-values.
 
-    Per-seat metrics are skipped (with a note) where player counts differ.
+    Per-seat metrics are skipped (with a note) where player counts differ; ``margin`` adds
+    an equivalence (TOST) verdict to every line.
     """
     _check_format(fmt)
-    results, notes = compare_runs(runs)
+    results, notes = compare_runs(runs, metrics, margin)
     if fmt in ("json", "csv"):
-        rows = _comparison_rows(results)
+        rows = comparison_rows(results)
         if fmt == "csv":
             return _csv(rows, list(rows[0]) if rows else ["baseline", "run", "metric"])
         return _json(
@@ -262,6 +250,8 @@ def write_report(runs: list[Run], out: str | Path, title: str | None = None) -> 
 
     Returns the paths written (Markdown, HTML, then the PNGs).
     """
+    from uno_stats.present import plots  # matplotlib: only reports draw
+
     _require_runs(runs)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -308,6 +298,7 @@ def write_report(runs: list[Run], out: str | Path, title: str | None = None) -> 
         "P(round still running after t turns)",
     )
     match_section(doc, answers)
+    first_mover_section(doc, answers)
     seat_section(doc, answers)
     seated = [(a.run.name, a.seats) for a in answers if a.seats is not None]
     if seated:
@@ -319,7 +310,8 @@ def write_report(runs: list[Run], out: str | Path, title: str | None = None) -> 
     curves = [(a.run.name, a.comeback) for a in answers if a.comeback is not None]
     if curves:
         doc.image(
-            plot(plots.comeback(curves, out / "comeback.png")), "Comeback probability by deficit k"
+            plot(plots.comeback(curves, out / "comeback.png")),
+            "Comeback: P(win | k or more behind) against P(win | never k behind)",
         )
     deficit_section(doc, answers)
     taken: set[str] = set()
@@ -330,6 +322,7 @@ def write_report(runs: list[Run], out: str | Path, title: str | None = None) -> 
                 plot(plots.deficit_heatmap(a.run.name, a.deficit, path)),
                 f"P(win | deficit d at turn t), {a.run.name}",
             )
+    events_section(doc, answers)
     strategy_section(doc, answers)
     by_path = {str(a.run.path): a for a in answers}
     sweep_section(doc, groups, by_path)
@@ -341,27 +334,24 @@ def write_report(runs: list[Run], out: str | Path, title: str | None = None) -> 
             plot(plots.sweep(g.name, g.axes, points, out / f"sweep_{_slug(g.name, taken)}.png")),
             f"Mean round length across sweep {g.name}",
         )
-    groups = tournament_groups(runs)
-    tables = [tournament_table(g) for _, g in groups]
-    tournament_section(doc, tables)
+    found = tournaments(runs)
+    tournament_section(doc, found)
     named: set[str] = set()
-    for t in tables:
+    for t in found.tables:
         path = out / f"tournament_win_share_{_slug(t.name, named)}.png"
         doc.image(
             plot(plots.tournament_win_shares(t, path)),
             f"Win share by strategy over every seat rotation of {t.name}, 95% intervals and "
             "the fair share",
         )
-    spreads = [
-        skill_spread(t, tournament_preset(g)) for t, (_, g) in zip(tables, groups, strict=True)
-    ]
-    skill_section(doc, spreads)
-    if len(spreads) >= 2:
+    spreads = found.spreads
+    skill_section(doc, found)
+    if spreads:
         doc.image(
             plot(plots.skill_spreads(spreads, out / "skill_vs_luck.png")),
             "Win-share spread between the best and worst strategy by rule preset, 95% intervals",
         )
-    if len(runs) >= 2 and not spreads:
+    if len(runs) >= 2 and not found.tables:
         doc.heading("Rule effect")
         comparison_section(doc, *compare_runs(runs))
     doc.heading("Methods")

@@ -9,19 +9,16 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from uno_stats.analysis.compare import RunComparison
 from uno_stats.analysis.estimates import Estimate, format_p
 from uno_stats.analysis.questions import (
     RunAnswers,
-    SkillSpread,
     SweepGroup,
-    TournamentTable,
     run_match_target,
     run_preset,
     run_rules,
     run_seats,
-    seat_label,
 )
+from uno_stats.analysis.seats import seat_label
 from uno_stats.engine.rules import preset_rules
 from uno_stats.present.document import Document
 from uno_stats.run.results import Run
@@ -29,6 +26,10 @@ from uno_stats.run.results import Run
 DEFICIT_TURNS = (10, 20, 30, 50, 75, 100)
 DEFICIT_ROWS = 10
 MIN_CELL_N = 30
+CONFOUNDED = (
+    "Strategies differ by seat here, so seat and strategy are confounded: a seat's share "
+    "measures the strategy sitting there as much as the seat"
+)
 
 # --- formatting -----------------------------------------------------------------------------
 
@@ -52,6 +53,14 @@ def pct(e: Estimate, digits: int = 1) -> str:
 def p_cell(p: float) -> str:
     """A p-value for a table cell: ``0.0457``, ``3.1e-12`` or ``< 1e-300``."""
     return format_p(p).removeprefix("p = ").removeprefix("p ")
+
+
+def pp(e: Estimate, digits: int = 2) -> str:
+    """A difference of proportions in percentage points: ``+1.20 pp [+0.80, +1.60]``."""
+    v = [100 * x for x in (e.value, e.low, e.high)]
+    if not all(math.isfinite(x) for x in v):
+        return "n/a"
+    return f"{v[0]:+.{digits}f} pp [{v[1]:+.{digits}f}, {v[2]:+.{digits}f}]"
 
 
 def count_pct(count: int, e: Estimate) -> str:
@@ -171,7 +180,19 @@ def length_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
     """Round length in turns."""
     doc.heading("Round length (turns)")
     doc.table(
-        ["run", "rounds", "mean", "median", "p10", "p90", "p99", "sd"],
+        [
+            "run",
+            "rounds",
+            "mean",
+            "median",
+            "p10",
+            "p90",
+            "p99",
+            "sd",
+            "mode (share)",
+            "min",
+            "max",
+        ],
         [
             [
                 a.run.name,
@@ -182,10 +203,14 @@ def length_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
                 est(a.length.p90, 0),
                 est(a.length.p99, 0),
                 num(a.length.sd),
+                f"{a.length.mode:.0f} ({pct(a.length.mode_share, 2)})",
+                f"{a.length.minimum:.0f}",
+                f"{a.length.maximum:.0f}",
             ]
             for a in answers
         ],
-        "turns per round, all rounds; mean [95% t CI], quantiles [95% bootstrap CI]",
+        "turns per round, all rounds; mean [95% t CI], quantiles [95% order-statistic CI], "
+        "mode: the most frequent length with its share [95% Wilson CI]",
     )
 
 
@@ -209,7 +234,8 @@ def match_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
             for a in with_matches
             if a.match is not None
         ],
-        "rounds per match, void rounds included; mean [95% t CI], quantiles [95% bootstrap CI]",
+        "rounds per match, void rounds included; mean [95% t CI], quantiles [95% "
+        "order-statistic CI]",
     )
     for a in with_matches:
         m = a.match
@@ -241,7 +267,8 @@ def seat_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
                 for i, (w, e) in enumerate(zip(s.wins, s.seats, strict=True))
             ],
             f"{a.run.name}: share of {s.n_won:,} won rounds; chi-square vs 1/{s.players} = "
-            f"{num(s.chi_square.statistic)} (df {s.chi_square.df}), {format_p(s.chi_square.p)}",
+            f"{num(s.chi_square.statistic)} (df {s.chi_square.df}), {format_p(s.chi_square.p)}"
+            + (f". {CONFOUNDED}" if a.mixed else ""),
         )
     doc.table(
         ["run", "won rounds", "first player", "other seats (mean)", "edge", "t", "p"],
@@ -271,13 +298,14 @@ def comeback_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
         if c is None:
             continue
         doc.table(
-            ["k", "seat-rounds", "wins", "P(win) [95% CI]", "overall"],
+            ["k", "seat-rounds", "wins", "P(win | k+ behind)", "P(win | never k behind)", "gap"],
             [
-                [k, f"{e.n:,}", f"{w:,}", pct(e), f"{100 * c.overall:.1f}%"]
-                for k, e, w in zip(c.ks, c.rates, c.wins, strict=True)
+                [k, f"{e.n:,}", f"{w:,}", pct(e), pct(nv), pp(g)]
+                for k, e, w, nv, g in zip(c.ks, c.rates, c.wins, c.never, c.gap, strict=True)
             ],
-            f"{a.run.name}: P(win | at some point held k or more cards above the smallest hand), "
-            "seat-rounds of won rounds",
+            f"{a.run.name}: P(win | at some point held k or more cards above the smallest hand) "
+            "against P(win | never that far behind), seat-rounds of won rounds; 95% Wilson CIs, "
+            "gap with Newcombe's CI in percentage points",
         )
 
 
@@ -339,7 +367,12 @@ def strategy_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
             for r in a.strategies
         ],
         "per seat-round of won rounds; points scored: the winner collects the other hands' "
-        "points; points left: own remaining card points (95% t CI)",
+        "points; points left: own remaining card points (95% t CI)"
+        + (
+            ". Where strategies sit in fixed seats, the shares include the seats' advantage"
+            if any(a.mixed for a in answers)
+            else ""
+        ),
     )
 
 
@@ -380,148 +413,3 @@ def sweep_section(
             rows,
             "95% CIs in brackets",
         )
-
-
-def comparison_section(
-    doc: Document, results: Sequence[RunComparison], notes: Sequence[str]
-) -> None:
-    """The comparison table and one verdict line per metric."""
-    if not results:
-        return
-    base = results[0].baseline
-    doc.para(
-        f"Baseline: {base.name}. Differences are run - baseline, ratios run / baseline; "
-        f"p-values Holm-corrected over all {results[0].comparison.family} comparisons."
-    )
-    rows = []
-    for r in results:
-        c = r.comparison
-        rate = c.kind in ("rate", "seat")
-        show = (lambda e: pct(e, 2)) if rate else (lambda e: est(e))
-        diff = (
-            (
-                f"{100 * c.difference.value:+.2f} pp [{100 * c.difference.low:+.2f}, "
-                f"{100 * c.difference.high:+.2f}]"
-            )
-            if rate
-            else est(c.difference)
-        )
-        rows.append(
-            [
-                r.run.name,
-                c.label,
-                show(c.baseline),
-                show(c.other),
-                diff,
-                est(c.ratio, 3),
-                c.test,
-                f"{c.effect_name} {c.effect:+.3f}",
-                p_cell(c.p),
-                p_cell(c.p_holm),
-            ]
-        )
-    doc.table(
-        [
-            "run",
-            "metric",
-            "baseline [95% CI]",
-            "run [95% CI]",
-            "difference [95% CI]",
-            "ratio [95% CI]",
-            "test",
-            "effect size",
-            "p",
-            "Holm p",
-        ],
-        rows,
-    )
-    doc.heading("Verdicts", 3)
-    for r in results:
-        doc.para(r.verdict)
-    for note in notes:
-        doc.para(f"Note: {note}")
-
-
-def tournament_section(doc: Document, tables: Sequence[TournamentTable]) -> None:
-    """Per tournament: win share and points per strategy, and the pairwise table."""
-    if not tables:
-        return
-    doc.heading("Tournament")
-    for t in tables:
-        doc.para(
-            f"{t.name}: {len(t.rows)} strategies rotated through {t.players} seats in "
-            f"{t.rotations} rotations, so each strategy sits in every seat equally often and "
-            f"seat advantage cancels; {t.n_won:,} won rounds pooled."
-        )
-        doc.table(
-            [
-                "strategy",
-                "seat-rounds",
-                "wins",
-                "win share [95% CI]",
-                "fair share",
-                "share - fair",
-                "points scored / round",
-            ],
-            [
-                [
-                    r.label,
-                    f"{r.win.n:,}",
-                    f"{r.wins:,}",
-                    pct(r.win),
-                    f"{100 * t.fair:.1f}%",
-                    f"{100 * (r.win.value - t.fair):+.2f} pp",
-                    est(r.points_scored),
-                ]
-                for r in t.rows
-            ],
-            f"{t.name}: share of its seat-rounds in won rounds (95% Wilson CI) against "
-            f"1/{t.players}; points scored per seat-round: the winner collects the other "
-            "hands' points (95% t CI)",
-        )
-        labels = [r.label for r in t.rows]
-        cell = {(p.label, p.opponent): p for p in t.pairs}
-        doc.table(
-            ["strategy vs opponent", *labels],
-            [
-                [
-                    a,
-                    *(
-                        f"{pct(cell[a, b].ahead)} n={cell[a, b].ahead.n:,}" if a != b else "-"
-                        for b in labels
-                    ),
-                ]
-                for a in labels
-            ],
-            f"{t.name}: P(row strategy finishes ahead of column strategy) = its wins / both's "
-            "wins, over rounds of rotations seating both that one of them won (95% Wilson CI; "
-            "n = rounds one of the two won)",
-        )
-
-
-def skill_section(doc: Document, spreads: Sequence[SkillSpread]) -> None:
-    """Skill vs luck: each tournament's best-minus-worst win share (needs two or more)."""
-    if len(spreads) < 2:
-        return
-    doc.heading("Skill vs luck")
-    doc.para(
-        "The gap between the best and the worst strategy's win share in each tournament: "
-        "the bigger the gap, the more the rules reward playing well; near zero, the cards decide."
-    )
-    doc.table(
-        ["tournament", "preset", "best", "worst", "spread [95% CI]", "n (seat-rounds)"],
-        [
-            [
-                s.name,
-                s.preset,
-                s.best,
-                s.worst,
-                f"{100 * s.spread.value:.2f} pp [{100 * s.spread.low:.2f}, "
-                f"{100 * s.spread.high:.2f}]",
-                f"{s.spread.n:,}",
-            ]
-            for s in spreads
-        ],
-        "best minus worst win share over every seat rotation (Newcombe 95% CI for the "
-        "difference of two proportions)",
-    )

@@ -5,10 +5,12 @@ chunk played), and only then times a full set of chunks through the same chunk f
 backends and chunk sizes that :func:`uno_stats.run.runner.run_scenario` uses. Workers return
 only row counts and write nothing: this measures the simulation itself (a real run adds
 Parquet writing, done in the workers; ``uno-stats run`` prints that end-to-end rate).
+With ``repeat`` > 1 each worker count is timed that many times and the median is kept.
 """
 
 from __future__ import annotations
 
+import statistics
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -16,23 +18,36 @@ from typing import TYPE_CHECKING, Any
 
 from tabulate import tabulate
 
-from uno_stats import engine
+from uno_stats.engine.jit import ensure_compiled
 from uno_stats.run import runner
-from uno_stats.run.backends import Backend, execute, make_backend
+from uno_stats.run.backends import SLOTS_PER_WORKER, Backend, execute, make_backend
 
 if TYPE_CHECKING:
     from uno_stats.run.scenario import Scenario
 
-DEFAULT_SCENARIO = """\
-name: bench-4p
-description: Benchmark table - four random players, Mattel 2022 rules, single rounds.
-players: 4
-games: 200000
-seed: 2026
-rules:
-  preset: mattel-2022
-"""
+DEFAULT_PRESET = "mattel-2022"
+DEFAULT_STRATEGY = "random"
+BENCH_PLAYERS = 4
 WARM_UP_GAMES = 200
+
+
+def bench_scenario_text(
+    preset: str = DEFAULT_PRESET, strategy: str = DEFAULT_STRATEGY, players: int = BENCH_PLAYERS
+) -> str:
+    """The benchmark table as scenario YAML: ``players`` seats of ``strategy`` under ``preset``."""
+    return (
+        f"name: bench-{players}p-{preset}-{strategy}\n"
+        f"description: Benchmark table - {players} {strategy} players, {preset} rules, "
+        "single rounds.\n"
+        f"players: {players}\n"
+        "games: 200000\n"
+        "seed: 2026\n"
+        f"rules:\n  preset: {preset}\n"
+        f"strategies:\n  - strategy: {strategy}\n"
+    )
+
+
+DEFAULT_SCENARIO = bench_scenario_text()
 
 
 @dataclass(frozen=True)
@@ -42,9 +57,11 @@ class BenchResult:
     workers: int
     games: int
     rounds: int
-    seconds: float
+    seconds: float  # the median of ``repeats`` timings
     start_s: float  # starting and warming the workers (not timed)
     chunk_size: int
+    repeats: int = 1
+    where: str = "local"  # "local" (a process pool, or this process) or the Dask scheduler
 
     @property
     def games_per_s(self) -> float:
@@ -63,19 +80,26 @@ class BenchResult:
         }
 
 
-def load_bench_scenario(path: Path | None) -> Scenario:
-    """The scenario at ``path``, or the built-in four-player Mattel 2022 table."""
+def load_bench_scenario(
+    path: Path | None, preset: str | None = None, strategy: str | None = None
+) -> Scenario:
+    """The scenario at ``path``, or the built-in four-player table (Mattel 2022 and ``random``
+    unless ``preset`` or ``strategy`` says otherwise)."""
+    from uno_stats.errors import UnoStatsError
     from uno_stats.run.scenario import load_scenario, parse_scenario
 
     if path is not None:
+        if preset or strategy:
+            raise UnoStatsError("give either a scenario file or --preset/--strategy, not both")
         return load_scenario(path)
-    return parse_scenario(DEFAULT_SCENARIO, source="<bench default>")
+    text = bench_scenario_text(preset or DEFAULT_PRESET, strategy or DEFAULT_STRATEGY)
+    return parse_scenario(text, source="<bench table>")
 
 
 def warm_up_engine(config: Any) -> float:
     """Compile (or load from numba's cache) and play a few games; seconds it took."""
     started = time.perf_counter()
-    engine.warm_up()
+    ensure_compiled()
     runner.run_chunk(config, 0, WARM_UP_GAMES)
     return time.perf_counter() - started
 
@@ -89,36 +113,67 @@ def _submit(backend: Backend, config: Any, chunk: runner.Chunk) -> Any:
     return backend.submit(simulate_rows, config, chunk.first_game, chunk.n_games)
 
 
-def measure(config: Any, games: int, workers: int, chunk_size: int) -> BenchResult:
-    """Time ``games`` games on ``workers`` warmed workers."""
+def measure(
+    config: Any,
+    games: int,
+    workers: int,
+    chunk_size: int,
+    repeat: int = 1,
+    scheduler: str | None = None,
+) -> BenchResult:
+    """Time ``games`` games on ``workers`` warmed workers (or a Dask cluster), ``repeat`` times;
+    the median time is kept."""
     chunks = runner.plan_chunks(0, games, chunk_size)
-    warm = runner.plan_chunks(0, WARM_UP_GAMES * 2 * workers, WARM_UP_GAMES)
     started = time.perf_counter()
-    rounds = 0
-    with make_backend(workers) as backend:
+    timings, rounds = [], 0
+    with make_backend(workers, scheduler) as backend:
+        in_flight = max(1, backend.slots)  # warm every worker of a pool or cluster
+        warm = runner.plan_chunks(0, WARM_UP_GAMES * in_flight, WARM_UP_GAMES)
         execute(backend, warm, lambda b, c: _submit(b, config, c), lambda c, r: None)
-        timed = time.perf_counter()
+        start_s = time.perf_counter() - started
+        for _ in range(max(1, repeat)):
+            rounds = 0
 
-        def count(chunk: runner.Chunk, rows: int) -> None:
-            nonlocal rounds
-            rounds += rows
+            def count(chunk: runner.Chunk, rows: int) -> None:
+                nonlocal rounds
+                rounds += rows
 
-        execute(backend, chunks, lambda b, c: _submit(b, config, c), count)
-        seconds = time.perf_counter() - timed
-    return BenchResult(workers, games, rounds, seconds, timed - started, chunk_size)
+            timed = time.perf_counter()
+            execute(backend, chunks, lambda b, c: _submit(b, config, c), count)
+            timings.append(time.perf_counter() - timed)
+        if scheduler:
+            workers = max(1, backend.slots // SLOTS_PER_WORKER)  # Dask: its worker threads
+    seconds = statistics.median(timings)
+    where = scheduler or "local"
+    return BenchResult(workers, games, rounds, seconds, start_s, chunk_size, len(timings), where)
 
 
-def benchmark(scenario: Scenario, games: int, workers_list: list[int]) -> list[BenchResult]:
-    """Games/s and rounds/s of ``scenario`` for each worker count, compile time excluded."""
+def benchmark(
+    scenario: Scenario,
+    games: int,
+    workers_list: list[int],
+    repeat: int = 1,
+    scheduler: str | None = None,
+) -> list[BenchResult]:
+    """Games/s and rounds/s of ``scenario`` for each worker count, compile time excluded.
+
+    With ``scheduler`` (a Dask address or ``"local"``) the cluster is timed once, with its
+    own workers, instead of local processes.
+    """
+    from uno_stats import engine
     from uno_stats.run.scenario import with_overrides
 
     sized = with_overrides(scenario, games=games)
     config = engine.EngineConfig.from_scenario(sized)
     warm_up_engine(config)
+    if scheduler:
+        top = max(workers_list)
+        size = runner.default_chunk_size(sized, top)
+        return [measure(config, games, top, size, repeat, scheduler)]
     results = []
     for workers in workers_list:
         chunk_size = runner.default_chunk_size(sized, workers)
-        results.append(measure(config, games, workers, chunk_size))
+        results.append(measure(config, games, workers, chunk_size, repeat))
     return results
 
 
@@ -135,18 +190,31 @@ def results_table(results: list[BenchResult], tablefmt: str = "simple") -> str:
             f"{r.rounds_per_s:,.0f}",
             f"{r.rounds_per_s / base:.2f}x" if base else "-",
             f"{r.start_s:.2f}",
+            r.where,
         ]
         for r in results
     ]
-    headers = ["workers", "games", "rounds", "s", "games/s", "rounds/s", "speed-up", "start s"]
+    headers = [
+        "workers",
+        "games",
+        "rounds",
+        "s",
+        "games/s",
+        "rounds/s",
+        "speed-up",
+        "start s",
+        "where",
+    ]
     return tabulate(rows, headers, tablefmt=tablefmt, disable_numparse=True)
 
 
 def notes(results: list[BenchResult]) -> str:
     """What the numbers include and exclude."""
+    repeats = max((r.repeats for r in results), default=1)
+    median = f" Median of {repeats} timings." if repeats > 1 else ""
     return (
         "Timed after the engine was compiled or loaded from numba's cache and every worker had "
         "played a warm-up chunk\n('start s': starting and warming the workers, not timed). "
-        "Parquet writing is not included.\nCold start (empty numba cache) vs warm start of a "
-        "whole `uno-stats run`: see scripts/bench.py."
+        f"Parquet writing is not included.{median}\nEnd to end, cold and warm starts, memory "
+        "and the C yardstick: `uno-stats bench --report`."
     )

@@ -24,7 +24,7 @@ import numpy as np
 from tqdm import tqdm
 
 from uno_stats import engine
-from uno_stats.engine.jit import engine_source_hash
+from uno_stats.engine.jit import engine_source_hash, ensure_compiled
 from uno_stats.errors import RunError
 from uno_stats.run.backends import Backend, TaskFailed, execute, make_backend
 from uno_stats.run.manifest import (
@@ -392,6 +392,7 @@ def run_scenario(
     scheduler: str | None = None,
     chunk_size: int | None = None,
     fresh: bool = False,
+    games_limit: int | None = None,
 ) -> RunOutcome:
     """Simulate ``scenario`` into ``out_dir/<name>/`` (one sub-folder per sweep point).
 
@@ -399,6 +400,8 @@ def run_scenario(
     ``scheduler``: a Dask scheduler address, or ``"local"`` for an in-process LocalCluster.
     Chunks already on disk from an interrupted run of the same scenario are kept; a folder
     holding another scenario is an error unless ``fresh`` (which clears it first).
+    ``games_limit``: play only the chunks that start below this game index (the run stays
+    incomplete and a later call with a higher limit continues it; ``settle`` grows runs so).
     Raises :class:`RunError` when a chunk fails and :class:`RunInterrupted` on Ctrl-C.
     """
     workers = max(1, workers or os.cpu_count() or 1)
@@ -412,6 +415,10 @@ def run_scenario(
     resumed = sum(len(p.done) for p in plans)
     already = sum(c.n_games for p in plans for c in p.chunks if c.index in p.done)
     todo = [c for p in plans for c in p.todo]
+    if games_limit is not None:
+        todo = [c for c in todo if c.first_game < games_limit]
+    if todo and scheduler in (None, "local"):
+        ensure_compiled()  # here, once, with a notice when cold: workers then load the cache
     bar = tqdm(
         total=total,
         initial=already,
@@ -437,6 +444,7 @@ def run_scenario(
     try:
         if todo:
             with make_backend(workers, scheduler) as backend:
+                state.started = time.perf_counter()  # the speed excludes compile and start-up
                 execute(backend, todo, lambda b, c: _submit(b, plans, c), on_done)
     except TaskFailed as failed:
         raise _chunk_error(plans[failed.task.run], failed.task, failed.error) from failed.error

@@ -25,6 +25,7 @@ import yaml
 from uno_stats.engine.rules import PRESET_NAMES, RULES_BY_KEY, RuleSpec, deck_size, resolve_rules
 from uno_stats.engine.strategy_table import KNOBS_BY_KEY, STRATEGIES_BY_NAME, KnobSpec, default_seat
 from uno_stats.errors import ScenarioError
+from uno_stats.run.seatings import balanced_seatings
 
 _SECTIONS = ("rules", "strategies", "match", "sweep", "tournament")
 TOP_KEYS = ("name", "description", "players", "games", "seed", *_SECTIONS)
@@ -69,7 +70,8 @@ class Scenario:
     With a sweep, the top-level fields are the file's template and each of
     :meth:`sweep_points` is a whole scenario, checked as such (the template alone may rely on
     the sweep, e.g. a ``match`` under ``draw-until-playable`` with a ``rules.scoring`` axis).
-    A ``tournament`` expands the same way into one point per seat rotation.
+    A ``tournament`` expands the same way into one point per balanced seating
+    (:mod:`uno_stats.run.seatings`).
     """
 
     name: str
@@ -499,15 +501,13 @@ def _tournament(data: dict, ctx: _Ctx) -> tuple[str, ...] | None:
 def _rotation_points(
     data: dict, names: tuple[str, ...], players: int, ctx: _Ctx
 ) -> tuple[SweepPoint, ...]:
-    """Rotation r seats strategy ``names[(s + r) % len(names)]`` at seat s; knobs are shared."""
+    """Seating r puts ``names[balanced_seatings(...)[r][s]]`` at seat s; knobs are shared."""
     template = {k: v for k, v in data.items() if k != "tournament"}
     entry = (data.get("strategies") or [{}])[0]
     points = []
-    for r in range(len(names)):
+    for r, seating in enumerate(balanced_seatings(len(names), players)):
         point = copy.deepcopy(template)
-        point["strategies"] = [
-            {**entry, "strategy": names[(s + r) % len(names)]} for s in range(players)
-        ]
+        point["strategies"] = [{**entry, "strategy": names[i]} for i in seating]
         fields = _fields(point, _Ctx(ctx.source, dict(ctx.keys), dict(ctx.values)), None, False)
         assignment = {"rotation": r}
         scenario = Scenario(**fields, sweep=None, source=ctx.source)
@@ -565,7 +565,7 @@ def _point(data: dict, assignment: dict[str, Any], ctx: _Ctx) -> SweepPoint:
         fields = _fields(point, point_ctx, None, False)
         _check_table(fields, point, point_ctx)
     except ScenarioError as exc:
-        key = f"sweep.{exc.key}" if exc.key in assignment else exc.key
+        point_key = f"sweep.{exc.key}" if exc.key in assignment else exc.key
         message = f"{exc.detail} (sweep point {label})"
-        raise ScenarioError(message, file=ctx.source, line=exc.line, key=key) from None
+        raise ScenarioError(message, file=ctx.source, line=exc.line, key=point_key) from None
     return SweepPoint(dict(assignment), label, Scenario(**fields, sweep=None, source=ctx.source))

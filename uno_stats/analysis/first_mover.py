@@ -1,0 +1,130 @@
+"""First mover: who wins by position relative to the player who moved first.
+
+Position 0 moved first, position 1 is next in the direction of play at the start, and so
+on. The opening card (a Skip or Draw Two moves the first turn on, a Reverse turns play
+counterclockwise) and a rotating dealer (matches) move the first player off seat 0, so
+this answers "does moving first help?", which seat numbers cannot.
+
+The result columns carry the dealer and the first player, not the starting direction; it is
+derived from them (RULES.md semantic 4). With offset = (first_player - dealer) mod players:
+1 is an ordinary start and 2 a start after a Skip or Draw Two (clockwise), while an opening
+Reverse starts at offset 0 (``dealer-starts``) or players - 1 (``dealer-right-starts``),
+counterclockwise. Under ``opening_action: redraw`` play always starts clockwise. Only three
+players with ``dealer-right-starts`` and ``apply`` are ambiguous (offset 2 is both a Skip and
+a Reverse start): then positions past 0 are not reported unless the results carry a
+``first_direction`` column (+1 clockwise, -1 counterclockwise), which is used when present.
+With two players direction does not matter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from uno_stats.analysis.estimates import (
+    ChiSquare,
+    Estimate,
+    chi_square_equal,
+    has_column,
+    proportion,
+    proportions,
+    require_rows,
+    won_rounds,
+)
+
+DIRECTION_COLUMN = "first_direction"  # not written by the engine yet; used when present
+
+
+@dataclass(frozen=True)
+class FirstMover:
+    """Win share by position from the first player (Wilson), chi-square, first mover's edge.
+
+    ``positions``/``wins``/``chi_square`` are None when the starting direction cannot be
+    told apart (see the module doc, ``note`` says why). ``edge`` is position 0's share minus
+    the fair share 1/players, in proportion units, with the Wilson interval shifted by the
+    same constant; ``edge_p`` is the exact binomial test of a fair share. ``seat0_first``:
+    share of won rounds in which seat 0 moved first.
+    """
+
+    players: int
+    n_won: int
+    fair: float
+    first: Estimate
+    first_wins: int
+    edge: Estimate
+    edge_p: float
+    positions: tuple[Estimate, ...] | None
+    wins: tuple[int, ...] | None
+    chi_square: ChiSquare | None
+    seat0_first: Estimate
+    note: str | None = None
+
+
+def _direction(lf: pl.LazyFrame, players: int, rules: dict[str, Any]) -> tuple[pl.Expr, str | None]:
+    """The starting direction (+1 / -1) as an expression, or a null one with the reason."""
+    if has_column(lf, DIRECTION_COLUMN):
+        return pl.col(DIRECTION_COLUMN).cast(pl.Int64), None
+    if players <= 2 or rules.get("opening_action", "apply") == "redraw":
+        return pl.lit(1, pl.Int64), None
+    dealer_right = rules.get("opening_reverse", "dealer-starts") == "dealer-right-starts"
+    if players == 3 and dealer_right:
+        return pl.lit(None, pl.Int64), (
+            "3 players with opening_reverse: dealer-right-starts: a Skip or Draw Two start "
+            "and a Reverse start both put the first turn two seats after the dealer, so the "
+            "starting direction is unknown; only the first mover's share is reported"
+        )
+    offset = (pl.col("first_player").cast(pl.Int64) - pl.col("dealer").cast(pl.Int64)) % players
+    reverse_offset = players - 1 if dealer_right else 0
+    return pl.when(offset == reverse_offset).then(-1).otherwise(1).cast(pl.Int64), None
+
+
+def first_mover(lf: pl.LazyFrame, players: int, rules: dict[str, Any] | None = None) -> FirstMover:
+    """Win share by position relative to the first player over won rounds (see module doc).
+
+    ``rules``: the run's resolved rules (``opening_action``, ``opening_reverse``).
+    """
+    from scipy import stats as st  # lazy: scipy.stats costs ~1 s to import
+
+    direction, note = _direction(lf, players, rules or {})
+    first = pl.col("first_player").cast(pl.Int64)
+    winner = pl.col("winner").cast(pl.Int64)
+    position = (((winner - first) * direction) % players).alias("position")
+    grouped = (
+        won_rounds(lf)
+        .select(position, (winner == first).alias("first_won"), (first == 0).alias("seat0"))
+        .group_by("position")
+        .agg(pl.len().alias("k"), pl.col("first_won").sum(), pl.col("seat0").sum())
+        .collect()
+    )
+    n = int(grouped["k"].sum())
+    require_rows(n, "won rounds")
+    first_wins = int(grouped["first_won"].sum())
+    seat0 = int(grouped["seat0"].sum())
+    fair = 1 / players
+    share = proportion(first_wins, n)
+    edge = Estimate(share.value - fair, share.low - fair, share.high - fair, n)
+    edge_p = float(st.binomtest(first_wins, n, fair).pvalue)
+    positions = wins = chi = None
+    if note is None:
+        counts = np.zeros(players, dtype=np.int64)
+        counts[grouped["position"].to_numpy().astype(np.int64)] = grouped["k"].to_numpy()
+        positions = proportions(counts, n)
+        wins = tuple(int(w) for w in counts)
+        chi = chi_square_equal(counts)
+    return FirstMover(
+        players,
+        n,
+        fair,
+        share,
+        first_wins,
+        edge,
+        edge_p,
+        positions,
+        wins,
+        chi,
+        proportion(seat0, n),
+        note,
+    )

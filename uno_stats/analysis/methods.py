@@ -1,0 +1,200 @@
+"""Two-sample intervals and tests, vectorised over numpy arrays (the coverage tests call them).
+
+Independent samples (two runs with different seeds):
+
+- means: Welch t; ``welch(mean_a, var_a, n_a, mean_b, var_b, n_b)``.
+- proportions: Newcombe (1998) method 10, the hybrid score interval built from the two
+  Wilson intervals; two-proportion z test (pooled variance, no continuity correction).
+
+Paired samples (game k of run a and game k of run b start from the same deal):
+
+- means: paired t on the differences d = b - a.
+- proportions: McNemar test on the discordant pairs (asymptotic chi-square, no continuity
+  correction; exact binomial when fewer than 25 discordant pairs) and Newcombe (1998b)
+  method 10 interval for a paired difference (the two marginal Wilson intervals combined
+  with the phi correlation of the 2x2 table, phi shrunk by n/2 when positive, as in the paper).
+
+Ratios b / a of means (or rates): delta method on the log ratio,
+var(log b/a) = v_a/a^2 + v_b/b^2 - 2 c_ab/(a b), where v are variances of the means and
+c_ab their covariance (0 for independent runs).
+
+Quantile differences use a bootstrap (see :mod:`uno_stats.analysis.quantile_diff`); its
+p-value inverts the percentile interval: p = min(1, 2 min(P*(D <= 0), P*(D >= 0))).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from uno_stats.analysis.estimates import LEVEL, wilson, z_value
+
+Array = np.ndarray
+
+
+def _f(x: Array | float | int) -> Array:
+    return np.asarray(x, dtype=np.float64)
+
+
+def welch(
+    mean_a: Array | float,
+    var_a: Array | float,
+    n_a: Array | int,
+    mean_b: Array | float,
+    var_b: Array | float,
+    n_b: Array | int,
+    level: float = LEVEL,
+) -> tuple[Array, Array, Array, Array, Array]:
+    """Welch's b - a: (difference, low, high, t, two-sided p); sample variances (ddof 1) in.
+
+    A zero standard error gives an exact interval: p = 1 when the means agree, 0 otherwise.
+    """
+    from scipy import stats as st  # lazy: scipy.stats costs ~1 s to import
+
+    va, vb = _f(var_a) / _f(n_a), _f(var_b) / _f(n_b)
+    diff = _f(mean_b) - _f(mean_a)
+    se = np.sqrt(va + vb)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        df = (va + vb) ** 2 / (va**2 / (_f(n_a) - 1) + vb**2 / (_f(n_b) - 1))
+        t = diff / se
+        p = 2 * st.t.sf(np.abs(t), df)
+        half = st.t.ppf(0.5 + level / 2, df) * se
+    exact = se == 0
+    half = np.where(exact, 0.0, half)
+    t = np.where(exact, np.where(diff == 0, 0.0, np.copysign(np.inf, diff)), t)
+    p = np.where(exact, np.where(diff == 0, 1.0, 0.0), p)
+    return diff, diff - half, diff + half, t, p
+
+
+def paired_t(
+    mean_d: Array | float, sd_d: Array | float, n: Array | int, level: float = LEVEL
+) -> tuple[Array, Array, Array, Array, Array]:
+    """Paired t on differences d = b - a: (mean d, low, high, t, two-sided p)."""
+    from scipy import stats as st  # lazy: scipy.stats costs ~1 s to import
+
+    m, n_ = _f(mean_d), _f(n)
+    se = _f(sd_d) / np.sqrt(n_)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = m / se
+        p = 2 * st.t.sf(np.abs(t), n_ - 1)
+        half = st.t.ppf(0.5 + level / 2, n_ - 1) * se
+    exact = se == 0
+    half = np.where(exact, 0.0, half)
+    t = np.where(exact, np.where(m == 0, 0.0, np.copysign(np.inf, m)), t)
+    p = np.where(exact, np.where(m == 0, 1.0, 0.0), p)
+    return m, m - half, m + half, t, p
+
+
+def newcombe(
+    x_a: Array | int, n_a: Array | int, x_b: Array | int, n_b: Array | int, level: float = LEVEL
+) -> tuple[Array, Array, Array]:
+    """Newcombe's hybrid score interval for p_b - p_a (independent): (difference, low, high)."""
+    pa, la, ua = wilson(x_a, n_a, level)
+    pb, lb, ub = wilson(x_b, n_b, level)
+    diff = pb - pa
+    low = diff - np.sqrt((pb - lb) ** 2 + (ua - pa) ** 2)
+    high = diff + np.sqrt((ub - pb) ** 2 + (pa - la) ** 2)
+    return diff, low, high
+
+
+def two_proportion_z(
+    x_a: Array | int, n_a: Array | int, x_b: Array | int, n_b: Array | int
+) -> tuple[Array, Array]:
+    """Pooled two-proportion z test of p_b = p_a: (z, two-sided p); p = 1 when both rates are 0 or 1."""
+    from scipy import stats as st  # lazy: scipy.stats costs ~1 s to import
+
+    xa, na, xb, nb = _f(x_a), _f(n_a), _f(x_b), _f(n_b)
+    pooled = (xa + xb) / (na + nb)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        z = (xb / nb - xa / na) / np.sqrt(pooled * (1 - pooled) * (1 / na + 1 / nb))
+    degenerate = (pooled == 0) | (pooled == 1)
+    z = np.where(degenerate, 0.0, z)
+    return z, np.where(degenerate, 1.0, 2 * st.norm.sf(np.abs(z)))
+
+
+def mcnemar(only_a: Array | int, only_b: Array | int) -> tuple[Array, Array]:
+    """McNemar's test from the discordant pairs: (signed z, two-sided p).
+
+    ``only_a``: pairs where only run a has the event; ``only_b``: only run b. Below 25
+    discordant pairs the p-value is the exact binomial one (mid-p is not used).
+    """
+    from scipy import stats as st  # lazy: scipy.stats costs ~1 s to import
+
+    b, c = _f(only_a), _f(only_b)
+    m = b + c
+    with np.errstate(invalid="ignore", divide="ignore"):
+        z = np.where(m > 0, (c - b) / np.sqrt(m), 0.0)
+    p = np.where(m > 0, 2 * st.norm.sf(np.abs(z)), 1.0)
+    small = (m > 0) & (m < 25)
+    if np.any(small):
+        k = np.minimum(b, c)
+        exact = np.minimum(1.0, 2 * st.binom.cdf(k, m.astype(np.int64), 0.5))
+        p = np.where(small, exact, p)
+    return z, p
+
+
+def newcombe_paired(
+    both: Array | int,
+    only_a: Array | int,
+    only_b: Array | int,
+    neither: Array | int,
+    level: float = LEVEL,
+) -> tuple[Array, Array, Array]:
+    """Newcombe (1998b) method 10 interval for p_b - p_a from paired 2x2 counts.
+
+    l_i, u_i are the Wilson limits of the two marginal rates; with phi the (shrunk)
+    correlation of the table, low = d - sqrt(dl_b^2 - 2 phi dl_b du_a + du_a^2) and
+    high = d + sqrt(du_b^2 - 2 phi du_b dl_a + dl_a^2), dl = p - l, du = u - p.
+    """
+    e, f, g, h = _f(both), _f(only_a), _f(only_b), _f(neither)
+    n = e + f + g + h
+    pa, la, ua = wilson(e + f, n, level)
+    pb, lb, ub = wilson(e + g, n, level)
+    diff = pb - pa
+    margins = (e + f) * (g + h) * (e + g) * (f + h)
+    cross = e * h - f * g
+    with np.errstate(invalid="ignore", divide="ignore"):
+        shrunk = np.where(cross > 0, np.maximum(cross - n / 2, 0.0), cross)
+        phi = np.where(margins > 0, shrunk / np.sqrt(margins), 0.0)
+    dlb, dub, dla, dua = pb - lb, ub - pb, pa - la, ua - pa
+    low = diff - np.sqrt(np.maximum(dlb**2 - 2 * phi * dlb * dua + dua**2, 0.0))
+    high = diff + np.sqrt(np.maximum(dub**2 - 2 * phi * dub * dla + dla**2, 0.0))
+    return diff, np.maximum(low, -1.0), np.minimum(high, 1.0)
+
+
+def log_ratio(
+    mean_a: Array | float,
+    var_mean_a: Array | float,
+    mean_b: Array | float,
+    var_mean_b: Array | float,
+    cov_means: Array | float = 0.0,
+    level: float = LEVEL,
+) -> tuple[Array, Array, Array]:
+    """Delta-method interval of b / a on the log scale: (ratio, low, high); NaN unless both > 0.
+
+    ``var_mean_*`` are variances of the means (s^2 / n), ``cov_means`` their covariance.
+    """
+    a, b = _f(mean_a), _f(mean_b)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = np.where((a > 0) & (b > 0), b / a, np.nan)
+        var = _f(var_mean_a) / a**2 + _f(var_mean_b) / b**2 - 2 * _f(cov_means) / (a * b)
+        half = z_value(level) * np.sqrt(np.maximum(var, 0.0))
+    return ratio, ratio * np.exp(-half), ratio * np.exp(half)
+
+
+def katz_ratio(
+    x_a: Array | int, n_a: Array | int, x_b: Array | int, n_b: Array | int, level: float = LEVEL
+) -> tuple[Array, Array, Array]:
+    """Katz log interval of the risk ratio (p_b / p_a), independent runs; NaN when x_a or x_b is 0."""
+    xa, na, xb, nb = _f(x_a), _f(n_a), _f(x_b), _f(n_b)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = np.where((xa > 0) & (xb > 0), (xb / nb) / (xa / na), np.nan)
+        se = np.sqrt(1 / xb - 1 / nb + 1 / xa - 1 / na)
+    half = z_value(level) * se
+    return ratio, ratio * np.exp(-half), ratio * np.exp(half)
+
+
+def inversion_p(replicates: Array) -> Array:
+    """Two-sided p from bootstrap replicates of a difference (last axis): 2 min(P*(D<=0), P*(D>=0))."""
+    reps = _f(replicates)
+    le, ge = np.mean(reps <= 0, axis=-1), np.mean(reps >= 0, axis=-1)
+    return np.minimum(1.0, 2 * np.minimum(le, ge))

@@ -1,0 +1,333 @@
+"""Tournaments: strategies pooled over balanced seatings, pairwise shares, skill spread.
+
+A tournament's seatings (:mod:`uno_stats.run.scenario`) put every strategy in every seat and
+behind every other strategy equally often. The seatings share the run's seed, so game ``g``
+of every seating starts from the same deal: the deal (the ``game`` column: a round, or a
+whole match) is the unit of independence. Every interval here is therefore cluster-robust
+over games (:func:`uno_stats.analysis.estimates.cluster_ratio`), and differences between
+strategies or between tournaments keep the covariance that shared deals bring.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+import polars as pl
+
+from uno_stats.analysis.estimates import (
+    Estimate,
+    cluster_difference,
+    cluster_ratio,
+    cluster_variance,
+    holm,
+    normal_estimate,
+    require_rows,
+)
+from uno_stats.analysis.questions import run_preset, run_scoring, run_seats
+from uno_stats.analysis.seats import seat_label, seat_matrix, seat_scores, won_frame
+from uno_stats.errors import ResultsError
+from uno_stats.run.results import Run
+
+METHOD = "cluster-robust normal interval over deals (games shared by every seating)"
+
+
+@dataclass(frozen=True)
+class TournamentRow:
+    """One strategy pooled over every seating: win share per seat-round and points scored."""
+
+    label: str
+    seat_rounds: int
+    wins: int
+    win: Estimate
+    points_scored: Estimate
+
+
+@dataclass(frozen=True)
+class TournamentPair:
+    """P(``label`` wins | ``label`` or ``opponent`` wins), over seatings that seat both."""
+
+    label: str
+    opponent: str
+    wins: int
+    opponent_wins: int
+    ahead: Estimate
+
+
+@dataclass(frozen=True, eq=False)
+class TournamentTable:
+    """A tournament's strategies (seat advantage cancels over the seatings) and its pairs.
+
+    ``games`` are the deal ids and ``influence[label]`` each deal's influence on that
+    strategy's win share (aligned with ``games``), kept for spreads and their comparisons.
+    ``same_as`` names tournaments whose results were identical game by game (merged).
+    """
+
+    name: str
+    players: int
+    rotations: int
+    n_won: int
+    fair: float
+    rows: tuple[TournamentRow, ...]
+    pairs: tuple[TournamentPair, ...]
+    seed: int | None
+    games: np.ndarray
+    influence: dict[str, np.ndarray]
+    fingerprint: tuple[int, ...] = ()
+    same_as: tuple[str, ...] = ()
+
+
+def tournament_groups(runs: Sequence[Run]) -> list[tuple[str, list[Run]]]:
+    """The seating runs of each tournament (manifest ``tournament`` set), by scenario name."""
+    groups: dict[str, list[Run]] = {}
+    for run in runs:
+        if run.manifest.tournament:
+            groups.setdefault(run.manifest.name, []).append(run)
+    return list(groups.items())
+
+
+def tournament_preset(runs: Sequence[Run]) -> str:
+    """The rule preset of a tournament's seating runs."""
+    return str(run_preset(runs[0]))
+
+
+def _fingerprint(lf: pl.LazyFrame) -> tuple[int, ...]:
+    """Rows, total turns and cards drawn, and a sum of row hashes over each round's game,
+    round, winner, turns and cards drawn: equal only for results identical game by game."""
+    row_hash = pl.struct("game", "round", "winner", "turns", "cards_drawn").hash(7)
+    row = (
+        lf.select(
+            pl.len(),
+            pl.col("turns").cast(pl.Int64).sum(),
+            pl.col("cards_drawn").cast(pl.Int64).sum(),
+            (row_hash % 1_000_000_007).cast(pl.Int64).sum(),
+        )
+        .collect()
+        .row(0)
+    )
+    return tuple(int(v or 0) for v in row)
+
+
+def _seatings(runs: Sequence[Run]) -> tuple[list[list[str]], list[str], int]:
+    """Each run's seat labels, every label in order of appearance, and 1 + the largest game."""
+    labels = [[seat_label(s) for s in run_seats(run)] for run in runs]
+    order = list(dict.fromkeys(label for seating in labels for label in seating))
+    games = 0
+    for run in runs:
+        top = run.scan().select(pl.col("game").max()).collect().item()
+        games = max(games, int(top) + 1 if top is not None else 0)
+    return labels, order, games
+
+
+def tournament_table(runs: Sequence[Run]) -> TournamentTable:
+    """Pool a tournament's seating runs (won rounds only), clustering by deal.
+
+    Per strategy: wins / seat-rounds and points scored / seat-round. Per ordered pair (A, B):
+    over the seatings that seat both, A's wins / (A's + B's wins) = P(A wins | A or B wins).
+    Every interval is cluster-robust over games (:data:`METHOD`).
+    """
+    if not runs:
+        raise ResultsError("no tournament runs given")
+    players = {run.players for run in runs}
+    if len(players) != 1:
+        raise ResultsError("tournament runs differ in player count")
+    seat_labels, order, size = _seatings(runs)
+    k = len(order)
+    n, wins, score = (np.zeros((k, size)) for _ in range(3))
+    pair_wins: dict[tuple[int, int], np.ndarray] = {}
+    for run, labels in zip(runs, seat_labels, strict=True):
+        df = won_frame(run.scan(), pl.col("game").cast(pl.Int64), "points")
+        game, winner = df["game"].to_numpy(), df["winner"].to_numpy()
+        scores = seat_scores(seat_matrix(df, "points"), winner, run_scoring(run))
+        per_run = np.zeros((k, size))
+        for seat, label in enumerate(labels):
+            j = order.index(label)
+            n[j] += np.bincount(game, minlength=size)
+            won = np.bincount(game, weights=winner == seat, minlength=size)
+            per_run[j] += won
+            score[j] += np.bincount(game, weights=scores[:, seat], minlength=size)
+        wins += per_run
+        seated = sorted({order.index(label) for label in labels})
+        for a in seated:
+            for b in seated:
+                if a != b:
+                    pair_wins.setdefault((a, b), np.zeros(size))
+                    pair_wins[a, b] += per_run[a]
+    require_rows(int(n.sum()), "won rounds")
+    used = n.sum(axis=0) > 0  # deals with a won round in some seating: the clusters
+    n, wins, score = n[:, used], wins[:, used], score[:, used]
+    rows, influence = [], {}
+    for j, label in enumerate(order):
+        if n[j].sum() == 0:
+            continue
+        share, e = cluster_ratio(wins[j], n[j], share=True)
+        points, _ = cluster_ratio(score[j], n[j])
+        influence[label] = e
+        rows.append(TournamentRow(label, int(n[j].sum()), int(wins[j].sum()), share, points))
+    pairs = []
+    for a, la in enumerate(order):
+        for b, lb in enumerate(order):
+            if a == b:
+                continue
+            wa = pair_wins.get((a, b), np.zeros(size))[used]
+            wb = pair_wins.get((b, a), np.zeros(size))[used]
+            ahead, _ = cluster_ratio(wa, wa + wb, share=True)
+            pairs.append(TournamentPair(la, lb, int(wa.sum()), int(wb.sum()), ahead))
+    n_players = players.pop()
+    return TournamentTable(
+        runs[0].manifest.name,
+        n_players,
+        len(runs),
+        int(wins.sum()),
+        1 / n_players,
+        tuple(rows),
+        tuple(pairs),
+        runs[0].manifest.seed,
+        np.flatnonzero(used),
+        influence,
+        tuple(v for run in runs for v in _fingerprint(run.scan())),
+    )
+
+
+def merge_identical(tables: Sequence[TournamentTable]) -> list[TournamentTable]:
+    """Tournaments whose results are identical game by game, reported once.
+
+    Two tournaments whose rule difference never fires (e.g. a key that only matters with
+    forgetful players) replay the same games from the same seed: the first is kept and
+    names the others in ``same_as``.
+    """
+    kept: list[TournamentTable] = []
+    for t in tables:
+        twin = next((k for k in kept if t.fingerprint and k.fingerprint == t.fingerprint), None)
+        if twin is None:
+            kept.append(t)
+        else:
+            i = kept.index(twin)
+            kept[i] = replace(twin, same_as=(*twin.same_as, t.name))
+    return kept
+
+
+@dataclass(frozen=True, eq=False)
+class SkillSpread:
+    """Best minus worst strategy's win share in one tournament: the bigger, the more skill.
+
+    ``influence``: each deal's influence on the spread (aligned with ``games``).
+    """
+
+    name: str
+    preset: str
+    best: str
+    worst: str
+    spread: Estimate
+    p: float
+    games: np.ndarray
+    influence: np.ndarray
+    seed: int | None = None
+    same_as: tuple[str, ...] = ()
+    same_presets: tuple[str, ...] = ()
+
+
+def skill_spread(
+    table: TournamentTable, preset: str, same_presets: tuple[str, ...] = ()
+) -> SkillSpread:
+    """The win-share gap between a tournament's best and worst strategy.
+
+    Both shares come from the same deals, so the interval is cluster-robust over games for
+    the difference itself (it keeps their covariance). Best and worst are picked after
+    looking, which widens the gap by a hair; with 10^5 seat-rounds per strategy that bias is
+    negligible. ``p`` tests a zero gap. ``n`` is the number of deals.
+    """
+    if len(table.rows) < 2:
+        raise ResultsError(f"{table.name}: a tournament needs two strategies for a spread")
+    best = max(table.rows, key=lambda r: r.win.value)
+    worst = min(table.rows, key=lambda r: r.win.value)
+    eb, ew = table.influence[best.label], table.influence[worst.label]
+    gap, p = cluster_difference((best.win, eb), (worst.win, ew))
+    gap = Estimate(gap.value, gap.low, gap.high, int(table.games.size))
+    return SkillSpread(
+        table.name,
+        preset,
+        best.label,
+        worst.label,
+        gap,
+        p,
+        table.games,
+        eb - ew,
+        table.seed,
+        table.same_as,
+        same_presets,
+    )
+
+
+@dataclass(frozen=True)
+class SpreadDifference:
+    """Spread of tournament ``first`` minus spread of ``second``: a z test (Holm over pairs)."""
+
+    first: str
+    second: str
+    difference: Estimate
+    z: float
+    p: float
+    p_holm: float
+    paired: bool
+    seed: int | None = None  # the shared seed of paired tournaments
+
+
+def _aligned(a: SkillSpread, b: SkillSpread) -> tuple[np.ndarray, np.ndarray]:
+    games = np.union1d(a.games, b.games)
+    ea, eb = np.zeros(games.size), np.zeros(games.size)
+    ea[np.searchsorted(games, a.games)] = a.influence
+    eb[np.searchsorted(games, b.games)] = b.influence
+    return ea, eb
+
+
+def spread_differences(spreads: Sequence[SkillSpread]) -> list[SpreadDifference]:
+    """Whether the skill spread differs between tournaments: every pair, z test, Holm.
+
+    Tournaments with the same seed replay the same deals game by game, so their spreads are
+    paired by game (the variance of the difference keeps the covariance); otherwise the
+    deals are independent and the variances add (the same formula, with no shared deal).
+    """
+    out = []
+    for i, a in enumerate(spreads):
+        for b in spreads[i + 1 :]:
+            paired = a.seed is not None and a.seed == b.seed
+            if paired:
+                ea, eb = _aligned(a, b)
+                variance = cluster_variance(ea - eb)
+            else:
+                variance = cluster_variance(a.influence) + cluster_variance(b.influence)
+            d, p = normal_estimate(
+                a.spread.value - b.spread.value, math.sqrt(variance), a.spread.n + b.spread.n
+            )
+            se = math.sqrt(variance)
+            z = d.value / se if se > 0 else math.nan
+            seed = a.seed if paired else None
+            out.append(SpreadDifference(a.name, b.name, d, z, p, math.nan, paired, seed))
+    adjusted = holm([d.p for d in out])
+    return [replace(d, p_holm=float(h)) for d, h in zip(out, adjusted, strict=True)]
+
+
+@dataclass(frozen=True)
+class Tournaments:
+    """Every tournament among some runs: tables (identical ones merged), spreads, tests."""
+
+    tables: tuple[TournamentTable, ...]
+    spreads: tuple[SkillSpread, ...]
+    differences: tuple[SpreadDifference, ...]
+
+
+def tournaments(runs: Sequence[Run]) -> Tournaments:
+    """The tournaments among ``runs``; spreads and their comparisons need two or more."""
+    groups = tournament_groups(runs)
+    presets = {name: tournament_preset(g) for name, g in groups}
+    tables = merge_identical([tournament_table(g) for _, g in groups])
+    spreads = []
+    if len(groups) >= 2:
+        for t in tables:
+            if len(t.rows) >= 2:
+                twins = tuple(presets[n] for n in t.same_as)
+                spreads.append(skill_spread(t, presets[t.name], twins))
+    return Tournaments(tuple(tables), tuple(spreads), tuple(spread_differences(spreads)))

@@ -1,0 +1,480 @@
+"""Replay a traced game in plain Python and check it against RULES.md.
+
+The checker keeps its own hands, draw pile and discard pile from the trace events alone
+(``trace_events``) and checks, event by event: every card is conserved (each card drawn
+was in the draw pile, each card played was in its player's hand), every play is legal
+under the round's rules (match on the top card or announced color, stacking by its keys,
+identical jump-in, the Wild Draw Four restriction, ``no_action_finish``, only the drawn
+card after drawing and, under ``must-play``, that card if it fits), a pass only with nothing
+playable and nothing to draw, turns in the order of play, every penalty as large as the
+rules make it and drawn in full, every round ends won, void or capped as its rules
+allow, and the hand sizes and points the engine reports match the replayed hands. It
+shares no code with the compiled engine beyond the card tables, so a new strategy or rule
+that breaks the rules shows up here::
+
+    from uno_stats.check.replay import check_played_game
+    from uno_stats.engine import EngineConfig
+
+    config = EngineConfig.build(4, rules, seats, seed=1)
+    for game in range(100):
+        problems = check_played_game(config, game)
+        assert not problems, "\\n".join(str(p) for p in problems[:5])
+
+The checker lives outside ``engine/`` so that editing it never changes the engine hash.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+
+from uno_stats.check.legality import card_points, decode_rules, matches, wd4_allowed
+from uno_stats.check.penalties import Penalties, draw_value
+from uno_stats.engine import EngineConfig, simulate, trace_events
+from uno_stats.engine import events as E
+from uno_stats.engine.cards import CARD_COLOR, CARD_IS_ACTION, WILD, WILD_DRAW_FOUR
+from uno_stats.engine.schema import STATUS_CAPPED, STATUS_NAMES, STATUS_VOID, STATUS_WON
+from uno_stats.engine.strategy_table import S_BLUFF, S_KIND, strategy_id
+
+_BASIC = strategy_id("basic")
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One broken rule: where in the trace (event row, round of the game) and what."""
+
+    event: int
+    round: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"event {self.event} (round {self.round}): {self.message}"
+
+
+class Replay:
+    """A table rebuilt from trace events only; feed it rows with :meth:`event`.
+
+    Broken rules are collected in :attr:`violations` (the replay goes on after one, so
+    a later message may follow from an earlier one: read the first).
+    """
+
+    def __init__(self, config: EngineConfig) -> None:
+        self.players = config.players
+        self.rules = decode_rules(config)
+        self.deck = Counter(int(c) for c in config.deck)
+        kinds = config.seats[:, S_KIND]
+        bluffs = config.seats[:, S_BLUFF]
+        # Reading of RULES.md "Bluff" and the basic strategy: a seat may play an illegal
+        # Wild Draw Four only when challenges are on, its bluff knob is above 0 and it is
+        # not `basic` (which never bluffs); the checker then accepts it as legal.
+        self.bluffers = [
+            bool(self.rules["wd4_challenge"]) and bluffs[s] > 0 and int(kinds[s]) != _BASIC
+            for s in range(self.players)
+        ]
+        self.violations: list[Violation] = []
+        self.rounds = 0  # rounds ended so far
+        # per round: winner, status, turns, hand sizes and hand points by seat
+        self.ends: list[tuple[int, int, int, list[int], list[int]]] = []
+        self.index = -1
+        self._new_round()
+
+    # ------------------------------------------------------------------ state
+
+    def _new_round(self) -> None:
+        self.hands: list[Counter[int]] = [Counter() for _ in range(self.players)]
+        self.pile: Counter[int] = Counter(self.deck)
+        self.discards: Counter[int] = Counter()
+        self.pool: Counter[int] = Counter()  # collected by Shuffle Hands, not yet dealt out
+        self.top = -1
+        self.color = -1
+        self.ended = False
+        self.started = False
+        self.passes = 0
+        self.shuffle_next = -1
+        self.penalties = Penalties(self.rules)
+        self.drawn: tuple[int, int] | None = None  # seat and card of this turn's last draw
+        self.direction = 1
+        self.cursor = -1  # the seat whose turn (taken or lost) came last; -1 before the start
+        self.turns = 0  # turns taken: EV_TURN and jump-ins
+
+    def hand_sizes(self) -> list[int]:
+        """Cards held by each seat, as replayed."""
+        return [self.hands[s].total() for s in range(self.players)]
+
+    def _fail(self, message: str) -> None:
+        self.violations.append(Violation(self.index, self.rounds, message))
+
+    def _take(self, where: Counter[int], card: int, what: str) -> None:
+        if where[card] <= 0:
+            self._fail(f"{what}: card {card} is not there")
+        where[card] -= 1
+
+    # ------------------------------------------------------------------ legality
+
+    def may_finish(self, card: int, seat: int) -> bool:
+        """``no_action_finish``: may ``card`` be ``seat``'s last card?"""
+        return not (
+            self.rules["no_action_finish"]
+            and self.hands[seat].total() == 1
+            and CARD_IS_ACTION[card]
+        )
+
+    def wd4_ok(self, seat: int) -> bool:
+        """May ``seat`` play a Wild Draw Four now (by the restriction, or as a bluff)?"""
+        return self.bluffers[seat] or wd4_allowed(
+            list(self.hands[seat].elements()),
+            self.color,
+            self.top,
+            self.rules["wd4_restriction"],
+        )
+
+    def legal_normal(self, seat: int, card: int) -> bool:
+        """Is ``card`` a legal play for ``seat`` on a normal turn?"""
+        if not self.may_finish(card, seat):
+            return False
+        if card == WILD_DRAW_FOUR:
+            return self.wd4_ok(seat)
+        return bool(matches(card, self.top, self.color))
+
+    def legal_unbluffed(self, seat: int, card: int) -> bool:
+        """Is ``card`` legal for ``seat`` without a bluff (drawn once per turn, so a seat
+        that may bluff can still hold an unplayable Wild Draw Four)?"""
+        if card != WILD_DRAW_FOUR:
+            return self.legal_normal(seat, card)
+        hand = list(self.hands[seat].elements())
+        return self.may_finish(card, seat) and wd4_allowed(
+            hand, self.color, self.top, self.rules["wd4_restriction"]
+        )
+
+    # ------------------------------------------------------------------ events
+
+    def event(self, index: int, row: np.ndarray | tuple[int, ...]) -> None:
+        """Apply one event row ``(kind, seat, a, b, c, d)`` and check it."""
+        self.index = index
+        kind, seat, a, b, c, d = (int(x) for x in row)
+        if kind not in (E.EV_DRAW, E.EV_REFILL):
+            self.finish()
+        if kind in (E.EV_TURN, E.EV_LOSE_TURN, E.EV_JUMP, E.EV_END):
+            self._kept_drawn()
+        if kind == E.EV_DEAL:
+            if self.ended:
+                self._new_round()
+            self._take(self.pile, a, "dealt from the draw pile")
+            self.hands[seat][a] += 1
+        elif kind == E.EV_TURN_UP:
+            self._turn_up(a, b)
+        elif kind == E.EV_START:
+            self._start(seat, a, b, c, d)
+        elif kind == E.EV_TURN:
+            if b != self.top or c != self.color:
+                self._fail(
+                    f"turn {a} of seat {seat} on card {b}, color {c}; the replay has "
+                    f"card {self.top}, color {self.color}"
+                )
+            self._turn_order(seat, "took a turn", d)
+            self.turns += 1
+            if a != self.turns:
+                self._fail(f"turn {a} is the round's turn {self.turns}")
+        elif kind in (E.EV_LOSE_TURN, E.EV_JUMP, E.EV_REVERSE, E.EV_EXTRA_TURN):
+            self._order_event(kind, seat, a)
+        elif kind == E.EV_DRAW:
+            self.passes = 0
+            self._take(self.pile, a, f"seat {seat} drew from the draw pile")
+            self.hands[seat][a] += 1
+            self._check(self.penalties.drew(seat, b))
+            if b == E.DRAW_TURN:
+                self.drawn = (seat, a)
+        elif kind in (E.EV_PENALTY, E.EV_CHALLENGE, E.EV_UNO):
+            self._check(self.penalties.event(kind, seat, a, b, self.started, self.top))
+        elif kind == E.EV_REFILL:
+            self._refill(a)
+        elif kind == E.EV_PLAY:
+            self.passes = 0
+            self._after_draw(seat, a, b)
+            self._play(seat, a, b, c)
+        elif kind == E.EV_COLOR:
+            if not 0 <= a < 4:
+                self._fail(f"seat {seat} named color {a}")
+            self.color = a
+        elif kind == E.EV_PASS:
+            self.passes += 1
+            self._pass(seat)
+        elif kind == E.EV_MISTAKE:
+            self._mistake(seat, a)
+        elif kind in (E.EV_SWAP, E.EV_ROTATE, E.EV_SHUFFLE_HANDS, E.EV_HAND):
+            self._move_hands(kind, seat, a)
+        elif kind == E.EV_END:
+            self._end(seat, a, b)
+
+    def _turn_up(self, card: int, kept: int) -> None:
+        if kept == 2:  # a Wild Draw Four went back into the deck, which was reshuffled
+            if card != WILD_DRAW_FOUR:
+                self._fail(f"card {card} went back into the deck; only a Wild Draw Four does")
+            return
+        self._take(self.pile, card, "turned up from the draw pile")
+        self.discards[card] += 1
+        self.top = card
+        if kept == 0 and not (self.rules["opening_action"] == "redraw" and CARD_IS_ACTION[card]):
+            self._fail(f"opening card {card} covered: only action cards, under redraw")
+
+    def _start(self, first: int, dealer: int, direction: int, color: int, card: int) -> None:
+        self.started = True
+        self.color = color
+        self.direction = direction
+        self.cursor = (first - direction) % self.players
+        if card != self.top:
+            self._fail(f"the round opens on {card}, the last card turned up was {self.top}")
+        # Documented engine gap (round.py `_turn_up`): a Wild Draw Four opens only when
+        # the draw pile holds nothing else.
+        if card == WILD_DRAW_FOUR and any(c != WILD_DRAW_FOUR for c in +self.pile):
+            self._fail("a Wild Draw Four opens the round although the pile holds other cards")
+        if self.rules["opening_action"] == "redraw" and CARD_IS_ACTION[card] and self.pile.total():
+            self._fail(f"redraw: the round opens on action card {card} with cards left to turn")
+        if not 0 <= first < self.players or direction not in (-1, 1):
+            self._fail(f"bad start: seat {first}, direction {direction}")
+        if card < WILD and color != CARD_COLOR[card]:
+            self._fail(f"the round opens on card {card} with color {color}")
+
+    def _refill(self, n: int) -> None:
+        if self.pile.total() != 0:
+            self._fail("the discards were shuffled in while the draw pile still held cards")
+        if n != self.discards.total() - 1:
+            self._fail(
+                f"refill of {n} cards; {self.discards.total() - 1} discards lie under the top"
+            )
+        self.discards[self.top] -= 1
+        self.pile += self.discards
+        self.discards = Counter({self.top: 1})
+
+    def _play(self, seat: int, card: int, how: int, size_after: int) -> None:
+        if self.hands[seat][card] <= 0:
+            self._fail(f"seat {seat} played card {card}, which it does not hold")
+        elif how in (E.PLAY_NORMAL, E.PLAY_DRAWN):
+            if not self.legal_normal(seat, card):
+                self._fail(
+                    f"seat {seat} played card {card} on top {self.top}, color {self.color}: "
+                    "not a legal play"
+                )
+        elif how == E.PLAY_STACK:
+            if not self._may_stack(card, seat):
+                self._fail(f"seat {seat} stacked card {card} on {self.top}: not allowed")
+            elif card == WILD_DRAW_FOUR and not self.wd4_ok(seat):
+                self._fail(f"seat {seat} stacked a Wild Draw Four its restriction forbids")
+        elif how == E.PLAY_JUMP:
+            if not self.rules["jump_in"]:
+                self._fail(f"seat {seat} jumped in without jump_in")
+            elif card != self.top or card >= WILD or not self.may_finish(card, seat):
+                self._fail(f"seat {seat} jumped in with card {card} on {self.top}")
+        else:
+            self._fail(f"seat {seat} played card {card} in unknown way {how}")
+        self._take(self.hands[seat], card, f"seat {seat} played from its hand")
+        if self.hands[seat].total() != size_after:
+            self._fail(
+                f"seat {seat} holds {self.hands[seat].total()} cards after playing, "
+                f"the trace says {size_after}"
+            )
+        self.discards[card] += 1
+        self.top = card
+        if card < WILD:
+            self.color = int(CARD_COLOR[card])
+        self.penalties.played(card, how)
+
+    # ------------------------------------------------------------------ turn order
+
+    def _turn_order(self, seat: int, what: str, direction: int | None = None) -> None:
+        """``seat`` takes or loses the next turn: it must be the next seat in play."""
+        if self.cursor >= 0:
+            expected = (self.cursor + self.direction) % self.players
+            if seat != expected:
+                self._fail(f"seat {seat} {what}; seat {expected} was next")
+        if direction is not None and direction != self.direction:
+            self._fail(f"direction {direction} in the trace, {self.direction} in the replay")
+        self.cursor = seat
+
+    def _order_event(self, kind: int, seat: int, a: int) -> None:
+        if kind == E.EV_LOSE_TURN:
+            if self.started:  # an opening Skip or Draw Two acts before the start
+                self._turn_order(seat, "lost a turn")
+        elif kind == E.EV_JUMP:  # a jump-in is a turn of the jumper; play goes on from it
+            self.turns += 1
+            self.cursor = seat
+        elif kind == E.EV_REVERSE:
+            self.direction = a
+        else:  # EV_EXTRA_TURN: the same seat plays again
+            self.cursor = (seat - self.direction) % self.players
+
+    # ------------------------------------------------------------------ penalties
+
+    def _check(self, message: str | None) -> None:
+        if message is not None:
+            self._fail(message)
+
+    def finish(self) -> None:
+        """Settle what the last penalty still owes (after the last event of a whole game)."""
+        if self.penalties.owed is not None:
+            dry = self.pile.total() == 0 and self.discards.total() <= 1
+            self._check(self.penalties.settle(dry))
+
+    def _pass(self, seat: int) -> None:
+        if self.pile.total() > 0 or self.discards.total() > 1:
+            self._fail(f"seat {seat} passed although a card could be drawn")
+        for card in +self.hands[seat]:
+            if self.legal_unbluffed(seat, card):
+                self._fail(f"seat {seat} passed holding playable card {card}")
+                return
+
+    def _after_draw(self, seat: int, card: int, how: int) -> None:
+        """RULES.md `drawn_card`: after drawing on its turn a seat may play only the card
+        it drew (as a drawn play), and a drawn card is a drawn play only after a draw."""
+        drew = self.drawn is not None and self.drawn[0] == seat
+        if drew and (how != E.PLAY_DRAWN or self.drawn != (seat, card)):
+            self._fail(f"seat {seat} drew {self.drawn}, then played card {card} (way {how})")
+        elif not drew and how == E.PLAY_DRAWN:
+            self._fail(f"seat {seat} played card {card} as drawn without drawing it")
+        self.drawn = None
+
+    def _kept_drawn(self) -> None:
+        """The turn ended without a play after drawing: under must-play, only when the
+        drawn card does not fit."""
+        if self.drawn is not None and self.rules["drawn_card"] == "must-play":
+            seat, card = self.drawn
+            if self.legal_unbluffed(seat, card):
+                self._fail(f"must-play: seat {seat} kept the playable card {card} it drew")
+        self.drawn = None
+
+    def _may_stack(self, card: int, seat: int) -> bool:
+        """RULES.md S6: which draw card may answer the one on top, by the stacking keys."""
+        on, with_ = draw_value(self.top), draw_value(card)
+        if on == 0 or with_ == 0 or not self.may_finish(card, seat):
+            return False
+        key = {(2, 2): "stack_draw_two", (4, 4): "stack_draw_four"}.get((on, with_), "stack_cross")
+        return bool(self.rules[key])
+
+    def _mistake(self, seat: int, card: int) -> None:
+        if self.hands[seat][card] <= 0:
+            self._fail(f"seat {seat} tried card {card}, which it does not hold")
+        # a Wild Draw Four a bluffing seat holds may be legal to it this turn: not judged
+        elif not (card == WILD_DRAW_FOUR and self.bluffers[seat]) and self.legal_normal(seat, card):
+            self._fail(f"seat {seat}'s mistake card {card} was playable")
+
+    def _move_hands(self, kind: int, seat: int, a: int) -> None:
+        if kind == E.EV_SWAP:
+            if seat == a:
+                self._fail(f"seat {seat} swapped hands with itself")
+            self.hands[seat], self.hands[a] = self.hands[a], self.hands[seat]
+        elif kind == E.EV_ROTATE:
+            self.hands = [self.hands[(s - a) % self.players] for s in range(self.players)]
+        elif kind == E.EV_SHUFFLE_HANDS:
+            if sum(h.total() for h in self.hands) != a:
+                self._fail(f"Shuffle Hands collected {a} cards; the hands held a different count")
+            self.pool = Counter()
+            for h in self.hands:
+                self.pool += h
+            self.hands = [Counter() for _ in range(self.players)]
+            self.shuffle_next = (seat + 1) % self.players
+        else:  # EV_HAND: one card dealt out by Shuffle Hands
+            if seat != self.shuffle_next:
+                self._fail("Shuffle Hands deals one card at a time clockwise from the left")
+            self.shuffle_next = (seat + 1) % self.players
+            self._take(self.pool, a, "dealt out by Shuffle Hands")
+            self.hands[seat][a] += 1
+
+    def _end(self, winner: int, status: int, turns: int) -> None:
+        max_turns = int(self.rules["max_turns"])
+        if status == STATUS_WON:
+            if not 0 <= winner < self.players or self.hands[winner].total() != 0:
+                self._fail(f"round won by seat {winner}, whose hand is not empty")
+        elif status in (STATUS_VOID, STATUS_CAPPED):
+            if winner != -1:
+                self._fail(f"a {STATUS_NAMES[status]} round names winner {winner}")
+        else:
+            self._fail(f"round ends with unknown status {status}")
+        if status == STATUS_VOID and (
+            self.rules["deadlock"] != "void-round" or self.passes < self.players
+        ):
+            self._fail(f"void round after {self.passes} passes in a row under {self.rules}")
+        if status == STATUS_CAPPED and turns < max_turns:
+            self._fail(f"capped after {turns} turns; max_turns is {max_turns}")
+        if turns > max_turns:
+            self._fail(f"{turns} turns played; max_turns is {max_turns}")
+        if turns != self.turns:
+            self._fail(f"the round ends after {turns} turns; the replay counts {self.turns}")
+        if not self.started:
+            self._fail("the round ended before it opened")
+        points = [sum(card_points(c) * n for c, n in h.items()) for h in self.hands]
+        self.ends.append((winner, status, turns, self.hand_sizes(), points))
+        self.ended = True
+        self.rounds += 1
+
+
+def check_game(
+    config: EngineConfig,
+    events: np.ndarray,
+    columns: dict[str, np.ndarray] | None = None,
+    complete: bool = True,
+) -> list[Violation]:
+    """Replay one game's trace events (``trace_events(config, game)``); the broken rules.
+
+    ``complete``: the events are the whole game, so it must end with a finished round
+    (a single round when ``config`` plays no match). ``columns``: the game's result
+    columns (``simulate(config, game, 1)``), checked against the replay round by round:
+    winner, status, turns, and every seat's hand size and hand points.
+    """
+    replay = Replay(config)
+    for index, row in enumerate(events):
+        replay.event(index, row)
+    if complete:
+        replay.index = len(events)
+        replay.finish()
+    problems = replay.violations
+    end = Violation(len(events), replay.rounds, "")
+    if complete:
+        if not replay.ended:
+            problems.append(Violation(end.event, end.round, "the trace stops inside a round"))
+        if config.match_target == 0 and replay.rounds != 1:
+            problems.append(
+                Violation(end.event, end.round, f"{replay.rounds} rounds in a single-round game")
+            )
+    if columns is not None:
+        problems += _compare_columns(replay, columns)
+    return problems
+
+
+def _compare_columns(replay: Replay, columns: dict[str, np.ndarray]) -> list[Violation]:
+    rows = len(columns["status"])
+    out: list[Violation] = []
+    if rows != len(replay.ends):
+        out.append(Violation(-1, rows, f"{rows} result rows for {len(replay.ends)} rounds"))
+    for r, replayed in enumerate(replay.ends[:rows]):
+        reported = (
+            int(columns["winner"][r]),
+            int(columns["status"][r]),
+            int(columns["turns"][r]),
+            [int(x) for x in columns["hand_sizes"][r]],
+            [int(x) for x in columns["points"][r]],
+        )
+        if reported != replayed:
+            out.append(
+                Violation(
+                    -1,
+                    r,
+                    f"result row {r} says winner, status, turns, hand sizes, points {reported}; "
+                    f"the replay gives {replayed}",
+                )
+            )
+    return out
+
+
+def check_played_game(
+    config: EngineConfig, game: int, max_events: int = 500_000
+) -> list[Violation]:
+    """Trace game ``game`` of ``config``, replay it and compare it with its result rows.
+
+    A game longer than ``max_events`` events is replayed as far as it was traced.
+    """
+    events = trace_events(config, game, max_events=max_events)
+    complete = events.shape[0] < max_events
+    columns = simulate(config, game, 1) if complete else None
+    return check_game(config, events, columns, complete=complete)

@@ -1,0 +1,331 @@
+"""The measurements behind ``uno-stats bench --report``: each with the command that took it.
+
+Engine throughput (rounds/s) for every preset and every strategy on one worker; the
+default table on 1 and 2 workers (the scaling ratio); whole ``uno-stats run`` commands
+against the engine alone at the same worker count; start-up times (``--help``,
+``validate``, a cached and a cold ``run``); peak memory of a large and a small run; and,
+when a C compiler and ``../shared/limit/uno_c.c`` (beside the project folder) exist, the
+minimal C loop as a yardstick. Whole commands run in subprocesses, as a user types them.
+Sizes scale with ``games`` so that a quick run is possible.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from uno_stats.errors import UnoStatsError
+from uno_stats.run.bench import (
+    DEFAULT_PRESET,
+    DEFAULT_STRATEGY,
+    BenchResult,
+    benchmark,
+    load_bench_scenario,
+)
+
+PROJECT = Path(__file__).resolve().parents[2]
+"""The project folder (the one holding ``uno_stats/``)."""
+YARDSTICK = PROJECT.parent / "shared" / "limit" / "uno_c.c"
+"""The minimal C loop of the official rules, read where it lies (never copied in)."""
+START_GAMES = 2000
+"""Games of the start-up runs (a first taste of the tool)."""
+QUICK_REPEATS = 5
+"""Timings of ``--help`` and ``validate`` (the median is kept)."""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One measured figure: what, the value and its unit, and the command that measured it."""
+
+    what: str
+    value: float
+    unit: str
+    command: str
+    note: str = ""
+
+
+@dataclass
+class Suite:
+    """Everything ``bench --report`` measured, by section."""
+
+    games: int
+    repeat: int
+    machine: dict[str, str]
+    throughput: list[Row] = field(default_factory=list)  # rounds/s per preset and strategy
+    scaling: list[BenchResult] = field(default_factory=list)  # default table, 1 and 2 workers
+    scaling_command: str = ""
+    end_to_end: list[Row] = field(default_factory=list)  # ratio rows: run vs engine
+    starts: list[Row] = field(default_factory=list)
+    memory: list[Row] = field(default_factory=list)
+    yardstick: list[Row] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # what was not measured, and why
+    seconds: float = 0.0
+
+
+def _version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def machine_info() -> dict[str, str]:
+    """The machine and software the figures were measured on."""
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "-"
+    return {
+        "cpu": _cpu_model(),
+        "cores": str(os.cpu_count()),
+        "system": f"{platform.system()} {platform.release()}",
+        "python": platform.python_version(),
+        "numba": _version("numba"),
+        "numpy": _version("numpy"),
+        "polars": _version("polars"),
+        "pyarrow": _version("pyarrow"),
+        "uno-stats": _version("uno-stats"),
+        "load average at start (1, 5, 15 min)": load,
+    }
+
+
+def _cli() -> list[str]:
+    """How to start ``uno-stats`` in a subprocess: the console script beside this Python."""
+    script = Path(sys.executable).parent / "uno-stats"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "uno_stats.cli"]
+
+
+def _timed(args: list[str], env: dict[str, str] | None = None) -> float:
+    """Wall seconds of one subprocess; its failure is an error naming the command."""
+    started = time.perf_counter()
+    done = subprocess.run(args, env=env, capture_output=True, text=True, check=False)
+    seconds = time.perf_counter() - started
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise UnoStatsError(f"bench: {' '.join(args)} failed ({done.returncode}): {last}")
+    return seconds
+
+
+def _median(values: list[float]) -> float:
+    ordered = sorted(values)
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+
+
+def _table_file(folder: Path) -> tuple[Path, str]:
+    """The scenario file the whole-run commands use, and how the report names it."""
+    shipped = PROJECT / "scenarios" / "mattel-2022-4p.yaml"
+    if shipped.exists():
+        return shipped, "scenarios/mattel-2022-4p.yaml"
+    from uno_stats.run.bench import DEFAULT_SCENARIO
+
+    path = folder / "bench.yaml"
+    path.write_text(DEFAULT_SCENARIO)
+    return path, "bench.yaml (the built-in bench table)"
+
+
+def measure_throughput(suite: Suite, presets: list[str], strategies: list[str]) -> None:
+    """Rounds/s on one worker for each preset (``random`` players) and each strategy."""
+    cases = [(p, DEFAULT_STRATEGY) for p in presets]
+    cases += [(DEFAULT_PRESET, s) for s in strategies if s != DEFAULT_STRATEGY]
+    for preset, strategy in cases:
+        scenario = load_bench_scenario(None, preset, strategy)
+        (result,) = benchmark(scenario, suite.games, [1], suite.repeat)
+        suite.throughput.append(
+            Row(
+                f"{preset}, {strategy}",
+                result.rounds_per_s,
+                "rounds/s",
+                f"uno-stats bench --preset {preset} --strategy {strategy} --workers 1 "
+                f"--games {suite.games} --repeat {suite.repeat}",
+            )
+        )
+
+
+def measure_scaling(suite: Suite, workers: int, scheduler: str | None = None) -> None:
+    """The default table on 1 and ``workers`` workers (or a Dask cluster)."""
+    scenario = load_bench_scenario(None)
+    suite.scaling = benchmark(scenario, suite.games, sorted({1, workers}), suite.repeat)
+    suite.scaling_command = (
+        f"uno-stats bench --workers {workers} --games {suite.games} --repeat {suite.repeat}"
+    )
+    if scheduler:
+        suite.scaling += benchmark(scenario, suite.games, [workers], suite.repeat, scheduler)
+        suite.scaling_command += f"; the same with --scheduler {scheduler}"
+
+
+def measure_end_to_end(suite: Suite, folder: Path) -> None:
+    """Whole ``uno-stats run`` commands (Parquet, summary, start-up) against the engine alone."""
+    path, name = _table_file(folder)
+    for result in suite.scaling:
+        if result.where != "local":
+            continue
+        args = ["run", str(path), "--games", str(suite.games), "--workers", str(result.workers)]
+        args += ["--out", str(folder / "e2e"), "--quiet", "--fresh"]
+        seconds = _timed([*_cli(), *args])
+        rate = suite.games / seconds
+        suite.end_to_end.append(
+            Row(
+                f"{result.workers} worker{'s' * (result.workers > 1)}: {rate:,.0f} rounds/s "
+                f"end to end vs {result.rounds_per_s:,.0f} engine only",
+                rate / result.rounds_per_s,
+                "of the engine",
+                f"uno-stats run {name} --games {suite.games} --workers {result.workers} "
+                "--quiet --fresh",
+                f"{seconds:.1f} s wall, summary and process start-up included",
+            )
+        )
+
+
+def measure_starts(suite: Suite, folder: Path, cold: bool) -> None:
+    """``--help``, ``validate``, a cached ``run`` and (``cold``) a run on an empty cache."""
+    path, name = _table_file(folder)
+    quick = [("--help", ["--help"]), ("validate", ["validate", str(path)])]
+    for label, args in quick:
+        seconds = _median([_timed([*_cli(), *args]) for _ in range(QUICK_REPEATS)])
+        shown = "uno-stats " + " ".join(args).replace(str(path), name)
+        suite.starts.append(Row(label, seconds, "s", shown, f"median of {QUICK_REPEATS}"))
+    run = ["run", str(path), "--games", str(START_GAMES), "--out", str(folder / "start")]
+    run += ["--quiet", "--fresh"]
+    shown = f"uno-stats run {name} --games {START_GAMES} --quiet --fresh"
+    warm = _median([_timed([*_cli(), *run]) for _ in range(3)])
+    suite.starts.append(Row(f"run of {START_GAMES:,} rounds, cached engine", warm, "s", shown))
+    if not cold:
+        suite.skipped.append("cold start: not asked for (--no-cold)")
+        return
+    with tempfile.TemporaryDirectory(prefix="uno-cold-") as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        seconds = _timed([*_cli(), *run], env=env)
+    suite.starts.append(
+        Row(
+            f"run of {START_GAMES:,} rounds, empty engine cache (compiles)",
+            seconds,
+            "s",
+            f"NUMBA_CACHE_DIR=$(mktemp -d) {shown}",
+        )
+    )
+
+
+_PEAK = (
+    "import resource, subprocess, sys\n"
+    "subprocess.run(sys.argv[1:], check=True, capture_output=True)\n"
+    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+)
+
+
+def measure_memory(suite: Suite, folder: Path) -> None:
+    """Peak resident memory of a run of 10x and of 1/10 the games, each in a fresh process.
+
+    ``ru_maxrss`` of ``RUSAGE_CHILDREN`` is the largest single process of the run (the
+    parent or one worker), in KiB on Linux.
+    """
+    path, name = _table_file(folder)
+    for games in (max(100, suite.games * 10), max(10, suite.games // 10)):
+        args = ["run", str(path), "--games", str(games), "--out", str(folder / "mem")]
+        args += ["--quiet", "--fresh"]
+        done = subprocess.run(
+            [sys.executable, "-c", _PEAK, *_cli(), *args],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if done.returncode != 0:
+            raise UnoStatsError(f"bench: memory run of {games:,} games failed: {done.stderr}")
+        kib = int(done.stdout.split()[-1])
+        suite.memory.append(
+            Row(
+                f"run of {games:,} rounds",
+                kib / 1024,
+                "MiB peak (largest process)",
+                f"uno-stats run {name} --games {games} --quiet --fresh",
+                "resource.getrusage(RUSAGE_CHILDREN).ru_maxrss of a wrapper process",
+            )
+        )
+        shutil.rmtree(folder / "mem", ignore_errors=True)
+
+
+def measure_yardstick(suite: Suite, folder: Path, source: Path) -> None:
+    """The minimal C loop's rounds/s and the engine's share of it (same players, one core)."""
+    compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if not source.exists():
+        suite.skipped.append(f"C yardstick: {source} does not exist")
+        return
+    if compiler is None:
+        suite.skipped.append("C yardstick: no C compiler (cc, gcc or clang) on the PATH")
+        return
+    binary = folder / "uno_c"
+    build = [compiler, "-O2", "-o", str(binary), str(source), "-lm"]
+    subprocess.run(build, check=True, capture_output=True)
+    rounds = max(100_000, suite.games * 2)
+    run = [str(binary), "4", str(rounds), "1"]
+    out = subprocess.run(run, check=True, capture_output=True, text=True).stdout
+    found = re.search(r"games/s=([0-9.]+)", out)
+    if found is None:
+        suite.skipped.append(f"C yardstick: unexpected output {out.strip()!r}")
+        return
+    c_rate = float(found.group(1))
+    shown = f"{Path(build[0]).name} -O2 -o uno_c {source} -lm && ./uno_c 4 {rounds} 1"
+    suite.yardstick.append(Row("minimal C loop, 4 players", c_rate, "rounds/s", shown))
+    engine = next((r for r in suite.scaling if r.workers == 1 and r.where == "local"), None)
+    if engine is not None:
+        suite.yardstick.append(
+            Row(
+                "engine (mattel-2022, 4 random players, 1 worker) / C loop",
+                engine.rounds_per_s / c_rate,
+                "ratio",
+                suite.scaling_command,
+            )
+        )
+
+
+def run_suite(
+    games: int,
+    repeat: int = 1,
+    workers: int = 2,
+    cold: bool = True,
+    yardstick: Path = YARDSTICK,
+    scheduler: str | None = None,
+    progress: Any = None,
+) -> Suite:
+    """Take every measurement of the bench report; ``progress(text)`` hears each step."""
+    from uno_stats.engine.rules import PRESET_NAMES
+    from uno_stats.engine.strategy_table import STRATEGIES
+
+    say = progress or (lambda text: None)
+    started = time.perf_counter()
+    suite = Suite(games, repeat, machine_info())
+    with tempfile.TemporaryDirectory(prefix="uno-bench-") as tmp:
+        folder = Path(tmp)
+        steps = (
+            (
+                "engine speed by preset and strategy",
+                lambda: measure_throughput(suite, list(PRESET_NAMES), [s.name for s in STRATEGIES]),
+            ),
+            ("scaling over workers", lambda: measure_scaling(suite, workers, scheduler)),
+            ("end to end", lambda: measure_end_to_end(suite, folder)),
+            ("start-up", lambda: measure_starts(suite, folder, cold)),
+            ("peak memory", lambda: measure_memory(suite, folder)),
+            ("C yardstick", lambda: measure_yardstick(suite, folder, yardstick)),
+        )
+        for label, step in steps:
+            say(f"bench: {label} ...")
+            step()
+    suite.seconds = time.perf_counter() - started
+    return suite
