@@ -50,22 +50,32 @@ def uniform(rng):
 
 
 @engine_jit
-def below(rng, n):
-    """An integer in [0, n), exactly uniform for 0 <= n < 2**32 (0 when n is 0).
+def _bounded(state, n):
+    """``(value, state)``: a uniform integer in [0, n) drawn from the stream at ``state``.
 
     Lemire's multiply-shift on the top 32 bits of one draw, integer-only: the product's high
     half is the result, and the rare draws whose low half falls in the biased sliver (below
     ``2**32 mod n``, so with probability under ``n / 2**32``) are drawn again.
     """
     bound = np.uint64(n)
-    product = (next_u64(rng) >> _S32) * bound
+    state += _GOLDEN
+    product = (_mix(state) >> _S32) * bound
     low = product & _LOW32
     if low < bound:
         threshold = (_TWO32 - bound) % bound
         while low < threshold:
-            product = (next_u64(rng) >> _S32) * bound
+            state += _GOLDEN
+            product = (_mix(state) >> _S32) * bound
             low = product & _LOW32
-    return np.int64(product >> _S32)
+    return np.int64(product >> _S32), state
+
+
+@engine_jit
+def below(rng, n):
+    """An integer in [0, n), exactly uniform for 0 <= n < 2**32 (0 when n is 0)."""
+    value, state = _bounded(rng[0], n)
+    rng[0] = state
+    return value
 
 
 @engine_jit
@@ -88,9 +98,15 @@ def tie_pick(ties, rng):
 
 @engine_jit
 def shuffle(arr, n, rng):
-    """Fisher-Yates shuffle of ``arr[:n]`` in place."""
+    """Fisher-Yates shuffle of ``arr[:n]`` in place (the same draws as :func:`below`).
+
+    The stream's state stays in a local for the whole loop: kept in ``rng[0]``, every draw
+    would wait on the previous one's store (the compiler cannot tell ``arr`` from ``rng``).
+    """
+    state = rng[0]
     for i in range(n - 1, 0, -1):
-        j = below(rng, i + 1)
+        j, state = _bounded(state, i + 1)
         tmp = arr[i]
         arr[i] = arr[j]
         arr[j] = tmp
+    rng[0] = state
