@@ -172,23 +172,29 @@ def collect_playable(hands, hn, p, top, color, bluff, rules, cand):
     """Fill ``cand`` with the hand indices of every playable card; returns how many.
 
     The same test as :func:`playable`, as one 64-bit mask of the playable card ids built
-    once per turn, so the scan of the hand (this runs every turn) has no branch. A Wild
+    once per turn, so the one scan of the hand (this runs every turn) has no branch. A Wild
     Draw Four is playable when ``bluff`` is set or the hand holds none of
-    :func:`wd4_blockers`.
+    :func:`wd4_blockers`; when it is not, its entries are dropped after the scan.
     """
     size = hn[p]
-    legal = COLOR_MASK[color] | SYMBOL_MASK[CARD_SYMBOL[top]] | OTHER_WILDS_MASK
-    held = 0
-    for i in range(size):
-        held |= 1 << hands[p, i]
-    if held & WD4_BIT != 0:
-        restriction = rules[R_WD4_RESTRICTION]
-        if bluff or restriction == WD4_NONE or held & wd4_blockers(color, top, restriction) == 0:
-            legal |= WD4_BIT
+    legal = COLOR_MASK[color] | SYMBOL_MASK[CARD_SYMBOL[top]] | OTHER_WILDS_MASK | WD4_BIT
     if size == 1 and rules[R_NO_ACTION_FINISH] != 0:
         legal &= ~ACTION_MASK
+    held = 0
     n = 0
-    for i in range(size):
+    for i in range(size):  # a Wild Draw Four counts as playable until judged below
+        card = hands[p, i]
+        held |= 1 << card
         cand[n] = i
-        n += (legal >> hands[p, i]) & 1
+        n += (legal >> card) & 1
+    if held & legal & WD4_BIT != 0:
+        restriction = rules[R_WD4_RESTRICTION]
+        if not (
+            bluff or restriction == WD4_NONE or held & wd4_blockers(color, top, restriction) == 0
+        ):
+            kept = 0  # illegal after all: drop the Wild Draw Fours, keeping the order
+            for k in range(n):
+                cand[kept] = cand[k]
+                kept += 1 if hands[p, cand[k]] != WILD_DRAW_FOUR else 0
+            n = kept
     return n
