@@ -84,6 +84,7 @@ def synthetic_rows(
         "turns": turns,
         "cards_drawn": turns // 2 + rng.poisson(5, games),
         "hand_sizes": hands,
+        "seating": np.tile(seat, (games, 1)),
         "points": points,
         "max_deficit": max_deficit,
     }

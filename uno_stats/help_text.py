@@ -47,7 +47,8 @@ RULE_HELP: dict[str, RuleHelp] = {
     "opening_action": RuleHelp(
         (
             "apply: an opening action or wild takes effect on the first player; redraw: it is"
-            " covered by the next card turned until a number card shows"
+            " covered by the next card turned until a number card shows; ignore: it is only"
+            " matched, its action does nothing (a wild's color is still named)"
         ),
         "000, 002",
     ),
@@ -99,7 +100,7 @@ RULE_HELP: dict[str, RuleHelp] = {
         (
             "a Wild Draw Four is legal only without a card of the active color (color), nor a"
             " Wild (color-or-wild), nor a card matching color or number (color-or-number); "
-            "none: always"
+            "none: always; no-other-play: only when no other card in hand is playable"
         ),
         "000-003",
     ),
@@ -164,6 +165,34 @@ RULE_HELP: dict[str, RuleHelp] = {
         ),
         "000-003",
     ),
+    "seating": RuleHelp(
+        (
+            "fixed: scenario seat k sits at position k; random: each game (round or match) "
+            "seats them in a random order from a stream of its own (result column seating)"
+        ),
+        "-",
+    ),
+    "deflect": RuleHelp(
+        (
+            "a player owing a draw total may answer with a Skip (it passes on) or a Reverse "
+            "(it goes back to its sender) of the active color; combines with stacking"
+        ),
+        "-",
+    ),
+    "reshuffle": RuleHelp(
+        (
+            "true: an empty draw pile is refilled from the discards; false: never, and the "
+            "round ends as exhausted the moment a draw finds the pile empty"
+        ),
+        "-",
+    ),
+    "exhausted_winner": RuleHelp(
+        (
+            "who wins an exhausted round: the seat with the fewest cards, or the fewest card "
+            "points; a tie for fewest: no winner"
+        ),
+        "-",
+    ),
 }
 
 STRATEGY_HELP: dict[str, str] = {
@@ -172,7 +201,8 @@ STRATEGY_HELP: dict[str, str] = {
         "two choices); draws only when it holds none, or when voluntary_draw fires; plays a "
         "legal drawn card unless drawn_card: may-play lets it keep the card and its "
         "keep_drawn knob fires; names a wild's color uniformly; swaps with a uniformly random"
-        " opponent on a 7; stacks whenever it can (uniform among stacking cards); jumps in "
+        " opponent on a 7; stacks or deflects a pending draw whenever it can (uniform among "
+        "its stacking and deflecting cards); jumps in "
         "whenever it can; challenges and bluffs only as its knobs say."
     ),
     "basic": (
@@ -181,7 +211,8 @@ STRATEGY_HELP: dict[str, str] = {
         "Draw Four for last (never bluffing it), names the color it holds most of, and swaps "
         "with the opponent holding the fewest cards on a 7. Ties are broken uniformly at "
         "random; it plays a legal drawn card (unless keep_drawn fires, as for random), stacks"
-        " and jumps in whenever it can."
+        " or deflects a pending draw (uniformly among those cards, like every strategy) and "
+        "jumps in whenever it can."
     ),
     "aggressive": (
         "Attacks a player about to win: when the next player holds two cards or fewer it "
@@ -221,8 +252,13 @@ COLUMN_HELP: dict[str, str] = {
     "players": "seats",
     "dealer": "dealer's seat this round",
     "first_player": "seat that took the first turn",
-    "winner": "seat that went out; -1 for a void or capped round",
-    "status": "won, void (deadlock remedy) or capped",
+    "winner": (
+        "seat that went out; -1 for a void or capped round; exhausted: the seat "
+        "exhausted_winner names, -1 on a tie"
+    ),
+    "status": (
+        "won, void (deadlock remedy), capped, or exhausted (reshuffle: false, the pile ran out)"
+    ),
     "turns": "turns taken (RULES.md semantic 1 and Passing)",
     "cards_drawn": "all cards drawn, penalties included",
     "reshuffles": "times the discard pile became the draw pile",
@@ -251,6 +287,7 @@ COLUMN_HELP: dict[str, str] = {
         "(penalty draws excluded; one per turn, however many cards draw: until-playable took)"
     ),
     "turn_draw_cards": "cards drawn in those turn draws (over turn_draws: cards per draw)",
+    "seating": "at each position, which scenario seat sat there (0..P-1 unless seating: random)",
 }
 
 

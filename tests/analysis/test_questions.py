@@ -195,7 +195,8 @@ def test_format_p() -> None:
 @pytest.mark.parametrize("codes", [False, True])
 def test_status_counts(codes: bool) -> None:
     s = questions.status_counts(hand_frame(codes))
-    assert (s.n, s.counts) == (10, (8, 1, 1))
+    assert (s.n, s.counts) == (10, (8, 1, 1, 0))
+    assert s.exhausted.value == 0.0 and s.shares[1] == s.void
     assert s.void.value == 0.1
     assert (s.void.low, s.void.high) == pytest.approx(wilson_scipy(1, 10))
 
@@ -403,7 +404,7 @@ def test_reads_what_the_runner_writes(tmp_path) -> None:
     write_part(folder, 0, cols, players)
     write_manifest(folder, run_manifest("engine-run", rows, players))
     answers = questions.answer_run(open_runs(folder)[0])
-    assert answers.status.counts == (8, 1, 1)
+    assert answers.status.counts == (8, 1, 1, 0)
     assert answers.length.mean.value == pytest.approx(17.7)
     assert answers.seats is not None and answers.seats.wins == (4, 2, 2)
     assert answers.match is None and answers.deficit is None

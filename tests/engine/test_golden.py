@@ -10,6 +10,7 @@ import pytest
 
 from uno_stats.check.golden import (
     CASES,
+    CHOICE_CASES,
     GOLDEN_DIR,
     MATCH_CASES,
     PRESET_CASES,
@@ -64,7 +65,7 @@ def test_golden_set_covers_every_preset_and_every_rule_key_at_a_non_default_valu
     assert any(case.match_target > 0 for case in MATCH_CASES)
 
 
-@pytest.mark.parametrize("case", RULE_CASES, ids=lambda c: c.name)
+@pytest.mark.parametrize("case", RULE_CASES + CHOICE_CASES, ids=lambda c: c.name)
 def test_each_rule_case_makes_its_key_fire(case: GoldenCase):
     """The traced games differ from the same games with the key at the preset's value, and
     show the key at work (its witness)."""

@@ -13,7 +13,7 @@ from uno_stats.engine.cards import (
     N_CARD_TYPES,
     build_deck,
 )
-from uno_stats.engine.legal import blocks_wd4, top_number
+from uno_stats.engine.legal import blocks_wd4, wd4_top_key
 from uno_stats.engine.piles import collect_playable, playable, wd4_allowed, wd4_blockers
 from uno_stats.engine.rules import (
     R_NO_ACTION_FINISH,
@@ -21,12 +21,13 @@ from uno_stats.engine.rules import (
     WD4_COLOR,
     WD4_COLOR_OR_NUMBER,
     WD4_COLOR_OR_WILD,
+    WD4_NO_OTHER_PLAY,
     WD4_NONE,
     encode_rules,
     preset_rules,
 )
 
-RESTRICTIONS = (WD4_COLOR, WD4_COLOR_OR_WILD, WD4_COLOR_OR_NUMBER)
+RESTRICTIONS = (WD4_COLOR, WD4_COLOR_OR_WILD, WD4_COLOR_OR_NUMBER, WD4_NO_OTHER_PLAY)
 
 
 def test_action_and_color_masks_name_the_cards() -> None:
@@ -40,7 +41,7 @@ def test_wd4_blockers_is_blocks_wd4_as_a_mask(restriction: int) -> None:
     for color in range(4):
         for top in range(N_CARD_TYPES):
             mask = int(wd4_blockers(color, top, restriction))
-            number = top_number(top)
+            number = wd4_top_key(top, restriction)
             for card in range(N_CARD_TYPES):
                 expected = bool(blocks_wd4(card, color, number, restriction))
                 assert bool((mask >> card) & 1) == expected, (color, top, card)

@@ -84,8 +84,16 @@ def test_simulated_columns_are_consistent(scenario):
     cols = simulate(config, 0, n)
     status = cols["status"]
     winner = cols["winner"]
-    assert set(np.unique(status)) <= {0, 1, 2}
-    assert ((winner == -1) == (status != 0)).all()
+    assert set(np.unique(status)) <= {0, 1, 2, 3}
+    assert (winner[status == 0] >= 0).all() and (winner[(status == 1) | (status == 2)] == -1).all()
+    if rules["reshuffle"]:
+        assert (status != 3).all()
+    else:
+        assert (cols["reshuffles"] == 0).all()
+    score = cols["hand_sizes"] if rules["exhausted_winner"] == "fewest-cards" else cols["points"]
+    for row in np.flatnonzero(status == 3):  # S17: the unique fewest, else no winner
+        fewest = np.flatnonzero(score[row] == score[row].min())
+        assert winner[row] == (fewest[0] if fewest.size == 1 else -1)
     assert (cols["turns"] <= rules["max_turns"]).all()
     assert ((status != 2) | (cols["turns"] >= rules["max_turns"])).all()
     hs = cols["hand_sizes"].astype(int)
@@ -94,6 +102,10 @@ def test_simulated_columns_are_consistent(scenario):
     assert (hs[won, winner[won]] == 0).all()
     assert (cols["points"][won, winner[won]] == 0).all()
     assert (cols["first_player"] < players).all() and (cols["dealer"] < players).all()
+    seating = cols["seating"].astype(int)
+    assert (np.sort(seating, axis=1) == np.arange(players)).all()  # a permutation (S16)
+    if rules["seating"] == "fixed":
+        assert (seating == np.arange(players)).all()
     assert (cols["max_deficit"].astype(int) <= deck_size(rules)).all()
     if target == 0:
         assert len(status) == n and (cols["dealer"] == players - 1).all()

@@ -15,19 +15,20 @@ from uno_stats.engine.scripted import play_position
 # played exactly when the restriction allows it (RULES.md semantic 2). Top red 5, red active.
 
 LEGAL = {
-    # hand besides the drawn WD4: (color, color-or-wild, color-or-number, none)
-    ("red 3", "green 1"): (False, False, False, True),
-    ("Wild", "green 1"): (True, False, True, True),
-    ("Wild Shuffle Hands", "green 1"): (True, False, True, True),
-    ("Wild Customizable", "green 1"): (True, False, True, True),
-    ("blue 5", "green 1"): (True, True, False, True),
-    ("Wild Draw Four", "green 1"): (True, True, True, True),  # another WD4 never blocks
+    # hand besides the drawn WD4: (color, color-or-wild, color-or-number, none, no-other-play)
+    ("red 3", "green 1"): (False, False, False, True, False),
+    ("Wild", "green 1"): (True, False, True, True, False),
+    ("Wild Shuffle Hands", "green 1"): (True, False, True, True, False),
+    ("Wild Customizable", "green 1"): (True, False, True, True, False),
+    ("blue 5", "green 1"): (True, True, False, True, False),
+    ("Wild Draw Four", "green 1"): (True, True, True, True, True),  # another WD4 never blocks
+    ("blue 6", "green 1"): (True, True, True, True, True),  # nothing else playable
 }
-MODES = ("color", "color-or-wild", "color-or-number", "none")
+MODES = ("color", "color-or-wild", "color-or-number", "none", "no-other-play")
 
 
 @pytest.mark.parametrize("hand", list(LEGAL))
-@pytest.mark.parametrize("mode_index", range(4))
+@pytest.mark.parametrize("mode_index", range(len(MODES)))
 def test_wd4_restriction_on_a_drawn_card(hand, mode_index):
     pos = play_position(
         [list(hand), ["green 2", "green 3"]],
@@ -50,9 +51,11 @@ def test_wd4_restriction_on_a_drawn_card(hand, mode_index):
     ("top", "legal_by_mode"),
     [
         # color-or-number: a number card with the top card's number blocks, only when the
-        # top card is a number; action symbols never block
-        ("red Skip", (True, True, True, True)),
-        ("red 5", (True, True, False, True)),
+        # top card is a number; action symbols never block; no-other-play (S15): any
+        # symbol match blocks (the Skip on a Skip, the 5 on a 5)
+        ("red Skip", (True, True, True, True, False)),
+        ("red 5", (True, True, False, True, False)),
+        ("red 7", (True, True, True, True, True)),
     ],
 )
 def test_wd4_color_or_number_top_number_case(top, legal_by_mode):
@@ -66,6 +69,41 @@ def test_wd4_color_or_number_top_number_case(top, legal_by_mode):
             seats={"voluntary_draw": 1.0},
         )
         assert (pos.top == "Wild Draw Four") == legal, mode
+
+
+def test_wd4_no_other_play_after_a_wild_judges_the_announced_color_only():
+    # top Wild, green announced: a blue 5 is not playable, a green card is
+    for hand, legal in ((["blue 5", "blue Skip"], True), (["green 9", "blue 1"], False)):
+        pos = play_position(
+            [hand, ["red 2", "red 3"]],
+            top="Wild",
+            color="green",
+            pile=["Wild Draw Four"],
+            rules={"wd4_restriction": "no-other-play", "wd4_challenge": False},
+            seats={"voluntary_draw": 1.0},
+        )
+        assert (pos.top == "Wild Draw Four") == legal, hand
+
+
+@pytest.mark.parametrize(
+    ("mode", "illegal"), [("color", 0), ("color-or-number", 0), ("no-other-play", 1)]
+)
+def test_wd4_no_other_play_challenge_judges_the_symbol_match(mode, illegal):
+    # seat 0 holds a blue Skip on a red Skip (no red card): it draws a Wild Draw Four
+    # voluntarily and bluffs it; only under no-other-play was the Skip a blocking play
+    pos = play_position(
+        [["blue Skip", "green 1"], ["Wild", "Wild", "Wild"], ["blue 1", "blue 2"]],
+        top="red Skip",
+        pile=["Wild Draw Four", "yellow 1", "yellow 2", "yellow 3", "yellow 4", *filler(6)],
+        rules={"wd4_restriction": mode},
+        seats=[{"voluntary_draw": 1.0, "bluff": 1.0}, {"challenge": "always"}, {}],
+        turns=2,
+    )
+    assert plays(pos.events)[0] == (0, "Wild Draw Four", E.PLAY_DRAWN)
+    assert pos.counters["challenges"] == 1
+    assert pos.counters["challenges_won"] == illegal
+    assert int(kinds(pos.events, E.EV_CHALLENGE)[0][3]) == illegal
+    assert pos.hand_sizes()[0] == (6 if illegal else 2)
 
 
 def test_wd4_forced_when_it_is_the_only_legal_card():

@@ -154,6 +154,49 @@ def test_opening_wild_draw_four_goes_back_and_the_deck_is_reshuffled(mode):
     assert pos.current == 0
 
 
+@pytest.mark.parametrize("card", ["red Skip", "red Draw Two", "red Reverse"])
+def test_opening_ignore_matches_but_does_nothing(card):
+    # S14: seat 0 starts clockwise, draws nothing, loses nothing; the card is only matched
+    pos = _open(
+        [card], rest=["green 7", "green 9", *filler(10)], rules={"opening_action": "ignore"}
+    )
+    assert pos.current == 0 and pos.first_player == 0 and pos.direction == 1
+    assert pos.top == card and pos.color == "red" and pos.discard_size == 1
+    assert same_cards(pos.hands[0], ["blue 1", "blue 4"])
+    assert pos.counters["cards_drawn"] == 0 and pos.pending == 0
+    assert kinds(pos.events, E.EV_LOSE_TURN).shape[0] == 0
+    assert kinds(pos.events, E.EV_REVERSE).shape[0] == 0
+    ignored = kinds(pos.events, E.EV_IGNORED)
+    assert ignored.shape[0] == 1 and card_name(int(ignored[0][2])) == card
+
+
+def test_opening_ignore_first_player_plays_a_symbol_match():
+    # seat 0 holds a blue Skip: it matches the ignored red Skip by symbol and is played
+    deck = ["blue Skip", "blue 2", "blue 3", "blue 4", "blue 6", "blue 8", "red Skip"]
+    pos = deal_position(
+        [*deck, *filler(12)], 3, rules={"hand_size": 2, "opening_action": "ignore"}, turns=1
+    )
+    assert plays(pos.events) == [(0, "blue Skip", E.PLAY_NORMAL)]
+    assert pos.current == 2  # seat 0's own Skip acts: seat 1 is skipped
+
+
+def test_opening_ignore_still_names_a_wild_color_and_returns_a_wild_draw_four():
+    pos = _open(["Wild"], seats={"strategy": "basic"}, rules={"opening_action": "ignore"})
+    assert pos.first_player == 0 and pos.color == "blue"
+    assert kinds(pos.events, E.EV_IGNORED).shape[0] == 0
+    rest = filler(12, "green")
+    pos = _open(["Wild Draw Four"], rest=rest, rules={"opening_action": "ignore"})
+    assert pos.top in rest and "Wild Draw Four" in pos.pile and pos.current == 0
+
+
+def test_opening_ignore_trace_text():
+    from uno_stats.engine.trace import describe
+
+    pos = _open(["red Draw Two"], rules={"opening_action": "ignore"})
+    text = "\n".join(describe(pos.events, 3))
+    assert "the opening red Draw Two has no effect (opening_action: ignore)" in text
+
+
 # --------------------------------------------------------------------------- basic moves
 
 

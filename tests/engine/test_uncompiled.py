@@ -23,7 +23,7 @@ from uno_stats.engine import EngineConfig, simulate
 from uno_stats.engine.rules import preset_rules
 from uno_stats.engine.strategy_table import default_seat
 rules = preset_rules("classic-house")
-rules.update(stack_draw_two=True, seven_zero=True, jump_in=True, shuffle_hands_cards=1)
+rules.update(json.loads(sys.argv[1]))
 strategies = ("random", "color-denier", "aggressive")  # a strategy memory; keep_drawn
 seats = [default_seat() | {"strategy": s, "keep_drawn": 0.5} for s in strategies]
 config = EngineConfig.build(3, rules, seats, seed=11)
@@ -31,20 +31,40 @@ cols = simulate(config, 0, 3)
 print(json.dumps({k: v.tolist() for k, v in cols.items()}))
 """
 
+OVERRIDES = {
+    "classic": dict(stack_draw_two=True, seven_zero=True, jump_in=True, shuffle_hands_cards=1),
+    # issue 12 keys: opening card without effect, Wild Draw Four only without another play
+    "issue12": dict(opening_action="ignore", wd4_restriction="no-other-play", stack_draw_four=True),
+    # random seating: the seats' rows move between positions each game (S16)
+    "seating": dict(seating="random"),
+    # deflecting a pending draw (S18) with stacking on
+    "deflect": dict(deflect=True, stack_draw_two=True, stack_cross=True),
+    # no reshuffle (S17): big hands run the pile out (game 2 ends exhausted)
+    "reshuffle": dict(reshuffle=False, exhausted_winner="fewest-points", hand_size=20),
+}
+
 
 @pytest.mark.slow
-def test_uncompiled_engine_plays_the_same_games():
+@pytest.mark.parametrize("name", list(OVERRIDES))
+def test_uncompiled_engine_plays_the_same_games(name):
+    overrides = OVERRIDES[name]
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     out = subprocess.run(
-        [sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-c", SCRIPT, json.dumps(overrides)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     interpreted = json.loads(out.stdout)
     rules = preset_rules("classic-house")
-    rules.update(stack_draw_two=True, seven_zero=True, jump_in=True, shuffle_hands_cards=1)
+    rules.update(overrides)
     seats = [
         default_seat() | {"strategy": s, "keep_drawn": 0.5}
         for s in ("random", "color-denier", "aggressive")
     ]
     compiled = simulate(EngineConfig.build(3, rules, seats, seed=11), 0, 3)
-    for name, column in compiled.items():
-        assert np.array_equal(np.asarray(interpreted[name]), column), name
+    for column_name, column in compiled.items():
+        assert np.array_equal(np.asarray(interpreted[column_name]), column), column_name
+    if name == "reshuffle":
+        assert (compiled["status"] == 3).any()  # the exhausted ending was exercised

@@ -566,3 +566,26 @@ def test_with_overrides() -> None:
     assert "0 is out of range: an integer of at least 1" in info.value.detail
     with pytest.raises(ScenarioError):
         with_overrides(s, seed=-3)
+
+
+def test_seating_random_loads_and_a_tournament_refuses_it() -> None:
+    s = parse(
+        """
+        name: t
+        players: 4
+        rules: {preset: classic-house, seating: random}
+        """
+    )
+    assert s.rules["seating"] == "random"
+    assert parse("name: t\n").rules["seating"] == "fixed"
+    err = fails(
+        """
+        name: t
+        players: 4
+        rules: {preset: classic-house, seating: random}
+        tournament: [basic, random]
+        """
+    )
+    assert err.key == "rules.seating" and "balances the seats" in str(err)
+    err = fails("name: t\nrules: {seating: shuffled}\n")
+    assert "fixed, random" in str(err)

@@ -42,6 +42,11 @@ def test_every_debate_has_a_scenario() -> None:
         "tournament-mattel-2001",
         "tournament-classic-house",
         "tournament-draw-until-playable",
+        "opening-ignore",
+        "wd4-no-other-play",
+        "seating-random",
+        "no-reshuffle",
+        "deflect",
     } <= names
 
 

@@ -29,7 +29,7 @@ BOOTSTRAP_RESAMPLES = 1000
 BOOTSTRAP_SEED = 20260
 _BOOTSTRAP_CELLS = 4_000_000  # resamples x distinct values generated per batch
 
-STATUS_CODES: dict[int, str] = {0: "won", 1: "void", 2: "capped"}
+STATUS_CODES: dict[int, str] = {0: "won", 1: "void", 2: "capped", 3: "exhausted"}
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,8 @@ class Estimate:
 
 
 def status_expr(lf: pl.LazyFrame) -> pl.Expr:
-    """``status`` as a string expression, whether stored as "won"/"void"/"capped" or as 0/1/2."""
+    """``status`` as a string expression, whether stored as a name (``won``, ``void``,
+    ``capped``, ``exhausted``) or as its code 0-3."""
     dtype = lf.collect_schema().get("status")
     if dtype is None:
         raise ResultsError("results have no status column")
@@ -56,7 +57,8 @@ def status_expr(lf: pl.LazyFrame) -> pl.Expr:
 
 
 def won_rounds(lf: pl.LazyFrame) -> pl.LazyFrame:
-    """Only the rounds somebody won (void and capped rounds have no winner)."""
+    """Only the rounds somebody won by going out (void and capped rounds have no winner; an
+    exhausted round's fewest-cards winner did not go out and is not counted either)."""
     return lf.filter(status_expr(lf) == "won")
 
 

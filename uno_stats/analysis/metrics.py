@@ -73,7 +73,7 @@ def metric_spec(key: str) -> MetricSpec:
         )
     if m := re.fullmatch(r"dist_(\w+)", key):
         return MetricSpec(key, f"distribution of {m[1].replace('_', ' ')}", "distribution", m[1])
-    if m := re.fullmatch(r"(won|void|capped)_rate", key):
+    if m := re.fullmatch(r"(won|void|capped|exhausted)_rate", key):
         return MetricSpec(key, f"{m[1]} rate", "rate", status=m[1])
     if m := re.fullmatch(r"seat(\d+)_win_rate", key):
         return MetricSpec(key, f"seat {m[1]} win rate", "seat", seat=int(m[1]))
@@ -82,7 +82,7 @@ def metric_spec(key: str) -> MetricSpec:
         return MetricSpec(key, label, "comeback", "max_deficit", behind=int(m[1]))
     raise ResultsError(
         f"unknown metric {key!r}: use mean_COL, median_COL, pNN_COL, dist_COL, won_rate, "
-        "void_rate, capped_rate, seatK_win_rate or comebackK_rate"
+        "void_rate, capped_rate, exhausted_rate, seatK_win_rate or comebackK_rate"
     )
 
 

@@ -53,6 +53,7 @@ from uno_stats.analysis.seats import (
     seat_wins,
     strategy_strength,
 )
+from uno_stats.engine.schema import STATUS_NAMES
 from uno_stats.errors import ResultsError
 from uno_stats.run.results import Run
 
@@ -64,31 +65,44 @@ QUANTILES: tuple[float, ...] = (0.1, 0.5, 0.9, 0.99)
 
 @dataclass(frozen=True)
 class StatusCounts:
-    """How many rounds were won, void or capped, with Wilson intervals on the shares."""
+    """How many rounds were won, void, capped or exhausted, with Wilson intervals on the shares."""
 
     n: int
     won: Estimate
     void: Estimate
     capped: Estimate
-    counts: tuple[int, int, int]
+    exhausted: Estimate
+    counts: tuple[int, int, int, int]
+
+    @property
+    def shares(self) -> tuple[Estimate, Estimate, Estimate, Estimate]:
+        """The four shares in the order of ``counts`` and ``STATUS_NAMES``."""
+        return (self.won, self.void, self.capped, self.exhausted)
 
 
 def status_counts(lf: pl.LazyFrame) -> StatusCounts:
-    """Rounds by status: ``won``, ``void`` (deadlock remedy) and ``capped`` (hit max_turns)."""
+    """Rounds by status: ``won``, ``void`` (deadlock remedy), ``capped`` (hit max_turns) and
+    ``exhausted`` (``reshuffle: false``, the draw pile ran out; RULES.md S17)."""
     status = status_expr(lf)
     row = (
         lf.select(
             pl.len().alias("n"),
-            *((status == s).sum().alias(s) for s in ("won", "void", "capped")),
+            *((status == s).sum().alias(s) for s in STATUS_NAMES),
         )
         .collect()
         .row(0, named=True)
     )
     require_rows(row["n"], "rounds")
-    names = ("won", "void", "capped")
-    won, void, capped = (proportion(row[s], row["n"]) for s in names)
-    counts = (int(row["won"]), int(row["void"]), int(row["capped"]))
-    return StatusCounts(int(row["n"]), won, void, capped, counts)
+    n = int(row["n"])
+    won, void, capped, exhausted = (int(row[s]) for s in STATUS_NAMES)
+    return StatusCounts(
+        n,
+        proportion(won, n),
+        proportion(void, n),
+        proportion(capped, n),
+        proportion(exhausted, n),
+        (won, void, capped, exhausted),
+    )
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from uno_stats.analysis.estimates import (
     ChiSquare,
     Estimate,
     chi_square_equal,
+    has_column,
     mean_estimate,
     newcombe_interval,
     proportion,
@@ -327,24 +328,31 @@ def strategy_strength(
     """Per strategy over its seat-rounds in won rounds: win share (Wilson) and mean points (t)."""
     if not seats:
         raise ResultsError("no seat strategies in the manifest")
-    df = won_frame(lf, "points")
+    seating = has_column(lf, "seating")
+    df = won_frame(lf, "points", *(("seating",) if seating else ()))
     require_rows(df.height, "won rounds")
     points = seat_matrix(df, "points")
     winner = df["winner"].to_numpy()
     scores = seat_scores(points, winner, scoring)
     players = points.shape[1]
     labels = [seat_label(seats[i if len(seats) > 1 else 0]) for i in range(players)]
+    order = list(dict.fromkeys(labels))
+    # RULES.md S16: the scenario seat at each position, from the seating column (identity
+    # without it); each seat-round is credited to the strategy of the seat sitting there
+    sitter = seat_matrix(df, "seating") if seating else np.arange(players)[None, :]
+    label_at = np.array([order.index(x) for x in labels])[sitter]
+    label_at = np.broadcast_to(label_at, points.shape)
+    rows = np.arange(df.height)
     out = []
-    for label in dict.fromkeys(labels):
-        cols = [i for i, x in enumerate(labels) if x == label]
-        n = df.height * len(cols)
-        wins = int(np.isin(winner, cols).sum())
-        pick = slice(cols[0], cols[0] + 1) if len(cols) == 1 else cols
-        score, left = _mean_sd(scores[:, pick]), _mean_sd(points[:, pick])
+    for k, label in enumerate(order):
+        mask = label_at == k
+        n = int(mask.sum())
+        wins = int(mask[rows, winner].sum())
+        score, left = _mean_sd(scores[mask]), _mean_sd(points[mask])
         out.append(
             StrategyRow(
                 label,
-                tuple(cols),
+                tuple(i for i, x in enumerate(labels) if x == label),
                 proportion(wins, n),
                 mean_estimate(*score, n),
                 mean_estimate(*left, n),

@@ -29,7 +29,7 @@ from uno_stats.engine.cards import (
     card_id,
 )
 from uno_stats.engine.rules import preset_rules
-from uno_stats.engine.schema import STATUS_CAPPED, STATUS_VOID
+from uno_stats.engine.schema import STATUS_CAPPED, STATUS_EXHAUSTED, STATUS_VOID
 from uno_stats.engine.scripted import Position, deal_position
 from uno_stats.engine.strategy_table import default_seat
 
@@ -410,9 +410,73 @@ RULE_CASES: tuple[GoldenCase, ...] = (
         witness=lambda ev: int((ev[:, 0] == E.EV_END).sum()) > 1,
         shows="a low-score match: every seat adds its own hand until one reaches 60",
     ),
+    GoldenCase(
+        "rule-seating",
+        "classic-house",
+        games=(0,),
+        rules={"seating": "random"},
+        strategies=MIXED[:4],
+        key="seating",
+        # who sits where is no event: the key's effect is the difference from fixed
+        # seating (checked beside the witness); the witness asks only for a finished round
+        witness=_has(E.EV_END),
+        shows="the four strategies sit in a random order (the trace's seating line)",
+    ),
+    GoldenCase(
+        "rule-reshuffle",
+        "classic-house",
+        games=(4,),
+        players=8,
+        rules={"reshuffle": False},
+        key="reshuffle",
+        witness=_has(E.EV_END, a=STATUS_EXHAUSTED),
+        shows="the draw pile runs out and the round ends exhausted, fewest cards winning",
+    ),
+    GoldenCase(
+        "rule-exhausted_winner",
+        "classic-house",
+        games=(17,),
+        players=8,
+        rules={"reshuffle": False, "exhausted_winner": "fewest-points"},
+        key="exhausted_winner",
+        witness=_has(E.EV_EXHAUSTED),
+        shows="an exhausted round won by the fewest card points, not the fewest cards",
+    ),
+    GoldenCase(
+        "rule-deflect",
+        "classic-house",
+        games=(1,),
+        rules={"deflect": True},
+        key="deflect",
+        witness=_has(E.EV_PLAY, b=E.PLAY_DEFLECT),
+        shows="a seat owing a Draw Two passes it on with a Skip or sends it back with a Reverse",
+    ),
 )
 
-CASES: tuple[GoldenCase, ...] = PRESET_CASES + MATCH_CASES + RULE_CASES
+# Values added to a key that already has its rule case (issue 12): traced and checked too.
+CHOICE_CASES: tuple[GoldenCase, ...] = (
+    GoldenCase(
+        "choice-opening_action-ignore",
+        "classic-house",
+        games=(1,),
+        rules={"opening_action": "ignore"},
+        key="opening_action",
+        witness=_has(E.EV_IGNORED),
+        shows="the opening action card is only matched: the dealer's left plays first",
+    ),
+    GoldenCase(
+        "choice-wd4_restriction-no-other-play",
+        "classic-house",
+        games=(2,),
+        rules={"wd4_restriction": "no-other-play", "wd4_challenge": False},
+        key="wd4_restriction",
+        witness=_has(E.EV_END),
+        shows="a Wild Draw Four only when nothing else in hand is playable (the game "
+        "differs from wd4_restriction: color)",
+    ),
+)
+
+CASES: tuple[GoldenCase, ...] = PRESET_CASES + MATCH_CASES + RULE_CASES + CHOICE_CASES
 
 # Keys that work by preventing something: their witness is looked for in the baseline.
 WITNESS_IN_BASELINE = frozenset(

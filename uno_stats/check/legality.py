@@ -38,7 +38,9 @@ def wd4_allowed(hand: list[int], color: int, top: int, mode: str) -> bool:
                 return False
             if mode == "color-or-number" and CARD_SYMBOL[c] == top_number:
                 return False
-        elif mode == "color-or-wild":
+            if mode == "no-other-play" and CARD_SYMBOL[c] == CARD_SYMBOL[top]:
+                return False  # S15: any other playable card blocks
+        elif mode in ("color-or-wild", "no-other-play"):
             return False
     return True
 

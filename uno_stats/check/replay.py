@@ -7,7 +7,7 @@ under the round's rules (match on the top card or announced color, stacking by i
 identical jump-in, the Wild Draw Four restriction, ``no_action_finish``, only the drawn
 card after drawing and, under ``must-play``, that card if it fits), a pass only with nothing
 playable and nothing to draw, turns in the order of play, every penalty as large as the
-rules make it and drawn in full, every round ends won, void or capped as its rules
+rules make it and drawn in full, every round ends won, void, capped or exhausted as its rules
 allow, and the hand sizes and points the engine reports match the replayed hands. It
 shares no code with the compiled engine beyond the card tables, so a new strategy or rule
 that breaks the rules shows up here::
@@ -34,8 +34,22 @@ from uno_stats.check.legality import card_points, decode_rules, matches, wd4_all
 from uno_stats.check.penalties import Penalties, draw_value
 from uno_stats.engine import EngineConfig, simulate, trace_events
 from uno_stats.engine import events as E
-from uno_stats.engine.cards import CARD_COLOR, CARD_IS_ACTION, WILD, WILD_DRAW_FOUR
-from uno_stats.engine.schema import STATUS_CAPPED, STATUS_NAMES, STATUS_VOID, STATUS_WON
+from uno_stats.engine.cards import (
+    CARD_COLOR,
+    CARD_IS_ACTION,
+    CARD_SYMBOL,
+    REVERSE,
+    SKIP,
+    WILD,
+    WILD_DRAW_FOUR,
+)
+from uno_stats.engine.schema import (
+    STATUS_CAPPED,
+    STATUS_EXHAUSTED,
+    STATUS_NAMES,
+    STATUS_VOID,
+    STATUS_WON,
+)
 from uno_stats.engine.strategy_table import S_BLUFF, S_KIND, strategy_id
 
 _BASIC = strategy_id("basic")
@@ -60,12 +74,15 @@ class Replay:
     a later message may follow from an earlier one: read the first).
     """
 
-    def __init__(self, config: EngineConfig) -> None:
+    def __init__(self, config: EngineConfig, seating: list[int] | None = None) -> None:
         self.players = config.players
         self.rules = decode_rules(config)
         self.deck = Counter(int(c) for c in config.deck)
-        kinds = config.seats[:, S_KIND]
-        bluffs = config.seats[:, S_BLUFF]
+        # RULES.md S16: ``seating[s]`` is the scenario seat at position s (the game's
+        # ``seating`` column); positions hold their own seats without it
+        order = list(range(self.players)) if seating is None else [int(x) for x in seating]
+        kinds = config.seats[order, S_KIND]
+        bluffs = config.seats[order, S_BLUFF]
         # Reading of RULES.md "Bluff" and the basic strategy: a seat may play an illegal
         # Wild Draw Four only when challenges are on, its bluff knob is above 0 and it is
         # not `basic` (which never bluffs); the checker then accepts it as legal.
@@ -98,6 +115,9 @@ class Replay:
         self.direction = 1
         self.cursor = -1  # the seat whose turn (taken or lost) came last; -1 before the start
         self.turns = 0  # turns taken: EV_TURN and jump-ins
+        self.ignored = False  # S14: the opening card's action was ignored
+        self.exhausted = -2  # S17: the winner EV_EXHAUSTED named (-2: none yet)
+        self.deflected = 0  # S18: the kind (2 or 4) of a draw total deflected onto the top
 
     def hand_sizes(self) -> list[int]:
         """Cards held by each seat, as replayed."""
@@ -207,6 +227,14 @@ class Replay:
             self._move_hands(kind, seat, a)
         elif kind == E.EV_END:
             self._end(seat, a, b)
+        elif kind == E.EV_IGNORED:  # S14
+            if self.rules["opening_action"] != "ignore" or self.started or a != self.top:
+                self._fail(f"opening card {a} ignored outside opening_action: ignore")
+            self.ignored = True
+        elif kind == E.EV_EXHAUSTED:  # S17
+            if self.rules["reshuffle"] or self.pile.total() != 0:
+                self._fail("the round ran out of cards with reshuffle on or cards in the pile")
+            self.exhausted = a
 
     def _turn_up(self, card: int, kept: int) -> None:
         if kept == 2:  # a Wild Draw Four went back into the deck, which was reshuffled
@@ -236,8 +264,14 @@ class Replay:
             self._fail(f"bad start: seat {first}, direction {direction}")
         if card < WILD and color != CARD_COLOR[card]:
             self._fail(f"the round opens on card {card} with color {color}")
+        if self.rules["opening_action"] == "ignore":  # S14: dealer's left, clockwise
+            acts = bool(CARD_IS_ACTION[card]) and card < WILD
+            if first != (dealer + 1) % self.players or direction != 1 or self.ignored != acts:
+                self._fail(f"ignore: the round on {card} starts at seat {first}, dir {direction}")
 
     def _refill(self, n: int) -> None:
+        if not self.rules["reshuffle"]:
+            self._fail("the discards were shuffled in under reshuffle: false")
         if self.pile.total() != 0:
             self._fail("the discards were shuffled in while the draw pile still held cards")
         if n != self.discards.total() - 1:
@@ -262,6 +296,16 @@ class Replay:
                 self._fail(f"seat {seat} stacked card {card} on {self.top}: not allowed")
             elif card == WILD_DRAW_FOUR and not self.wd4_ok(seat):
                 self._fail(f"seat {seat} stacked a Wild Draw Four its restriction forbids")
+        elif how == E.PLAY_DEFLECT:  # S18: a Skip or Reverse of the active color
+            symbol = int(CARD_SYMBOL[card]) if card < WILD else -1
+            if (
+                not self.rules["deflect"]
+                or self.penalties.pending == 0
+                or symbol not in (SKIP, REVERSE)
+                or CARD_COLOR[card] != self.color
+                or not self.may_finish(card, seat)
+            ):
+                self._fail(f"seat {seat} deflected with card {card} on {self.top}: not allowed")
         elif how == E.PLAY_JUMP:
             if not self.rules["jump_in"]:
                 self._fail(f"seat {seat} jumped in without jump_in")
@@ -275,6 +319,8 @@ class Replay:
                 f"seat {seat} holds {self.hands[seat].total()} cards after playing, "
                 f"the trace says {size_after}"
             )
+        # S18: a deflect keeps the chain's kind for stacking although its card is on top
+        self.deflected = (draw_value(self.top) or self.deflected) if how == E.PLAY_DEFLECT else 0
         self.discards[card] += 1
         self.top = card
         if card < WILD:
@@ -314,7 +360,9 @@ class Replay:
     def finish(self) -> None:
         """Settle what the last penalty still owes (after the last event of a whole game)."""
         if self.penalties.owed is not None:
-            dry = self.pile.total() == 0 and self.discards.total() <= 1
+            dry = self.pile.total() == 0 and (
+                self.discards.total() <= 1 or not self.rules["reshuffle"]  # S17
+            )
             self._check(self.penalties.settle(dry))
 
     def _pass(self, seat: int) -> None:
@@ -346,7 +394,7 @@ class Replay:
 
     def _may_stack(self, card: int, seat: int) -> bool:
         """RULES.md S6: which draw card may answer the one on top, by the stacking keys."""
-        on, with_ = draw_value(self.top), draw_value(card)
+        on, with_ = draw_value(self.top) or self.deflected, draw_value(card)
         if on == 0 or with_ == 0 or not self.may_finish(card, seat):
             return False
         key = {(2, 2): "stack_draw_two", (4, 4): "stack_draw_four"}.get((on, with_), "stack_cross")
@@ -381,6 +429,15 @@ class Replay:
             self._take(self.pool, a, "dealt out by Shuffle Hands")
             self.hands[seat][a] += 1
 
+    def fewest(self) -> int:
+        """S17: the seat with the fewest cards (or card points), -1 on a tie for fewest."""
+        if self.rules["exhausted_winner"] == "fewest-cards":
+            scores = self.hand_sizes()
+        else:
+            scores = [sum(card_points(c) * n for c, n in h.items()) for h in self.hands]
+        low = min(scores)
+        return scores.index(low) if scores.count(low) == 1 else -1
+
     def _end(self, winner: int, status: int, turns: int) -> None:
         max_turns = int(self.rules["max_turns"])
         if status == STATUS_WON:
@@ -389,6 +446,11 @@ class Replay:
         elif status in (STATUS_VOID, STATUS_CAPPED):
             if winner != -1:
                 self._fail(f"a {STATUS_NAMES[status]} round names winner {winner}")
+        elif status == STATUS_EXHAUSTED:  # S17
+            if self.rules["reshuffle"] or self.pile.total() != 0:
+                self._fail("an exhausted round with reshuffle on or cards in the pile")
+            if winner != self.fewest() or winner != self.exhausted:
+                self._fail(f"exhausted round won by {winner}; the fewest is {self.fewest()}")
         else:
             self._fail(f"round ends with unknown status {status}")
         if status == STATUS_VOID and (
@@ -414,6 +476,7 @@ def check_game(
     events: np.ndarray,
     columns: dict[str, np.ndarray] | None = None,
     complete: bool = True,
+    seating: np.ndarray | None = None,
 ) -> list[Violation]:
     """Replay one game's trace events (``trace_events(config, game)``); the broken rules.
 
@@ -422,7 +485,9 @@ def check_game(
     columns (``simulate(config, game, 1)``), checked against the replay round by round:
     winner, status, turns, and every seat's hand size and hand points.
     """
-    replay = Replay(config)
+    if seating is None and columns is not None and "seating" in columns:
+        seating = columns["seating"][0]  # S16: which scenario seat sits at each position
+    replay = Replay(config, None if seating is None else [int(x) for x in seating])
     for index, row in enumerate(events):
         replay.event(index, row)
     if complete:
@@ -477,4 +542,8 @@ def check_played_game(
     events = trace_events(config, game, max_events=max_events)
     complete = events.shape[0] < max_events
     columns = simulate(config, game, 1) if complete else None
-    return check_game(config, events, columns, complete=complete)
+    seating = None
+    if columns is None and decode_rules(config)["seating"] == "random":
+        # S16: the seats' knobs by position need the game's seating even when cut short
+        seating = simulate(config, game, 1)["seating"][0]
+    return check_game(config, events, columns, complete=complete, seating=seating)

@@ -12,7 +12,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from uno_stats.engine.cards import build_deck
-from uno_stats.engine.rules import R_SCORING, SCORING_PARTNERS, encode_rules
+from uno_stats.engine.rules import (
+    R_SCORING,
+    R_SEATING,
+    SCORING_PARTNERS,
+    SEATING_RANDOM,
+    encode_rules,
+)
 from uno_stats.engine.schema import CHECKPOINT_TURNS, COLUMNS
 from uno_stats.engine.strategy_table import encode_strategies, keeps_memory
 
@@ -93,15 +99,22 @@ def _new_table(config: EngineConfig, max_events: int = 0) -> Table:
 
 def _play(config: EngineConfig, table: Table, first_game: int, n_games: int, capacity: int):
     from uno_stats.engine.chunk import allocate_outputs, run_chunk
+    from uno_stats.engine.state import T_SEATING
 
     out_s, out_p = allocate_outputs(capacity, config.players)
     totals = np.zeros(config.players, dtype=np.int64)
+    # seating: random reorders the seats' rows in place (S16): it gets a copy, in scenario
+    # order, matching the table's seating row
+    seating = int(config.rules[R_SEATING]) == SEATING_RANDOM
+    seats = config.seats.copy() if seating else config.seats
+    if seating:
+        table.tab[T_SEATING, : config.players] = np.arange(config.players)
     rows = run_chunk(
         np.uint64(config.key),
         first_game,
         n_games,
         table.tab,
-        config.seats,
+        seats,
         table.rng,
         table.events,
         config.match_target,

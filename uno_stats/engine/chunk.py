@@ -6,10 +6,16 @@ import numpy as np
 
 from uno_stats.engine.cards import CARD_POINTS
 from uno_stats.engine.jit import engine_jit
-from uno_stats.engine.rng import seed_stream
+from uno_stats.engine.rng import below, seed_stream
 from uno_stats.engine.round import play_round
-from uno_stats.engine.rules import SCORING_LOW, SCORING_PARTNERS, SCORING_POINTS
-from uno_stats.engine.schema import ROUND_COUNTERS, STATUS_VOID, STATUS_WON
+from uno_stats.engine.rules import (
+    R_SEATING,
+    SCORING_LOW,
+    SCORING_PARTNERS,
+    SCORING_POINTS,
+    SEATING_RANDOM,
+)
+from uno_stats.engine.schema import ROUND_COUNTERS, STATUS_EXHAUSTED, STATUS_VOID, STATUS_WON
 from uno_stats.engine.state import (
     N_CHECKPOINTS,
     N_COUNTERS,
@@ -20,6 +26,8 @@ from uno_stats.engine.state import (
     ST_STATUS,
     ST_TURNS,
     ST_WINNER,
+    T_RULES,
+    T_SEATING,
     T_ST,
     views,
 )
@@ -52,10 +60,11 @@ OC_MATCH_VALID = SCALAR_COLUMNS.index("match_valid")
 OC_CHECKPOINTS = SCALAR_COLUMNS.index("checkpoints")
 N_SCALAR = len(SCALAR_COLUMNS)
 # Planes of the per-seat output array: hand sizes, points, max deficit, then the checkpoints.
-SEAT_PLANES: tuple[str, ...] = ("hand_sizes", "points", "max_deficit")
+SEAT_PLANES: tuple[str, ...] = ("hand_sizes", "points", "max_deficit", "seating")
 OP_HAND = SEAT_PLANES.index("hand_sizes")
 OP_POINTS = SEAT_PLANES.index("points")
 OP_DEFICIT = SEAT_PLANES.index("max_deficit")
+OP_SEATING = SEAT_PLANES.index("seating")
 OP_CHECKPOINT0 = len(SEAT_PLANES)
 N_SEAT_PLANES = OP_CHECKPOINT0 + N_CHECKPOINTS
 
@@ -90,6 +99,7 @@ def _record(tab, out_s, out_p, row, game, rnd):
         out_p[OP_HAND, row, s] = hn[s]
         out_p[OP_POINTS, row, s] = _hand_points(hands, hn, s)
         out_p[OP_DEFICIT, row, s] = max_deficit[s]
+        out_p[OP_SEATING, row, s] = tab[T_SEATING, s]
     for k in range(N_CHECKPOINTS):  # 0 where the round ended first (null on disk)
         recorded = (st[ST_CHECKPOINTS] >> k) & 1
         for s in range(players):  # one plane at a time: adjacent entries
@@ -101,7 +111,8 @@ def _match_over(st, out_p, row, totals, scoring, target):
     """S13: add this round's points; the winning seat (partners: pair 0 or 1), or -1 if not over."""
     players = st[ST_PLAYERS]
     status = st[ST_STATUS]
-    if status == STATUS_WON:
+    # S17: an exhausted round with a winner scores as if that seat had won it
+    if status == STATUS_WON or (status == STATUS_EXHAUSTED and st[ST_WINNER] >= 0):
         w = st[ST_WINNER]
         if scoring == SCORING_POINTS:
             for s in range(players):
@@ -136,6 +147,38 @@ def _match_over(st, out_p, row, totals, scoring, target):
     return -1
 
 
+SEATING_SALT = np.uint64(0x5EA7_0DE2_5EA7_0DE2)  # the seating stream's key: run key XOR this
+
+
+@engine_jit
+def _swap_seats(tab, seats, i, j):
+    """Exchange positions ``i`` and ``j``: their rows of ``seats`` and of the seating row."""
+    for k in range(seats.shape[1]):
+        tmp = seats[i, k]
+        seats[i, k] = seats[j, k]
+        seats[j, k] = tmp
+    tmp_seat = tab[T_SEATING, i]
+    tab[T_SEATING, i] = tab[T_SEATING, j]
+    tab[T_SEATING, j] = tmp_seat
+
+
+@engine_jit
+def seat_game(tab, seats, rng, key, game):
+    """S16 (``seating: random``): seat the scenario's seats for ``game`` in a random order.
+
+    ``seats`` (the caller's own copy) is first put back in scenario order (the seating row
+    says where each seat sits), then shuffled with Fisher-Yates from the game's seating
+    stream (the run key XOR ``SEATING_SALT``); the caller seeds the game's stream afterwards.
+    """
+    players = tab[T_ST, ST_PLAYERS]
+    for i in range(players):  # back to scenario order: cycle each seat home
+        while tab[T_SEATING, i] != i:
+            _swap_seats(tab, seats, i, tab[T_SEATING, i])
+    seed_stream(rng, key ^ SEATING_SALT, game)
+    for i in range(players - 1, 0, -1):
+        _swap_seats(tab, seats, i, below(rng, i + 1))
+
+
 @engine_jit
 def run_chunk(key, first_game, n_games, tab, seats, rng, ev, target, scoring, totals, out_s, out_p):
     """Play games ``first_game ..`` into the output rows; returns rows written, -1 if full.
@@ -146,9 +189,12 @@ def run_chunk(key, first_game, n_games, tab, seats, rng, ev, target, scoring, to
     st = tab[T_ST]
     players = st[ST_PLAYERS]
     capacity = out_s.shape[1]
+    seating = tab[T_RULES, R_SEATING] == SEATING_RANDOM
     row = 0
     for g in range(n_games):
         game = first_game + g
+        if seating:
+            seat_game(tab, seats, rng, key, game)
         seed_stream(rng, key, game)
         if target == 0:
             play_round(tab, seats, rng, ev, players - 1)

@@ -35,9 +35,13 @@ EV_END = 22  # winner, status
 EV_VOLUNTARY = 23  # seat draws while holding a playable card
 EV_HAND = 24  # seat, card: a card dealt into a hand by Shuffle Hands
 EV_KEEP = 25  # seat, card: a playable drawn card kept (drawn_card: may-play, keep_drawn)
+EV_IGNORED = 26  # seat starting, card: an opening action card without effect (S14)
+EV_EXHAUSTED = 27  # seat that found the draw pile empty (reshuffle: false, S17)
+EV_DEFLECT = 28  # seat now owing the pending total, the total (deflect, S18)
 
 DRAW_TURN, DRAW_PENALTY, DRAW_CHALLENGE, DRAW_UNO, DRAW_MISTAKE, DRAW_FINAL = 0, 1, 2, 3, 4, 5
 PLAY_NORMAL, PLAY_DRAWN, PLAY_STACK, PLAY_JUMP = 0, 1, 2, 3
+PLAY_DEFLECT = 4  # a Skip or Reverse answering a pending draw total (S18)
 
 
 @engine_jit

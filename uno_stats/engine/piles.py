@@ -6,6 +6,7 @@ from uno_stats.engine.cards import (
     ACTION_MASK,
     CARD_COLOR,
     CARD_IS_ACTION,
+    CARD_POINTS,
     CARD_SYMBOL,
     COLOR_MASK,
     OTHER_WILDS_MASK,
@@ -14,28 +15,37 @@ from uno_stats.engine.cards import (
     WILD,
     WILD_DRAW_FOUR,
 )
-from uno_stats.engine.events import EV_DRAW, EV_REFILL, emit
+from uno_stats.engine.events import EV_DRAW, EV_EXHAUSTED, EV_REFILL, emit
 from uno_stats.engine.jit import engine_inline, engine_jit
-from uno_stats.engine.legal import blocks_wd4, top_number
+from uno_stats.engine.legal import blocks_wd4, wd4_top_key
 from uno_stats.engine.rng import shuffle
 from uno_stats.engine.rules import (
+    EXHAUSTED_FEWEST_POINTS,
+    R_EXHAUSTED_WINNER,
     R_NO_ACTION_FINISH,
+    R_RESHUFFLE,
     R_WD4_RESTRICTION,
     WD4_COLOR_OR_NUMBER,
     WD4_COLOR_OR_WILD,
+    WD4_NO_OTHER_PLAY,
     WD4_NONE,
 )
+from uno_stats.engine.schema import STATUS_EXHAUSTED
 from uno_stats.engine.state import (
     ST_CARDS_DRAWN,
     ST_DISC_N,
     ST_LARGEST_HAND,
     ST_PASSES,
     ST_PILE_N,
+    ST_PLAYERS,
     ST_RESHUFFLES,
+    ST_STATUS,
+    ST_WINNER,
     T_DISC,
     T_HANDS,
     T_HN,
     T_PILE,
+    T_RULES,
     T_ST,
 )
 
@@ -63,11 +73,41 @@ def refill(tab, rng, ev):
     emit(st, ev, EV_REFILL, -1, n, 0, 0, 0)
 
 
+@engine_jit
+def exhaust(tab, p, ev):
+    """S17 (``reshuffle: false``): seat ``p`` found the draw pile empty; a round still in
+    play ends as ``exhausted``, won by the seat with the fewest cards (or card points),
+    by nobody on a tie for fewest."""
+    st, hands, hn = tab[T_ST], tab[T_HANDS:], tab[T_HN]
+    if st[ST_STATUS] >= 0:
+        return  # a final penalty after going out: the round stays won
+    by_points = tab[T_RULES, R_EXHAUSTED_WINNER] == EXHAUSTED_FEWEST_POINTS
+    best = -1
+    low = 0
+    for s in range(st[ST_PLAYERS]):
+        score = hn[s]
+        if by_points:
+            score = 0
+            for i in range(hn[s]):
+                score += CARD_POINTS[hands[s, i]]
+        if s == 0 or score < low:
+            low = score
+            best = s
+        elif score == low:
+            best = -1  # a tie for fewest so far
+    st[ST_STATUS] = STATUS_EXHAUSTED
+    st[ST_WINNER] = best
+    emit(st, ev, EV_EXHAUSTED, p, best, 0, 0, 0)
+
+
 @engine_inline
 def draw_card(tab, p, rng, ev, reason):
     """Seat ``p`` draws one card into its hand; returns it, or -1 when none can be drawn."""
     st, hands, hn, pile = tab[T_ST], tab[T_HANDS:], tab[T_HN], tab[T_PILE]
     if st[ST_PILE_N] == 0:
+        if tab[T_RULES, R_RESHUFFLE] == 0:  # S17: no reshuffle, the round is over
+            exhaust(tab, p, ev)
+            return -1
         refill(tab, rng, ev)
         if st[ST_PILE_N] == 0:
             return -1
@@ -136,7 +176,7 @@ def wd4_allowed(hands, hn, p, color, top, rules):
     restriction = rules[R_WD4_RESTRICTION]
     if restriction == WD4_NONE:
         return True
-    number = top_number(top)
+    number = wd4_top_key(top, restriction)
     for i in range(hn[p]):
         if blocks_wd4(hands[p, i], color, number, restriction):
             return False
@@ -158,11 +198,11 @@ def wd4_blockers(color, top, restriction):
     """The cards (a :data:`cards.COLOR_MASK`-style mask) whose holding makes a Wild Draw Four
     illegal under ``restriction``: the mask form of :func:`legal.blocks_wd4`."""
     blockers = COLOR_MASK[color]
-    if restriction == WD4_COLOR_OR_NUMBER:
-        number = top_number(top)
-        if number >= 0:
-            blockers |= SYMBOL_MASK[number]
-    elif restriction == WD4_COLOR_OR_WILD:
+    if restriction in (WD4_COLOR_OR_NUMBER, WD4_NO_OTHER_PLAY):
+        key = wd4_top_key(top, restriction)
+        if key >= 0:
+            blockers |= SYMBOL_MASK[key]
+    if restriction in (WD4_COLOR_OR_WILD, WD4_NO_OTHER_PLAY):
         blockers |= OTHER_WILDS_MASK
     return blockers
 

@@ -22,6 +22,7 @@ from uno_stats.engine.events import (
     DRAW_FINAL,
     DRAW_UNO,
     EV_COLOR,
+    EV_DEFLECT,
     EV_EXTRA_TURN,
     EV_JUMP,
     EV_LOSE_TURN,
@@ -30,6 +31,7 @@ from uno_stats.engine.events import (
     EV_REVERSE,
     EV_STACK,
     EV_UNO,
+    PLAY_DEFLECT,
     PLAY_JUMP,
     emit,
 )
@@ -241,6 +243,18 @@ def _apply_effect(tab, p, card, seats, rng, ev):
         st[ST_CUR] = nxt
 
 
+@engine_jit
+def _deflect(tab, p, card, ev):
+    """S18: a Skip passes the pending total on to the next player; a Reverse turns play
+    round and sends it back to its sender. The total, its cards and kind are unchanged."""
+    st = tab[T_ST]
+    if CARD_SYMBOL[card] == REVERSE:
+        st[ST_DIR] = -st[ST_DIR]
+        emit(st, ev, EV_REVERSE, p, st[ST_DIR], 0, 0, 0)
+    st[ST_CUR] = next_seat(st, p)
+    emit(st, ev, EV_DEFLECT, st[ST_CUR], st[ST_PENDING], 0, 0, 0)
+
+
 @engine_inline
 def play_card(tab, p, idx, how, seats, rng, ev):
     """Seat ``p`` plays the card at ``idx``; resolves UNO, going out, jump-ins and the effect."""
@@ -269,8 +283,13 @@ def play_card(tab, p, idx, how, seats, rng, ev):
             st[ST_COLOR] = CARD_COLOR[card]
         if hn[p] == 1:
             _uno_call(tab, p, seats, rng, ev)
+            if st[ST_STATUS] >= 0:  # S17: the UNO penalty ran the pile out
+                return
         if hn[p] == 0:
             _go_out(tab, p, card, rng, ev)
+            return
+        if how == PLAY_DEFLECT:  # S18: nobody jumps in on a deflect
+            _deflect(tab, p, card, ev)
             return
         if rules[R_JUMP_IN] != 0 and card < WILD and st[ST_TURNS] < rules[R_MAX_TURNS]:
             jumper = _find_jumper(st, hands, hn, p, card, rules)

@@ -17,6 +17,7 @@ from uno_stats.engine.events import (
     EV_COLOR,
     EV_DEAL,
     EV_END,
+    EV_IGNORED,
     EV_LOSE_TURN,
     EV_PENALTY,
     EV_START,
@@ -28,6 +29,7 @@ from uno_stats.engine.piles import draw_cards
 from uno_stats.engine.play import announce
 from uno_stats.engine.rng import shuffle
 from uno_stats.engine.rules import (
+    OPENING_IGNORE,
     OPENING_REDRAW,
     R_HAND_SIZE,
     R_MAX_TURNS,
@@ -121,7 +123,8 @@ def _turn_up(tab, rng, ev):
 
 @engine_jit
 def _open(tab, card, seats, rng, ev):
-    """S4 (``apply``): the opening card's effect on the first player; sets who starts."""
+    """S4 (``apply``): the opening card's effect on the first player; sets who starts.
+    S14 (``ignore``): a wild is named by the first player, any other action does nothing."""
     st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
     players = st[ST_PLAYERS]
     dealer = st[ST_DEALER]
@@ -134,6 +137,10 @@ def _open(tab, card, seats, rng, ev):
         memory = tab[T_MEMORY + first]
         st[ST_COLOR] = choose_color(kind, hands[first, : hn[first]], nxt, memory, rng)
         emit(st, ev, EV_COLOR, first, st[ST_COLOR], 0, 0, 0)
+        return
+    if rules[R_OPENING_ACTION] == OPENING_IGNORE:  # S14: matched, but nothing happens
+        if CARD_IS_ACTION[card] != 0:
+            emit(st, ev, EV_IGNORED, first, card, 0, 0, 0)
         return
     sym = CARD_SYMBOL[card]
     if sym == SKIP:

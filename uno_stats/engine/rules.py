@@ -79,7 +79,7 @@ RULES: tuple[RuleSpec, ...] = (
     _enum("custom_card_rule", ("extra-turn", "wild")),
     _int("hand_size", 7, 1, 20),
     # Opening card
-    _enum("opening_action", ("apply", "redraw"), ("redraw", "apply", "apply", "apply")),
+    _enum("opening_action", ("apply", "redraw", "ignore"), ("redraw", "apply", "apply", "apply")),
     _enum(
         "opening_reverse",
         ("dealer-starts", "dealer-right-starts"),
@@ -100,7 +100,7 @@ RULES: tuple[RuleSpec, ...] = (
     # Draw cards, stacking and the Wild Draw Four
     _enum(
         "wd4_restriction",
-        ("color", "color-or-wild", "color-or-number", "none"),
+        ("color", "color-or-wild", "color-or-number", "none", "no-other-play"),
         ("color-or-wild", "color", "color", "color-or-number"),
     ),
     _bool("wd4_challenge", True, (True, True, True, False)),
@@ -122,6 +122,11 @@ RULES: tuple[RuleSpec, ...] = (
         ("none", "points", "low-score", "partners"),
         ("points", "points", "points", "none"),
     ),
+    # Issue 12 keys, appended so the indices above stay put
+    _enum("seating", ("fixed", "random")),
+    _bool("reshuffle", True),
+    _enum("exhausted_winner", ("fewest-cards", "fewest-points")),
+    _bool("deflect", False),
 )
 
 RULES_BY_KEY: dict[str, RuleSpec] = {spec.key: spec for spec in RULES}
@@ -153,6 +158,10 @@ R_JUMP_IN = 22
 R_UNO_PENALTY = 23
 R_INVALID_PLAY_PENALTY = 24
 R_SCORING = 25
+R_SEATING = 26
+R_RESHUFFLE = 27
+R_EXHAUSTED_WINNER = 28
+R_DEFLECT = 29
 R_COUNT = len(RULES)
 check_slots(globals(), "R_", [spec.key for spec in RULES], extra=("R_COUNT",))
 
@@ -167,6 +176,7 @@ def code(key: str, choice: str) -> int:
 
 # Encoded enum values the engine compares against, taken from the table.
 OPENING_APPLY, OPENING_REDRAW = code("opening_action", "apply"), code("opening_action", "redraw")
+OPENING_IGNORE = code("opening_action", "ignore")
 REVERSE_DEALER = code("opening_reverse", "dealer-starts")
 REVERSE_DEALER_RIGHT = code("opening_reverse", "dealer-right-starts")
 DRAW_ONE, DRAW_UNTIL_PLAYABLE = code("draw", "one"), code("draw", "until-playable")
@@ -178,8 +188,12 @@ WD4_COLOR = code("wd4_restriction", "color")
 WD4_COLOR_OR_WILD = code("wd4_restriction", "color-or-wild")
 WD4_COLOR_OR_NUMBER = code("wd4_restriction", "color-or-number")
 WD4_NONE = code("wd4_restriction", "none")
+WD4_NO_OTHER_PLAY = code("wd4_restriction", "no-other-play")
 SCORING_NONE, SCORING_POINTS = code("scoring", "none"), code("scoring", "points")
 SCORING_LOW, SCORING_PARTNERS = code("scoring", "low-score"), code("scoring", "partners")
+SEATING_FIXED, SEATING_RANDOM = code("seating", "fixed"), code("seating", "random")
+EXHAUSTED_FEWEST_CARDS = code("exhausted_winner", "fewest-cards")
+EXHAUSTED_FEWEST_POINTS = code("exhausted_winner", "fewest-points")
 
 
 def preset_rules(preset: str) -> dict[str, Any]:

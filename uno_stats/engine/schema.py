@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-STATUS_NAMES: tuple[str, ...] = ("won", "void", "capped")
+STATUS_NAMES: tuple[str, ...] = ("won", "void", "capped", "exhausted")
 """A round's end, by status code (the engine writes the code, results the name)."""
 STATUS_WON = STATUS_NAMES.index("won")
 STATUS_VOID = STATUS_NAMES.index("void")
 STATUS_CAPPED = STATUS_NAMES.index("capped")
+STATUS_EXHAUSTED = STATUS_NAMES.index("exhausted")  # reshuffle: false, the pile ran out (S17)
 
 # Hand sizes are recorded after turns 5, 10, ..., 100 (columns hands_t5 ... hands_t100).
 CHECKPOINT_EVERY = 5
@@ -82,6 +83,7 @@ COLUMNS: tuple[Column, ...] = (
     Column("largest_hand", "uint8", False),
     Column("turn_draws", "uint16", False),
     Column("turn_draw_cards", "uint32", False),
+    Column("seating", "uint8", True),
 )
 COLUMNS_BY_NAME: dict[str, Column] = {c.name: c for c in COLUMNS}
 

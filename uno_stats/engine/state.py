@@ -115,7 +115,8 @@ T_RULES = 7  # the encoded rules (rules.R_*)
 T_DECK = 8  # the deck's cards (ST_DECK_N of them)
 T_CHECKPOINTS = 9  # N_CHECKPOINTS rows: hand sizes by seat after turns 5, 10, ...
 T_MEMORY = T_CHECKPOINTS + N_CHECKPOINTS  # MAX_SEATS rows: each seat's strategy memory
-T_HANDS = T_MEMORY + MAX_SEATS  # one row per seat, then a scratch row
+T_SEATING = T_MEMORY + MAX_SEATS  # by position, the scenario seat sitting there (S16)
+T_HANDS = T_SEATING + 1  # one row per seat, then a scratch row
 
 
 @engine_inline
@@ -160,6 +161,7 @@ class Table:
         self.st[ST_PLAYERS] = players
         self.st[ST_TRACE] = 1 if max_events > 0 else 0
         self.tab[T_RULES, : len(rules)] = rules
+        self.tab[T_SEATING, :players] = np.arange(players)  # seating: fixed
         self.set_deck(deck)
 
     def set_deck(self, deck: np.ndarray) -> None:

@@ -22,7 +22,7 @@ from uno_stats.engine.cards import (
     WILD_DRAW_FOUR,
 )
 from uno_stats.engine.jit import engine_inline, engine_jit
-from uno_stats.engine.legal import blocks_wd4, is_opponent, top_number
+from uno_stats.engine.legal import blocks_wd4, is_opponent, wd4_top_key
 from uno_stats.engine.rng import below, chance, tie_pick
 from uno_stats.engine.rules import WD4_NONE
 from uno_stats.engine.strategy_table import (
@@ -196,8 +196,9 @@ def choose_swap_target(kind, p, players, partners, sizes, rng):
 
 @engine_jit
 def choose_stack(kind, cand, n, rng):
-    """The stacking card to answer a pending draw with, among ``cand[:n]``: every shipped
-    strategy stacks whenever it can, uniformly among its stacking cards."""
+    """The card to answer a pending draw with, among ``cand[:n]`` (stacking cards and, with
+    ``deflect``, Skips and Reverses of the active color): every shipped strategy answers
+    whenever it can, uniformly among those cards (S18)."""
     return cand[below(rng, n)]
 
 
@@ -232,7 +233,7 @@ def smart_bluff_estimate(hand, accused_size, discards, deck, restriction, prev_c
     """
     if restriction == WD4_NONE:
         return 0.0
-    number = top_number(prev_top)
+    number = wd4_top_key(prev_top, restriction)
     unseen = deck.shape[0]
     blocking = 0
     for i in range(deck.shape[0]):

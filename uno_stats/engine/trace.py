@@ -21,6 +21,7 @@ _PLAY_HOW = {
     E.PLAY_DRAWN: "plays the drawn",
     E.PLAY_STACK: "stacks",
     E.PLAY_JUMP: "jumps in with",
+    E.PLAY_DEFLECT: "deflects the pending draw with",
 }
 _LOSE_REASONS = ("skipped", "loses the turn to the penalty", "loses the turn (challenge lost)")
 _UNO = ("calls UNO", "forgets to call UNO, nobody catches it", "forgets to call UNO and is caught")
@@ -77,12 +78,21 @@ def _line(ev: np.ndarray) -> str | None:
     if kind == E.EV_TURN_UP:
         what = ("covered by the next card", "opens the discard pile", "goes back; reshuffle")[b]
         return f"turned up: {card_name(a)} ({what})"
+    if kind == E.EV_DEFLECT:
+        return f"  the pending draw total ({a}) now falls to {s}"
+    if kind == E.EV_EXHAUSTED:
+        who = f"seat {a} wins (exhausted_winner)" if a >= 0 else "a tie for fewest: no winner"
+        return f"  {s} finds the draw pile empty (reshuffle: false): round over, {who}"
+    if kind == E.EV_IGNORED:
+        return f"  the opening {card_name(a)} has no effect (opening_action: ignore)"
     if kind == E.EV_START:
         return f"seat {seat} starts, {_direction(b)}, color {COLOR_NAMES[c]}; dealer seat {a}"
     if kind == E.EV_END:
         status = STATUS_NAMES[a]
         if status == "won":
             return f"round over after {b} turns: seat {seat} wins"
+        if status == "exhausted" and seat >= 0:  # S17: the fewest cards (or points) win
+            return f"round over after {b} turns: exhausted, seat {seat} wins"
         return f"round over after {b} turns: {status}"
     return None  # EV_DEAL and EV_HAND are summarised as hands, not printed one by one
 
@@ -131,6 +141,12 @@ def describe(
             f"hand sizes by seat [{sizes}], points by seat [{points}], "
             f"cards drawn {int(cols['cards_drawn'][row])}"
         )
+        seating = [int(x) for x in cols["seating"][row]] if "seating" in cols else []
+        if seating != list(range(len(seating))):  # seating: random (S16)
+            lines.append(
+                f"round {int(cols['round'][row])} seating: by position, scenario seats "
+                f"[{', '.join(str(x) for x in seating)}]"
+            )
         if cols["match_winner__valid"][row]:
             lines.append(
                 f"match over after {int(cols['match_rounds'][row])} rounds: "

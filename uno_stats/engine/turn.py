@@ -8,6 +8,11 @@ The numbered semantics of RULES.md are marked where they are implemented (``S6``
 from __future__ import annotations
 
 from uno_stats.engine.cards import (
+    CARD_COLOR,
+    CARD_SYMBOL,
+    REVERSE,
+    SKIP,
+    WILD,
     WILD_DRAW_FOUR,
 )
 from uno_stats.engine.events import (
@@ -23,6 +28,7 @@ from uno_stats.engine.events import (
     EV_PENALTY,
     EV_TURN,
     EV_VOLUNTARY,
+    PLAY_DEFLECT,
     PLAY_DRAWN,
     PLAY_NORMAL,
     PLAY_STACK,
@@ -47,9 +53,11 @@ from uno_stats.engine.rules import (
     DRAWN_MAY_PLAY,
     R_CHALLENGE_PENALTY,
     R_DEADLOCK,
+    R_DEFLECT,
     R_DRAW,
     R_DRAWN_CARD,
     R_INVALID_PLAY_PENALTY,
+    R_RESHUFFLE,
     R_STACK_CROSS,
     R_STACK_DRAW_FOUR,
     R_STACK_DRAW_TWO,
@@ -72,6 +80,7 @@ from uno_stats.engine.state import (
     ST_PEND_CARDS,
     ST_PEND_KIND,
     ST_PENDING,
+    ST_PILE_N,
     ST_PLAYERS,
     ST_STATUS,
     ST_TURN_DRAW_CARDS,
@@ -109,7 +118,8 @@ def _collect_stackers(st, hands, hn, p, top, rules, cand):
     four_ok = (kind == 4 and rules[R_STACK_DRAW_FOUR] != 0) or (
         kind == 2 and rules[R_STACK_CROSS] != 0
     )
-    if not (two_ok or four_ok):
+    deflect = rules[R_DEFLECT] != 0  # S18: a Skip or Reverse of the active color
+    if not (two_ok or four_ok or deflect):
         return 0
     if four_ok and st[ST_BLUFF] == 0:
         four_ok = wd4_allowed(hands, hn, p, st[ST_COLOR], top, rules)
@@ -119,10 +129,19 @@ def _collect_stackers(st, hands, hn, p, top, rules, cand):
         card = hands[p, i]
         if not may_finish_on(card, size, rules):
             continue
-        if (card == WILD_DRAW_FOUR and four_ok) or (two_ok and draw_value(card) == 2):
+        stacks = (card == WILD_DRAW_FOUR and four_ok) or (two_ok and draw_value(card) == 2)
+        if stacks or (deflect and _deflects(card, st[ST_COLOR])):
             cand[n] = i
             n += 1
     return n
+
+
+@engine_inline
+def _deflects(card, color):
+    """S18: whether ``card`` is a Skip or Reverse of the active ``color``."""
+    if card >= WILD or CARD_COLOR[card] != color:
+        return False
+    return CARD_SYMBOL[card] == SKIP or CARD_SYMBOL[card] == REVERSE
 
 
 @engine_inline
@@ -134,6 +153,7 @@ def resolve_penalty(tab, p, seats, rng, ev):
         and st[ST_PEND_KIND] == 4
         and st[ST_PEND_CARDS] == 1
         and st[ST_PENDING] == 4
+        and disc[st[ST_DISC_N] - 1] == WILD_DRAW_FOUR  # S18: not once deflected
     ):
         accused = st[ST_WD4_PLAYER]
         challenges = wants_challenge(
@@ -155,10 +175,14 @@ def resolve_penalty(tab, p, seats, rng, ev):
                 st[ST_CHALLENGES_WON] += 1
                 emit(st, ev, EV_PENALTY, accused, 4, DRAW_CHALLENGE, 0, 0)
                 draw_cards(tab, accused, 4, rng, ev, DRAW_CHALLENGE)
+                if st[ST_STATUS] >= 0:  # S17: the pile ran out, the round is over
+                    return TURN_LOST
                 return CONTINUE_TURN
             penalty = rules[R_CHALLENGE_PENALTY]
             emit(st, ev, EV_PENALTY, p, penalty, DRAW_CHALLENGE, 0, 0)
             draw_cards(tab, p, penalty, rng, ev, DRAW_CHALLENGE)
+            if st[ST_STATUS] >= 0:  # S17
+                return TURN_LOST
             emit(st, ev, EV_LOSE_TURN, p, 2, 0, 0, 0)
             st[ST_CUR] = next_seat(st, p)
             return TURN_LOST
@@ -168,7 +192,8 @@ def resolve_penalty(tab, p, seats, rng, ev):
         st[ST_TURNS] += 1
         emit(st, ev, EV_TURN, p, st[ST_TURNS], top, st[ST_COLOR], st[ST_DIR])
         idx = choose_stack(strategy_of(seats, p), cand, n, rng)
-        play_card(tab, p, idx, PLAY_STACK, seats, rng, ev)
+        how = PLAY_STACK if draw_value(hands[p, idx]) > 0 else PLAY_DEFLECT
+        play_card(tab, p, idx, how, seats, rng, ev)
         if st[ST_STATUS] < 0:
             measure(tab)
         return TURN_PLAYED
@@ -176,6 +201,8 @@ def resolve_penalty(tab, p, seats, rng, ev):
     clear_penalty(st)
     emit(st, ev, EV_PENALTY, p, total, DRAW_PENALTY, 0, 0)
     draw_cards(tab, p, total, rng, ev, DRAW_PENALTY)
+    if st[ST_STATUS] >= 0:  # S17: the pile ran out, the round is over
+        return TURN_LOST
     if rules[R_STACK_VICTIM_SKIPS] != 0:
         emit(st, ev, EV_LOSE_TURN, p, 1, 0, 0, 0)
         st[ST_CUR] = next_seat(st, p)
@@ -249,12 +276,15 @@ def normal_turn(tab, p, seats, rng, ev):
     if seats[p, S_MISTAKE] > 0.0:
         wd4_ok = bluff or wd4_allowed(hands, hn, p, color, top, rules)
         _try_mistake(tab, p, top, color, wd4_ok, seats, rng, ev)
+        if st[ST_STATUS] >= 0:  # S17: the penalty ran the pile out
+            return
     kind = strategy_of(seats, p)
     n = collect_playable(hands, hn, p, top, color, bluff, rules, cand)
     voluntary = (
         n > 0
         and rules[R_VOLUNTARY_DRAW] != 0
         and can_draw(st)
+        and (rules[R_RESHUFFLE] != 0 or st[ST_PILE_N] > 0)  # S17
         and draws_instead(kind, seats[p], rng)
     )
     if n > 0 and not voluntary:
@@ -268,6 +298,8 @@ def normal_turn(tab, p, seats, rng, ev):
         else:  # seen not playing, and not by choice: it lacks the active color
             announce(tab, seats, SEEN_NO_PLAY, p, color)
         idx = _draw_for_turn(tab, p, top, color, rng, ev)
+        if st[ST_STATUS] >= 0:  # S17: the pile ran out, the round is over
+            return
         # A playable drawn card is played unless the rules let the player keep it and it
         # does (its keep_drawn knob); either way no older card may be played after drawing.
         if idx >= 0 and not (

@@ -20,6 +20,7 @@ from uno_stats.analysis.estimates import LEVEL, Estimate
 from uno_stats.analysis.questions import RunAnswers, SweepGroup
 from uno_stats.analysis.tournament import METHOD as CLUSTER
 from uno_stats.analysis.tournament import Tournaments
+from uno_stats.engine.schema import STATUS_NAMES
 
 COLUMNS = [
     "run",
@@ -114,12 +115,7 @@ def records(a: RunAnswers, sweeps: Sequence[SweepGroup] = ()) -> list[dict[str, 
     if not group and a.run.manifest.tournament:
         group = a.run.manifest.name
     out = _Sink(a.run.name, a.run.manifest.seed, group)
-    for s, e, c in zip(
-        ("won", "void", "capped"),
-        (a.status.won, a.status.void, a.status.capped),
-        a.status.counts,
-        strict=True,
-    ):
+    for s, e, c in zip(STATUS_NAMES, a.status.shares, a.status.counts, strict=True):
         out.add("round_status", f"{s}_rate", e, WILSON)
         out.add("round_status", f"{s}_count", c, COUNT, a.status.n)
     _length(out, "round_length", "turns", a.length)

@@ -31,6 +31,7 @@ from uno_stats.analysis.questions import (
 )
 from uno_stats.analysis.seats import seat_win_rates
 from uno_stats.analysis.tournament import Tournaments, tournaments
+from uno_stats.engine.schema import STATUS_NAMES
 from uno_stats.errors import ResultsError
 from uno_stats.present.comparison import comparison_rows, comparison_section
 from uno_stats.present.document import Document, render_html, render_markdown, render_text
@@ -49,6 +50,7 @@ from uno_stats.present.sections import (
     run_meta,
     runs_section,
     seat_section,
+    shown_statuses,
     status_section,
     strategy_section,
     sweep_section,
@@ -99,19 +101,10 @@ def run_summary_text(run: Run, games_per_s: float | None = None) -> str:
     length = round_length(lf)
     doc = Document()
     doc.para(f"{run.name}: {status.n:,} rounds, {run.players} players, seed {run.manifest.seed}")
+    shown = shown_statuses([status])
     doc.table(
-        ["rounds", "won", "void", "capped"],
-        [
-            [
-                f"{status.n:,}",
-                *(
-                    count_pct(c, e)
-                    for c, e in zip(
-                        status.counts, (status.won, status.void, status.capped), strict=True
-                    )
-                ),
-            ]
-        ],
+        ["rounds", *(STATUS_NAMES[k] for k in shown)],
+        [[f"{status.n:,}", *(count_pct(status.counts[k], status.shares[k]) for k in shown)]],
     )
     doc.table(
         ["turns", "estimate", "95% CI", "n", "interval"],

@@ -12,6 +12,7 @@ from typing import Any
 from uno_stats.analysis.estimates import Estimate, format_p
 from uno_stats.analysis.questions import (
     RunAnswers,
+    StatusCounts,
     SweepGroup,
     run_match_target,
     run_preset,
@@ -20,6 +21,7 @@ from uno_stats.analysis.questions import (
 )
 from uno_stats.analysis.seats import seat_label
 from uno_stats.engine.rules import preset_rules
+from uno_stats.engine.schema import STATUS_NAMES
 from uno_stats.present.document import Document
 from uno_stats.run.results import Run
 
@@ -154,21 +156,23 @@ def runs_section(doc: Document, runs: Sequence[Run]) -> None:
 # --- answers --------------------------------------------------------------------------------
 
 
+def shown_statuses(statuses: Sequence[StatusCounts]) -> list[int]:
+    """Status codes a table shows: won, void and capped always; exhausted (RULES.md S17) only
+    when some run has exhausted rounds."""
+    return [k for k in range(4) if k < 3 or any(s.counts[k] > 0 for s in statuses)]
+
+
 def status_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
-    """Rounds won, void and capped."""
+    """Rounds won, void and capped (and exhausted, when a run has any)."""
     doc.heading("Round status")
+    shown = shown_statuses([a.status for a in answers])
     doc.table(
-        ["run", "rounds", "won", "void", "capped"],
+        ["run", "rounds", *(STATUS_NAMES[k] for k in shown)],
         [
             [
                 a.run.name,
                 f"{a.status.n:,}",
-                *(
-                    count_pct(c, e)
-                    for c, e in zip(
-                        a.status.counts, (a.status.won, a.status.void, a.status.capped), strict=True
-                    )
-                ),
+                *(count_pct(a.status.counts[k], a.status.shares[k]) for k in shown),
             ]
             for a in answers
         ],
