@@ -206,7 +206,7 @@ def test_markdown_links_every_png(written) -> None:
     md = (out / "report.md").read_text()
     linked = re.findall(r"!\[[^\n]*?\]\(([^)\s]+\.png)\)", md)
     assert sorted(linked) == sorted(p.name for p in out.glob("*.png"))
-    assert all((out / name).exists() for name in linked)
+    assert linked and all((out / name).exists() for name in linked)
 
 
 def test_html_shows_each_png_stored_once_beside_it(written) -> None:

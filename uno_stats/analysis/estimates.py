@@ -22,6 +22,7 @@ import numpy as np
 import polars as pl
 from scipy import special
 
+from uno_stats.engine.schema import STATUS_NAMES
 from uno_stats.errors import ResultsError
 
 LEVEL = 0.95
@@ -29,7 +30,7 @@ BOOTSTRAP_RESAMPLES = 1000
 BOOTSTRAP_SEED = 20260
 _BOOTSTRAP_CELLS = 4_000_000  # resamples x distinct values generated per batch
 
-STATUS_CODES: dict[int, str] = {0: "won", 1: "void", 2: "capped", 3: "exhausted"}
+STATUS_CODES: dict[int, str] = dict(enumerate(STATUS_NAMES))
 
 
 @dataclass(frozen=True)

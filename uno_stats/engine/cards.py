@@ -44,6 +44,28 @@ def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 CARD_COLOR, CARD_SYMBOL, CARD_POINTS, CARD_IS_ACTION = _tables()
 
 
+def _masks() -> tuple[np.ndarray, np.ndarray, int, int]:
+    """Sets of card ids as 64-bit masks (bit ``c`` stands for card ``c``; 56 ids fit)."""
+    color = np.zeros(N_COLORS + 1, dtype=np.int64)  # by color; NO_COLOR holds nothing
+    symbol = np.zeros(SYM_CUSTOM + 1, dtype=np.int64)  # colored cards by symbol
+    for c in range(4 * SYMBOLS_PER_COLOR):
+        color[CARD_COLOR[c]] |= 1 << c
+        symbol[CARD_SYMBOL[c]] |= 1 << c
+    action = 0
+    for c in range(N_CARD_TYPES):
+        if CARD_IS_ACTION[c]:
+            action |= 1 << c
+    other_wilds = (1 << WILD) | (1 << WILD_SHUFFLE) | (1 << WILD_CUSTOM)
+    return color, symbol, action, other_wilds
+
+
+COLOR_MASK, SYMBOL_MASK, ACTION_MASK, OTHER_WILDS_MASK = _masks()
+"""``COLOR_MASK[c]``: the cards of color ``c``; ``SYMBOL_MASK[s]``: the colored cards of
+symbol ``s`` (none for a wild's symbol); ``ACTION_MASK``: Skip, Reverse, Draw Two and every
+wild; ``OTHER_WILDS_MASK``: the wilds but the Wild Draw Four."""
+WD4_BIT = 1 << WILD_DRAW_FOUR
+
+
 def build_deck(shuffle_hands_cards: int = 0, custom_cards: int = 0) -> np.ndarray:
     """The deck as card ids: the classic 108 plus the special wilds asked for."""
     cards: list[int] = []

@@ -94,13 +94,15 @@ def _record(tab, out_s, out_p, row, game, rnd):
     out_s[OC_MATCH_ROUNDS, row] = 0
     out_s[OC_MATCH_VALID, row] = 0
     out_s[OC_CHECKPOINTS, row] = st[ST_CHECKPOINTS]
-    for s in range(st[ST_PLAYERS]):
+    players = st[ST_PLAYERS]
+    for s in range(players):
         out_p[OP_HAND, row, s] = hn[s]
         out_p[OP_POINTS, row, s] = _hand_points(hands, hn, s)
         out_p[OP_DEFICIT, row, s] = max_deficit[s]
         out_p[OP_SEATING, row, s] = tab[T_SEATING, s]
-        for k in range(N_CHECKPOINTS):  # 0 where the round ended first (null on disk)
-            recorded = (st[ST_CHECKPOINTS] >> k) & 1
+    for k in range(N_CHECKPOINTS):  # 0 where the round ended first (null on disk)
+        recorded = (st[ST_CHECKPOINTS] >> k) & 1
+        for s in range(players):  # one plane at a time: adjacent entries
             out_p[OP_CHECKPOINT0 + k, row, s] = checkpoints[k, s] if recorded else 0
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from uno_stats.engine.events import EV_HAND, EV_ROTATE, EV_SHUFFLE_HANDS, EV_SWAP, emit
-from uno_stats.engine.jit import engine_jit
+from uno_stats.engine.jit import engine_inline, engine_jit
 from uno_stats.engine.rng import shuffle
 from uno_stats.engine.schema import CHECKPOINT_EVERY
 from uno_stats.engine.state import (
@@ -79,23 +79,32 @@ def shuffle_hands(st, hands, hn, p, rng, ev):
 
 
 @engine_jit
+def _checkpoint(tab, t):
+    """Record every hand size after turn ``t`` (a multiple of ``CHECKPOINT_EVERY``), once."""
+    st = tab[T_ST]
+    if t <= 0:
+        return
+    k = t // CHECKPOINT_EVERY - 1
+    bit = 1 << k
+    if st[ST_CHECKPOINTS] & bit == 0:
+        st[ST_CHECKPOINTS] |= bit
+        for s in range(st[ST_PLAYERS]):
+            tab[T_CHECKPOINTS + k, s] = tab[T_HN, s]
+
+
+@engine_inline
 def measure(tab):
-    """After a turn that did not end the round: deficits, and hand sizes at turns 5, 10, ... 100."""
+    """After a turn that did not end the round: deficits, and hand sizes at turns 5, 10, ... 100.
+
+    Inlined at its call sites and without branches but the checkpoint test: it runs every turn.
+    """
     st, hn, max_deficit = tab[T_ST], tab[T_HN], tab[T_DEFICIT]
     players = st[ST_PLAYERS]
     low = hn[0]
     for s in range(1, players):
-        if hn[s] < low:
-            low = hn[s]
+        low = min(low, hn[s])
     for s in range(players):
-        d = hn[s] - low
-        if d > max_deficit[s]:
-            max_deficit[s] = d
+        max_deficit[s] = max(max_deficit[s], hn[s] - low)
     t = st[ST_TURNS]
-    if t % CHECKPOINT_EVERY == 0 and 0 < t <= CHECKPOINT_EVERY * N_CHECKPOINTS:
-        k = t // CHECKPOINT_EVERY - 1
-        bit = 1 << k
-        if st[ST_CHECKPOINTS] & bit == 0:
-            st[ST_CHECKPOINTS] |= bit
-            for s in range(players):
-                tab[T_CHECKPOINTS + k, s] = hn[s]
+    if t <= CHECKPOINT_EVERY * N_CHECKPOINTS and t % CHECKPOINT_EVERY == 0:
+        _checkpoint(tab, t)

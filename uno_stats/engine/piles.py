@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from uno_stats.engine.cards import (
+    ACTION_MASK,
     CARD_COLOR,
     CARD_IS_ACTION,
     CARD_POINTS,
     CARD_SYMBOL,
+    COLOR_MASK,
+    OTHER_WILDS_MASK,
+    SYMBOL_MASK,
+    WD4_BIT,
     WILD,
     WILD_DRAW_FOUR,
 )
@@ -20,6 +25,9 @@ from uno_stats.engine.rules import (
     R_NO_ACTION_FINISH,
     R_RESHUFFLE,
     R_WD4_RESTRICTION,
+    WD4_COLOR_OR_NUMBER,
+    WD4_COLOR_OR_WILD,
+    WD4_NO_OTHER_PLAY,
     WD4_NONE,
 )
 from uno_stats.engine.schema import STATUS_EXHAUSTED
@@ -185,30 +193,48 @@ def playable(card, hand_size, top, color, wd4_ok, rules):
     return matches(card, top, color)
 
 
+@engine_jit
+def wd4_blockers(color, top, restriction):
+    """The cards (a :data:`cards.COLOR_MASK`-style mask) whose holding makes a Wild Draw Four
+    illegal under ``restriction``: the mask form of :func:`legal.blocks_wd4`."""
+    blockers = COLOR_MASK[color]
+    if restriction in (WD4_COLOR_OR_NUMBER, WD4_NO_OTHER_PLAY):
+        key = wd4_top_key(top, restriction)
+        if key >= 0:
+            blockers |= SYMBOL_MASK[key]
+    if restriction in (WD4_COLOR_OR_WILD, WD4_NO_OTHER_PLAY):
+        blockers |= OTHER_WILDS_MASK
+    return blockers
+
+
 @engine_inline
 def collect_playable(hands, hn, p, top, color, bluff, rules, cand):
     """Fill ``cand`` with the hand indices of every playable card; returns how many.
 
-    The same test as :func:`playable`, with the loop invariants hoisted (this runs every
-    turn). The Wild Draw Four restriction is judged only when the hand holds one
-    (``bluff`` makes it playable regardless).
+    The same test as :func:`playable`, as one 64-bit mask of the playable card ids built
+    once per turn, so the one scan of the hand (this runs every turn) has no branch. A Wild
+    Draw Four is playable when ``bluff`` is set or the hand holds none of
+    :func:`wd4_blockers`; when it is not, its entries are dropped after the scan.
     """
     size = hn[p]
-    top_symbol = CARD_SYMBOL[top]
-    last_card_rule = size == 1 and rules[R_NO_ACTION_FINISH] != 0
-    wd4_ok = -1  # not judged yet
+    legal = COLOR_MASK[color] | SYMBOL_MASK[CARD_SYMBOL[top]] | OTHER_WILDS_MASK | WD4_BIT
+    if size == 1 and rules[R_NO_ACTION_FINISH] != 0:
+        legal &= ~ACTION_MASK
+    held = 0
     n = 0
-    for i in range(size):
+    for i in range(size):  # a Wild Draw Four counts as playable until judged below
         card = hands[p, i]
-        if card < WILD:
-            ok = CARD_COLOR[card] == color or CARD_SYMBOL[card] == top_symbol
-        elif card == WILD_DRAW_FOUR:
-            if wd4_ok < 0:
-                wd4_ok = 1 if (bluff or wd4_allowed(hands, hn, p, color, top, rules)) else 0
-            ok = wd4_ok == 1
-        else:
-            ok = True
-        if ok and not (last_card_rule and CARD_IS_ACTION[card] != 0):
-            cand[n] = i
-            n += 1
+        held |= 1 << card
+        cand[n] = i
+        n += (legal >> card) & 1
+    if held & legal & WD4_BIT != 0:
+        restriction = rules[R_WD4_RESTRICTION]
+        if not (
+            bluff or restriction == WD4_NONE or held & wd4_blockers(color, top, restriction) == 0
+        ):
+            kept = 0  # illegal after all: drop the Wild Draw Fours, keeping the order
+            for k in range(n):
+                cand[kept] = cand[k]
+                kept += 1 if hands[p, cand[k]] != WILD_DRAW_FOUR else 0
+            n = kept
     return n

@@ -101,8 +101,13 @@ from uno_stats.engine.strategy_table import S_CATCH_UNO, S_FORGET_UNO
 
 @engine_jit
 def next_seat(st, p):
-    """The seat after ``p`` in the direction of play."""
-    return (p + st[ST_DIR]) % st[ST_PLAYERS]
+    """The seat after ``p`` in the direction of play (a wrap, not a division: every turn)."""
+    q = p + st[ST_DIR]
+    if q >= st[ST_PLAYERS]:
+        return q - st[ST_PLAYERS]
+    if q < 0:
+        return q + st[ST_PLAYERS]
+    return q
 
 
 @engine_inline

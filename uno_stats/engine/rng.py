@@ -16,6 +16,9 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+_S32 = np.uint64(32)
+_LOW32 = np.uint64(0xFFFFFFFF)
+_TWO32 = np.uint64(1 << 32)
 
 
 @engine_jit
@@ -47,9 +50,32 @@ def uniform(rng):
 
 
 @engine_jit
+def _bounded(state, n):
+    """``(value, state)``: a uniform integer in [0, n) drawn from the stream at ``state``.
+
+    Lemire's multiply-shift on the top 32 bits of one draw, integer-only: the product's high
+    half is the result, and the rare draws whose low half falls in the biased sliver (below
+    ``2**32 mod n``, so with probability under ``n / 2**32``) are drawn again.
+    """
+    bound = np.uint64(n)
+    state += _GOLDEN
+    product = (_mix(state) >> _S32) * bound
+    low = product & _LOW32
+    if low < bound:
+        threshold = (_TWO32 - bound) % bound
+        while low < threshold:
+            state += _GOLDEN
+            product = (_mix(state) >> _S32) * bound
+            low = product & _LOW32
+    return np.int64(product >> _S32), state
+
+
+@engine_jit
 def below(rng, n):
-    """An integer in [0, n), uniform (bias below 2**-45 for any n the game uses)."""
-    return np.int64(uniform(rng) * n)
+    """An integer in [0, n), exactly uniform for 0 <= n < 2**32 (0 when n is 0)."""
+    value, state = _bounded(rng[0], n)
+    rng[0] = state
+    return value
 
 
 @engine_jit
@@ -63,23 +89,24 @@ def chance(rng, p):
 
 
 @engine_jit
-def best_so_far(score, best, ties, rng):
-    """One step of a uniform choice among the highest scores (reservoir sampling): given
-    this candidate's ``score`` and the best so far with its count of ``ties``, returns
-    ``(take this one, best, ties)``. Every strategy breaks ties with this one rule."""
-    if score > best:
-        return True, score, 1
-    if score == best:
-        ties += 1
-        return below(rng, ties) == 0, best, ties
-    return False, best, ties
+def tie_pick(ties, rng):
+    """Which of ``ties`` equally best candidates to take (0-based, in scan order): uniform,
+    one draw, and none without a tie. Every strategy breaks ties with this one rule: find the
+    best score and count its ties first, then take the ``tie_pick``-th candidate with it."""
+    return below(rng, ties) if ties > 1 else 0
 
 
 @engine_jit
 def shuffle(arr, n, rng):
-    """Fisher-Yates shuffle of ``arr[:n]`` in place."""
+    """Fisher-Yates shuffle of ``arr[:n]`` in place (the same draws as :func:`below`).
+
+    The stream's state stays in a local for the whole loop: kept in ``rng[0]``, every draw
+    would wait on the previous one's store (the compiler cannot tell ``arr`` from ``rng``).
+    """
+    state = rng[0]
     for i in range(n - 1, 0, -1):
-        j = below(rng, i + 1)
+        j, state = _bounded(state, i + 1)
         tmp = arr[i]
         arr[i] = arr[j]
         arr[j] = tmp
+    rng[0] = state

@@ -177,8 +177,9 @@ def setup_round(tab, seats, rng, ev, dealer, shuffled=False):
     st[ST_PILE_N] = n
     st[ST_DISC_N] = 0
     for _ in range(rules[R_HAND_SIZE]):
-        for k in range(players):
-            s = (dealer + 1 + k) % players
+        s = dealer
+        for _k in range(players):  # seats dealer + 1, dealer + 2, ... (mod players)
+            s = s + 1 if s + 1 < players else 0
             st[ST_PILE_N] -= 1
             card = pile[st[ST_PILE_N]]
             hands[s, hn[s]] = card

@@ -23,7 +23,7 @@ from uno_stats.engine.cards import (
 )
 from uno_stats.engine.jit import engine_inline, engine_jit
 from uno_stats.engine.legal import blocks_wd4, is_opponent, wd4_top_key
-from uno_stats.engine.rng import below, best_so_far, chance
+from uno_stats.engine.rng import below, chance, tie_pick
 from uno_stats.engine.rules import WD4_NONE
 from uno_stats.engine.strategy_table import (
     CHALLENGE_ALWAYS,
@@ -57,15 +57,23 @@ def strategy_of(seats, p):
 
 @engine_jit
 def _best_by_rank(cand, n, rank, rng):
-    """The candidate with the highest ``rank[k]`` (ties uniform)."""
-    best = -1
-    ties = 0
-    pick = cand[0]
+    """The candidate with the highest ``rank[k]``, ties uniform: one draw, and only on a tie."""
+    best = rank[0]
+    ties = 1
+    for k in range(1, n):
+        r = rank[k]
+        if r > best:
+            best = r
+            ties = 1
+        elif r == best:
+            ties += 1
+    pick = tie_pick(ties, rng)
     for k in range(n):
-        take, best, ties = best_so_far(rank[k], best, ties, rng)
-        if take:
-            pick = cand[k]
-    return pick
+        if rank[k] == best:
+            if pick == 0:
+                return cand[k]
+            pick -= 1
+    return cand[0]
 
 
 @engine_jit
@@ -128,21 +136,29 @@ def choose_color(kind, hand, nxt, memory, rng):
         return below(rng, N_COLORS)
     lacks = memory[nxt] if kind == COLOR_DENIER else 0
     allowed = lacks if lacks != 0 else (1 << N_COLORS) - 1
-    best_color = 0
+    packed = 0  # 16 bits per color: how many cards of that color the hand holds
+    for i in range(hand.shape[0]):
+        c = hand[i]
+        if c < WILD:
+            packed += 1 << (16 * CARD_COLOR[c])
     best = -1
     ties = 0
     for color in range(N_COLORS):  # the commonest allowed color in hand, ties uniform
         if (allowed >> color) & 1 == 0:
             continue
-        count = 0
-        for i in range(hand.shape[0]):
-            c = hand[i]
-            if c < WILD and CARD_COLOR[c] == color:
-                count += 1
-        take, best, ties = best_so_far(count, best, ties, rng)
-        if take:
-            best_color = color
-    return best_color
+        count = (packed >> (16 * color)) & 0xFFFF
+        if count > best:
+            best = count
+            ties = 1
+        elif count == best:
+            ties += 1
+    pick = tie_pick(ties, rng)
+    for color in range(N_COLORS):
+        if (allowed >> color) & 1 != 0 and (packed >> (16 * color)) & 0xFFFF == best:
+            if pick == 0:
+                return color
+            pick -= 1
+    return 0
 
 
 @engine_jit
@@ -160,15 +176,22 @@ def choose_swap_target(kind, p, players, partners, sizes, rng):
                     return q
                 k -= 1
         return p
-    target = -1
-    best = -(1 << 30)
+    fewest = 1 << 30
     ties = 0
     for q in range(players):
         if is_opponent(partners, p, q):  # the fewest cards, ties uniform
-            take, best, ties = best_so_far(-sizes[q], best, ties, rng)
-            if take:
-                target = q
-    return target
+            if sizes[q] < fewest:
+                fewest = sizes[q]
+                ties = 1
+            elif sizes[q] == fewest:
+                ties += 1
+    pick = tie_pick(ties, rng)
+    for q in range(players):
+        if is_opponent(partners, p, q) and sizes[q] == fewest:
+            if pick == 0:
+                return q
+            pick -= 1
+    return -1
 
 
 @engine_jit

@@ -1,0 +1,25 @@
+"""The ``uno-stats`` command line: a thin typer layer over the library.
+
+``shared`` holds the typer app, the option types and the error handling; ``simulate``
+registers the scenario commands (run, validate, rules, strategies, trace, bench) and
+``results`` the results commands (summary, compare, settle, report), in that order, which
+is the order of ``--help`` and docs/CLI.md; ``runs`` holds the steps several commands share.
+Heavy modules (numba, polars, pyarrow, scipy, matplotlib, even tabulate) are imported only
+by the commands that need them, so ``--help``, ``rules`` and ``validate`` answer at once.
+"""
+
+# isort: off
+# Importing a command module registers its commands on the app; the order of these two
+# imports is the order of the commands in --help and docs/CLI.md, so keep it.
+from uno_stats.cli import simulate  # noqa: F401
+from uno_stats.cli import results  # noqa: F401
+
+# isort: on
+from uno_stats.cli.shared import app
+
+__all__ = ["app", "main"]
+
+
+def main() -> None:
+    """Console-script entry point of ``uno-stats``."""
+    app(prog_name="uno-stats")

@@ -1,0 +1,82 @@
+"""Steps several commands share: run one scenario file (``run``, ``compare``), and open
+results folders as verified runs, refusing or naming incomplete ones (``summary``,
+``compare``, ``report``)."""
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from uno_stats.cli.shared import count_option, exit_interrupted, note
+from uno_stats.errors import UnoStatsError
+
+if TYPE_CHECKING:
+    from uno_stats.run.results import Run
+
+
+def run_file(
+    path: Path,
+    *,
+    games: str | None,
+    seed: int | None,
+    workers: int | None,
+    out: Path,
+    fresh: bool,
+    quiet: bool,
+    scheduler: str | None,
+    chunk_size: int | None = None,
+) -> Any:
+    """Load, validate and run one scenario file; the :class:`RunOutcome`."""
+    from uno_stats.run.limits import MAX_GAMES, cap_workers
+    from uno_stats.run.runner import RunInterrupted, run_scenario
+    from uno_stats.run.scenario import load_scenario, with_overrides
+
+    count = count_option("--games", games, 1, MAX_GAMES)
+    if workers is not None:
+        workers, capped = cap_workers(workers)
+        if capped:
+            typer.echo(f"Warning: {capped}", err=True)
+    scenario = with_overrides(load_scenario(path), games=count, seed=seed)
+    try:
+        return run_scenario(
+            scenario,
+            out_dir=out,
+            workers=workers,
+            progress=not quiet,
+            scheduler=scheduler,
+            chunk_size=chunk_size,
+            fresh=fresh,
+            notify=note,
+        )
+    except RunInterrupted as exc:
+        exit_interrupted(exc)
+
+
+def open_runs(folders: list[Path], allow_incomplete: bool = True) -> "list[Run]":
+    """The verified runs of ``folders`` (only good parts are read); incomplete runs refused
+    unless ``allow_incomplete``, and noted on stderr otherwise."""
+    from uno_stats.run.verify import verified_runs
+
+    runs: list[Run] = []
+    for folder in folders:
+        runs.extend(verified_runs(folder))
+    check_complete(runs, allow_incomplete)
+    return runs
+
+
+def check_complete(runs: "list[Run]", allow_incomplete: bool) -> None:
+    """Refuse incomplete ``runs`` unless ``allow_incomplete``; note them on stderr otherwise."""
+    from uno_stats.run.verify import incomplete_error
+
+    problem = None if allow_incomplete else incomplete_error(runs)
+    if problem:
+        raise UnoStatsError(problem)
+    warn_incomplete(runs)
+
+
+def warn_incomplete(runs: "list[Run]") -> None:
+    """One ``Note:`` line on stderr per part not counted and per incomplete run."""
+    from uno_stats.run.verify import run_notes
+
+    for line in run_notes(runs):
+        note(line)

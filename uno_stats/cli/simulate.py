@@ -1,0 +1,309 @@
+"""The scenario commands: ``run`` (simulate a scenario), ``validate`` (check scenario files),
+``rules`` and ``strategies`` (what a scenario may say), ``trace`` (one round move by move)
+and ``bench`` (time the engine).
+
+``validate``, ``rules`` and ``strategies`` import nothing heavy (numba, polars, pyarrow,
+scipy, matplotlib), so they answer at once; every other import is inside the command."""
+
+import os
+import textwrap
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from uno_stats.cli.runs import run_file, warn_incomplete
+from uno_stats.cli.shared import (
+    Format,
+    FreshOpt,
+    GamesOpt,
+    OutOpt,
+    QuietOpt,
+    ScenarioArg,
+    SchedulerOpt,
+    TableFormat,
+    WorkersOpt,
+    app,
+    count_option,
+    one_line_errors,
+)
+from uno_stats.errors import UnoStatsError
+
+
+@app.command()
+def run(
+    scenario: ScenarioArg,
+    games: GamesOpt = None,
+    seed: Annotated[int | None, typer.Option("--seed", min=0, help="Override the seed.")] = None,
+    workers: WorkersOpt = None,
+    out: OutOpt = Path("results"),
+    fresh: FreshOpt = False,
+    quiet: QuietOpt = False,
+    scheduler: SchedulerOpt = None,
+    chunk_size: Annotated[
+        int | None,
+        typer.Option("--chunk-size", min=1, help="Games per chunk (default: about a second)."),
+    ] = None,
+) -> None:
+    """Simulate a scenario and print its summary (rerun to resume an interrupted run)."""
+    from uno_stats.present import report
+
+    with one_line_errors():
+        outcome = run_file(
+            scenario,
+            games=games,
+            seed=seed,
+            workers=workers,
+            out=out,
+            fresh=fresh,
+            quiet=quiet,
+            scheduler=scheduler,
+            chunk_size=chunk_size,
+        )
+        rate = outcome.games_per_s or None
+        if len(outcome.runs) == 1 and outcome.runs[0].manifest.sweep_label is None:
+            typer.echo(report.run_summary_text(outcome.runs[0], rate))
+        else:
+            typer.echo(report.summary_text(outcome.runs, Format.table.value))
+        done = f"{outcome.games:,} games in {outcome.path}"
+        if outcome.resumed_chunks:
+            done += f" ({outcome.resumed_chunks} verified chunks resumed from disk)"
+        typer.echo(done, err=True)
+        warn_incomplete(outcome.runs)
+
+
+def _describe(path: Path, scenario: Any) -> str:
+    points = scenario.sweep_points()
+    seats = sorted({p.scenario.players for p in points} or {scenario.players})
+    players = ", ".join(str(n) for n in seats)
+    sweep = f"{len(points)} sweep points" if points else "no sweep"
+    return f"ok: {path}: {scenario.name}, {players} players, preset {scenario.preset}, {sweep}"
+
+
+@app.command()
+def validate(
+    scenarios: Annotated[
+        list[Path], typer.Argument(help="Scenario YAML files to check.", show_default=False)
+    ],
+) -> None:
+    """Check scenario files without simulating anything."""
+    from uno_stats.run.scenario import load_scenario
+
+    failed = False
+    for path in scenarios:
+        try:
+            typer.echo(_describe(path, load_scenario(path)))
+        except UnoStatsError as exc:
+            typer.echo(f"Error: {exc}", err=True)
+            failed = True
+    if failed:
+        raise typer.Exit(1)
+
+
+def _yaml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _tablefmt(fmt: TableFormat) -> str:
+    return "github" if fmt is TableFormat.md else "simple"
+
+
+@app.command()
+def rules(
+    fmt: Annotated[TableFormat, typer.Option("--format", "-f", help="Output format.")] = (
+        TableFormat.table
+    ),
+) -> None:
+    """List every rule key: allowed values, default, the presets' values and meaning."""
+    from tabulate import tabulate
+
+    from uno_stats.engine.rules import PRESET_NAMES, RULES
+    from uno_stats.help_text import RULE_HELP
+
+    headers = ["key", "values", "default", *PRESET_NAMES, "meaning"]
+    rows = [
+        [
+            spec.key,
+            spec.allowed(),
+            _yaml_value(spec.default),
+            *(_yaml_value(spec.preset_value(p)) for p in PRESET_NAMES),
+            RULE_HELP[spec.key].meaning,
+        ]
+        for spec in RULES
+    ]
+    wrap = None if fmt is TableFormat.md else [None, 14, 11, *[11] * len(PRESET_NAMES), 40]
+    table = tabulate(
+        rows,
+        headers,
+        tablefmt=_tablefmt(fmt),
+        maxcolwidths=wrap,
+        maxheadercolwidths=wrap,  # type: ignore[arg-type]
+    )
+    typer.echo(table)
+
+
+@app.command()
+def strategies(
+    fmt: Annotated[TableFormat, typer.Option("--format", "-f", help="Output format.")] = (
+        TableFormat.table
+    ),
+) -> None:
+    """List the strategies with what each does, and the per-seat knobs."""
+    from tabulate import tabulate
+
+    from uno_stats.engine.strategy_table import KNOBS, STRATEGIES
+    from uno_stats.help_text import KNOB_HELP, STRATEGY_HELP
+
+    for info in STRATEGIES:
+        doc = STRATEGY_HELP[info.name]
+        if fmt is TableFormat.md:
+            typer.echo(f"### `{info.name}`\n\n{doc}\n")
+        else:
+            typer.echo(f"{info.name}\n{textwrap.indent(textwrap.fill(doc, 88), '  ')}\n")
+    rows = [[k.key, k.allowed(), _yaml_value(k.default), KNOB_HELP[k.key]] for k in KNOBS]
+    wrap = None if fmt is TableFormat.md else [None, 26, None, 50]
+    typer.echo("Knobs (per seat, beside `strategy:`):\n")
+    typer.echo(
+        tabulate(rows, ["knob", "values", "default", "meaning"], _tablefmt(fmt), maxcolwidths=wrap)
+    )
+
+
+def _trace_scenario(scenario: Any, point: str | None) -> Any:
+    points = scenario.sweep_points()
+    if not points:
+        return scenario
+    labels = [p.label for p in points]
+    if point is None:
+        raise UnoStatsError(
+            f"a sweep of {len(points)} points: pick one with --point ({', '.join(labels)})"
+        )
+    for p in points:
+        if p.label == point:
+            return p.scenario
+    raise UnoStatsError(f"no sweep point {point!r}; the points are {', '.join(labels)}")
+
+
+@app.command()
+def trace(
+    scenario: ScenarioArg,
+    game: Annotated[
+        str,
+        typer.Option(
+            "--game",
+            "-g",
+            metavar="K",
+            help="Index of the round to trace (0 to 9,999,999,999).",
+            show_default=False,
+        ),
+    ],
+    point: Annotated[
+        str | None, typer.Option("--point", help="Sweep point label (sweep scenarios only).")
+    ] = None,
+) -> None:
+    """Print one round move by move, exactly as a run plays game K."""
+    from uno_stats import engine
+    from uno_stats.engine.jit import ensure_compiled
+    from uno_stats.run.limits import MAX_GAMES
+    from uno_stats.run.scenario import load_scenario
+
+    index = count_option("--game", game, 0, MAX_GAMES - 1)
+    if index is None:  # the option is required: typer never passes None
+        raise typer.Exit(2)
+    with one_line_errors():
+        resolved = _trace_scenario(load_scenario(scenario), point)
+        ensure_compiled()  # the notice, when the engine has to be compiled first
+        for line in engine.trace_game(engine.EngineConfig.from_scenario(resolved), index):
+            typer.echo(line)
+
+
+@app.command()
+def bench(
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games per measurement.")] = (
+        200_000
+    ),
+    workers: Annotated[
+        int | None, typer.Option("--workers", "-w", min=1, help="Largest worker count to time.")
+    ] = None,
+    scenario: Annotated[
+        Path | None, typer.Option("--scenario", help="Scenario to time (default: 4 players).")
+    ] = None,
+    preset: Annotated[
+        str | None,
+        typer.Option("--preset", help="Rule preset of the built-in 4-player table (mattel-2022)."),
+    ] = None,
+    strategy: Annotated[
+        str | None,
+        typer.Option("--strategy", help="Strategy of every seat of the built-in table (random)."),
+    ] = None,
+    repeat: Annotated[
+        int, typer.Option("--repeat", "-r", min=1, help="Timings per worker count (median kept).")
+    ] = 1,
+    scheduler: SchedulerOpt = None,
+    report: Annotated[
+        bool,
+        typer.Option(
+            "--report",
+            help="Measure everything (presets, strategies, scaling, end to end, starts, memory, "
+            "C yardstick) and write a Markdown report with a plot.",
+        ),
+    ] = False,
+    report_out: Annotated[
+        Path, typer.Option("--report-out", help="Where --report writes its Markdown file.")
+    ] = Path("reports/bench.md"),
+    cold: Annotated[
+        bool,
+        typer.Option("--cold/--no-cold", help="--report: also time a run on an empty cache."),
+    ] = True,
+    yardstick: Annotated[
+        Path | None,
+        typer.Option("--yardstick", help="--report: the C loop (default ../shared/limit/uno_c.c)."),
+    ] = None,
+) -> None:
+    """Time the engine: games/s with 1 worker and with more (compile time excluded)."""
+    with one_line_errors():
+        top = workers or os.cpu_count() or 1
+        if report:
+            _bench_report(games, repeat, top, cold, yardstick, scheduler, report_out)
+            return
+        from uno_stats.run import bench as bench_mod
+
+        chosen = bench_mod.load_bench_scenario(scenario, preset, strategy)
+        counts = sorted({1, top})
+        results = bench_mod.benchmark(chosen, games, counts, repeat, scheduler)
+        typer.echo(bench_mod.results_table(results))
+        typer.echo(bench_mod.notes(results))
+
+
+def _bench_report(
+    games: int,
+    repeat: int,
+    workers: int,
+    cold: bool,
+    yardstick: Path | None,
+    scheduler: str | None,
+    out: Path,
+) -> None:
+    import shlex
+
+    from uno_stats.present.bench_report import write_bench_report
+    from uno_stats.run.bench_suite import YARDSTICK, run_suite
+
+    suite = run_suite(
+        games,
+        repeat,
+        workers,
+        cold,
+        yardstick or YARDSTICK,
+        scheduler,
+        progress=lambda text: typer.echo(text, err=True),
+    )
+    args = ["--report", "--games", str(games), "--repeat", str(repeat), "--workers", str(workers)]
+    args += [] if cold else ["--no-cold"]
+    args += ["--scheduler", scheduler] if scheduler else []
+    args += ["--yardstick", str(yardstick)] if yardstick else []
+    args += [] if out == Path("reports/bench.md") else ["--report-out", str(out)]
+    command = "uno-stats bench " + " ".join(shlex.quote(a) for a in args)
+    for path in write_bench_report(suite, out, command):
+        typer.echo(str(path))
