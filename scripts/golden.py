@@ -1,5 +1,5 @@
 """Write the golden games: tests/engine/golden/<name>.txt, one file per case of
-uno_stats.check.golden (every preset, every house-rule key, a match).
+uno_stats.check.golden_cases (every preset, every house-rule key, a match).
 
 Usage: .venv/bin/python scripts/golden.py
 Run it from the repository root after a change that is meant to change how games play
@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from uno_stats.check.golden import CASES, GOLDEN_DIR, golden_text
+from uno_stats.check.golden import GOLDEN_DIR, golden_text
+from uno_stats.check.golden_cases import CASES
 
 
 def main() -> None:

@@ -11,8 +11,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from uno_stats.check.games import check_game, check_played_game
 from uno_stats.check.legality import card_points, decode_rules
-from uno_stats.check.replay import Violation, check_game, check_played_game
+from uno_stats.check.replay import Violation
 from uno_stats.engine import EngineConfig, simulate, trace_events
 from uno_stats.engine import events as E
 from uno_stats.engine.cards import CARD_IS_ACTION, WILD_DRAW_FOUR, WILD_SHUFFLE, card_id

@@ -8,20 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from uno_stats.check.golden import (
+from uno_stats.check.games import check_game, check_played_game
+from uno_stats.check.golden import GOLDEN_DIR, GoldenCase, case_config, case_events, golden_text
+from uno_stats.check.golden_cases import (
     CASES,
     CHOICE_CASES,
-    GOLDEN_DIR,
     MATCH_CASES,
     PRESET_CASES,
     RULE_CASES,
     WITNESS_IN_BASELINE,
-    GoldenCase,
-    case_config,
-    case_events,
-    golden_text,
 )
-from uno_stats.check.replay import check_game, check_played_game
 from uno_stats.engine.rules import PRESET_NAMES, RULES, preset_rules
 
 GOLDEN = Path(__file__).resolve().parents[2] / GOLDEN_DIR

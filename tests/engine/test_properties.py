@@ -11,7 +11,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from uno_stats.check.replay import check_played_game
+from uno_stats.check.games import check_played_game
 from uno_stats.engine import EngineConfig, simulate
 from uno_stats.engine.chunk import MATCH_ROUND_CAP
 from uno_stats.engine.rules import RULES, deck_size

@@ -1,0 +1,356 @@
+"""Scenario fields (SCENARIO.md): each key of a scenario file checked and resolved.
+
+Every section has its check here: the top-level keys, ``rules`` (a preset and its overrides),
+``strategies`` (one entry or one per seat, knobs filled from their defaults), ``match``,
+``sweep`` (each axis's values checked as if written in the file) and ``tournament``, and the
+checks across keys (the deal fits the deck, partners has 4 players, a match scores). Every
+problem raises :class:`ScenarioError` through an :class:`ErrorContext`, which knows the file
+and the 1-based line of each dotted key and value. :mod:`uno_stats.run.scenario` builds the
+:class:`~uno_stats.run.scenario.Scenario` and its sweep points from these checks.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, NoReturn
+
+from uno_stats.engine.rules import PRESET_NAMES, RULES_BY_KEY, RuleSpec, deck_size, resolve_rules
+from uno_stats.engine.strategy_table import KNOBS_BY_KEY, STRATEGIES_BY_NAME, KnobSpec, default_seat
+from uno_stats.errors import ScenarioError
+from uno_stats.run.limits import (
+    MAX_AXIS_VALUES,
+    MAX_DESCRIPTION,
+    MAX_GAMES,
+    MAX_NAME,
+    MAX_SEED,
+    MAX_SWEEP_POINTS,
+)
+
+_SECTIONS = ("rules", "strategies", "match", "sweep", "tournament")
+TOP_KEYS = ("name", "description", "players", "games", "seed", *_SECTIONS)
+DEFAULTS: dict[str, Any] = {"players": 4, "games": 10_000, "seed": 0, "preset": "mattel-2022"}
+MATCH_TARGET_DEFAULT = 500
+SWEEP_AXES: tuple[str, ...] = (
+    "players",
+    "rules.preset",
+    *(f"rules.{key}" for key in RULES_BY_KEY),
+    "strategies.strategy",
+    *(f"strategies.{key}" for key in KNOBS_BY_KEY),
+)
+_NAME_RE = re.compile(r"[a-z0-9-]+")
+_TOP_HINTS = {"target": "not a top-level key: the match target is match.target"}
+_TOP_HINTS.update({k: f"not a top-level key: write it under rules: ({k})" for k in RULES_BY_KEY})
+_TOP_HINTS["preset"] = "not a top-level key: write it under rules: (preset)"
+for _knob in ("strategy", *KNOBS_BY_KEY):
+    _TOP_HINTS[_knob] = f"not a top-level key: write it in a strategies entry ({_knob})"
+
+
+_Check = Callable[[Any], Any]
+
+
+class _Invalid(Exception):
+    """A value check failed; the message says what is allowed."""
+
+
+@dataclass
+class ErrorContext:
+    """Where errors point: the source name and the line of each dotted key and value."""
+
+    source: str
+    keys: dict[str, int] = field(default_factory=dict)
+    values: dict[str, int] = field(default_factory=dict)
+
+    def fail(self, key: str | None, message: str, line: int | None = None) -> NoReturn:
+        """Raise the :class:`ScenarioError` at ``key`` (its key line unless ``line``)."""
+        if line is None and key is not None:
+            line = self.keys.get(key)
+        key = key.replace("\n", "\\n") if key else key
+        raise ScenarioError(message.replace("\n", " "), file=self.source, line=line, key=key)
+
+    def bad_value(self, key: str, value: Any, allowed: str, line: int | None = None) -> NoReturn:
+        """Raise "``value`` is not allowed: ``allowed``" at ``key``'s value line."""
+        line = line if line is not None else self.values.get(key)
+        self.fail(key, f"{show_value(value)} is not allowed: {allowed}", line)
+
+    def checked(self, key: str, check: _Check, value: Any, line: int | None = None) -> Any:
+        """``check(value)``, or an error at ``key`` (value line unless ``line``) saying why."""
+        try:
+            return check(value)
+        except _Invalid as exc:
+            self.fail(key, str(exc), line if line is not None else self.values.get(key))
+
+
+def show_value(value: Any) -> str:
+    """``value`` as a scenario file spells it: true, false, null, 'text' or the number."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+def _did_you_mean(word: Any, choices: list[str]) -> str:
+    close = difflib.get_close_matches(str(word), choices, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def int_check(low: int, high: int | None) -> Callable[[Any], int]:
+    """A check for an integer from ``low`` to ``high`` (no upper bound when None)."""
+    allowed = f"an integer from {low} to {high}" if high is not None else ""
+    allowed = allowed or f"an integer of at least {low}"
+
+    def check(value: Any) -> int:
+        if type(value) is not int:
+            raise _Invalid(f"{show_value(value)} is not allowed: {allowed}")
+        if value < low or (high is not None and value > high):
+            raise _Invalid(f"{value} is out of range: {allowed}")
+        return value
+
+    return check
+
+
+def _choice(value: Any, choices: tuple[Any, ...], allowed: str) -> Any:
+    """``value`` if it equals a choice of the same type (so 1.0 and true are not 1)."""
+    if any(type(value) is type(c) and value == c for c in choices):
+        return value
+    hint = _did_you_mean(value, [str(c) for c in choices]) if isinstance(value, str) else ""
+    raise _Invalid(f"{show_value(value)} is not allowed: {allowed}{hint}")
+
+
+def _rule_value(spec: RuleSpec, value: Any) -> Any:
+    if spec.kind == "int":
+        return int_check(spec.low, spec.high)(value)
+    choices = (True, False) if spec.kind == "bool" else spec.choices
+    return _choice(value, choices, spec.allowed())
+
+
+def _knob_value(knob: KnobSpec, value: Any) -> Any:
+    if knob.kind == "enum":
+        return _choice(value, knob.choices, knob.allowed())
+    if type(value) not in (int, float):
+        raise _Invalid(f"{show_value(value)} is not allowed: {knob.allowed()}")
+    if not 0 <= value <= 1:  # also rejects nan
+        raise _Invalid(f"{value} is out of range: {knob.allowed()}")
+    return float(value)
+
+
+_STRATEGY_NAMES = tuple(STRATEGIES_BY_NAME)
+_strategy_name = partial(_choice, choices=_STRATEGY_NAMES, allowed=", ".join(_STRATEGY_NAMES))
+_preset = partial(_choice, choices=PRESET_NAMES, allowed=", ".join(PRESET_NAMES))
+
+
+def _axis_check(axis: str) -> _Check | None:
+    """The check a sweep axis's values get, as if written in the file; None if unknown."""
+    section, _, key = axis.partition(".")
+    if axis == "players":
+        return int_check(2, 10)
+    if section == "rules" and key == "preset":
+        return _preset
+    if section == "rules" and key in RULES_BY_KEY:
+        return partial(_rule_value, RULES_BY_KEY[key])
+    if section == "strategies" and key == "strategy":
+        return _strategy_name
+    if section == "strategies" and key in KNOBS_BY_KEY:
+        return partial(_knob_value, KNOBS_BY_KEY[key])
+    return None
+
+
+def _mapping(value: Any, key: str, ctx: ErrorContext, example: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        ctx.bad_value(key, value, f"a mapping such as {example}")
+    return value
+
+
+def _check_keys(
+    mapping: dict, allowed: list[str], prefix: str, ctx: ErrorContext, hints: dict
+) -> None:
+    for key in mapping:
+        if key in allowed:
+            continue
+        suggestion = _did_you_mean(key, allowed)
+        message = f"unknown key{suggestion}" if suggestion else ""
+        message = message or f"unknown key: allowed keys are {', '.join(allowed)}"
+        ctx.fail(f"{prefix}{key}", hints.get(key, message))
+
+
+def _name(data: dict, ctx: ErrorContext) -> str:
+    if "name" not in data:
+        ctx.fail("name", "missing: every scenario needs a name such as stacking-on")
+    name = data["name"]
+    if not isinstance(name, str) or not _NAME_RE.fullmatch(name):
+        ctx.bad_value("name", name, "lowercase letters, digits and '-', such as stacking-on")
+    if len(name) > MAX_NAME:
+        ctx.fail("name", f"{len(name)} characters: at most {MAX_NAME}", ctx.values.get("name"))
+    return name
+
+
+def _rules(data: dict, ctx: ErrorContext) -> tuple[str, dict[str, Any]]:
+    raw = _mapping(data.get("rules", {}), "rules", ctx, "{preset: mattel-2022}")
+    hints = {"target": "not a rule key: the match target is match.target (match: {target: 500})"}
+    hints["players"] = "not a rule key: players is a top-level key"
+    _check_keys(raw, ["preset", *RULES_BY_KEY], "rules.", ctx, hints)
+    preset = DEFAULTS["preset"]
+    if "preset" in raw:
+        preset = ctx.checked("rules.preset", _preset, raw["preset"])
+    overrides = {
+        key: ctx.checked(f"rules.{key}", partial(_rule_value, RULES_BY_KEY[key]), value)
+        for key, value in raw.items()
+        if key != "preset"
+    }
+    return preset, resolve_rules(preset, overrides)
+
+
+def _seat(entry: Any, key: str, ctx: ErrorContext) -> dict[str, Any]:
+    entry = _mapping(entry, key, ctx, "{strategy: random}")
+    _check_keys(entry, ["strategy", *KNOBS_BY_KEY], f"{key}.", ctx, {})
+    seat = default_seat()
+    for knob, value in entry.items():
+        check = _strategy_name if knob == "strategy" else partial(_knob_value, KNOBS_BY_KEY[knob])
+        seat[knob] = ctx.checked(f"{key}.{knob}", check, value)
+    return seat
+
+
+def _seats(data: dict, players: int, ctx: ErrorContext, sweeps_players: bool) -> tuple[dict, ...]:
+    entries = data.get("strategies", [{}])
+    if not isinstance(entries, list) or not entries:
+        ctx.bad_value("strategies", entries, f"a list of 1 entry (every seat) or {players}")
+    seats = [_seat(entry, f"strategies[{i}]", ctx) for i, entry in enumerate(entries)]
+    if len(seats) == 1:
+        return tuple(dict(seats[0]) for _ in range(players))
+    if sweeps_players:
+        message = f"cannot sweep players with {len(seats)} per-seat strategies: give one entry"
+        ctx.fail("sweep.players", message)
+    if len(seats) != players:
+        allowed = f"1 entry (for every seat) or {players} (one per seat)"
+        ctx.fail("strategies", f"{len(seats)} entries for {players} players: give {allowed}")
+    return tuple(seats)
+
+
+def _match_target(data: dict, ctx: ErrorContext) -> int | None:
+    if "match" not in data:
+        return None
+    raw = _mapping(data["match"], "match", ctx, "{target: 500}")
+    _check_keys(raw, ["target"], "match.", ctx, {})
+    if "target" not in raw:
+        return MATCH_TARGET_DEFAULT
+    return ctx.checked("match.target", int_check(1, 100_000), raw["target"])
+
+
+def check_sweep(data: dict, ctx: ErrorContext) -> dict[str, list] | None:
+    """The ``sweep`` axes and their checked values (None without a sweep), within the limits."""
+    if "sweep" not in data:
+        return None
+    raw = _mapping(data["sweep"], "sweep", ctx, "{players: [2, 4]}")
+    if not raw:
+        ctx.fail("sweep", "needs at least one axis, such as players: [2, 4]")
+    axes: dict[str, list] = {}
+    for axis, values in raw.items():
+        key = f"sweep.{axis}"
+        check = _axis_check(axis)
+        if check is None:
+            allowed = "players, rules.<rule key>, strategies.<knob> or strategies.strategy"
+            ctx.fail(key, f"unknown sweep axis{_did_you_mean(axis, list(SWEEP_AXES))}: {allowed}")
+        if not isinstance(values, list) or not values:
+            ctx.bad_value(key, values, "a non-empty list of values, such as [false, true]")
+        if len(values) > MAX_AXIS_VALUES:
+            ctx.fail(key, f"{len(values):,} values: at most {MAX_AXIS_VALUES:,} per axis")
+        axes[axis] = []
+        seen: dict[tuple[type, Any], int] = {}  # linear duplicate check; 1 and true differ
+        for index, value in enumerate(values):
+            line = ctx.values.get(f"{key}[{index}]")
+            value = ctx.checked(key, check, value, line)
+            if (type(value), value) in seen:
+                ctx.fail(key, f"{show_value(value)} is listed twice: each value once", line)
+            seen[(type(value), value)] = index
+            axes[axis].append(value)
+    points = math.prod(len(values) for values in axes.values())
+    if points > MAX_SWEEP_POINTS:
+        sizes = " x ".join(str(len(values)) for values in axes.values())
+        message = f"{sizes} = {points:,} points: at most {MAX_SWEEP_POINTS:,}"
+        ctx.fail("sweep", message)
+    return axes
+
+
+def _kind(value: Any) -> str:
+    kinds = {dict: "a mapping", list: "a list", str: "text", type(None): "empty"}
+    return kinds.get(type(value), f"the value {show_value(value)}")
+
+
+def check_fields(
+    data: Any, ctx: ErrorContext, top_line: int | None, sweeps_players: bool
+) -> dict[str, Any]:
+    """Every field of a Scenario but sweep and source, each value checked on its own."""
+    if not isinstance(data, dict):
+        message = f"the top level must be a mapping (name: ..., players: ...), not {_kind(data)}"
+        ctx.fail(None, message, top_line)
+    _check_keys(data, list(TOP_KEYS), "", ctx, _TOP_HINTS)
+    fields: dict[str, Any] = {"name": _name(data, ctx)}
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        ctx.bad_value("description", description, "text")
+    if len(description) > MAX_DESCRIPTION:
+        message = f"{len(description):,} characters: at most {MAX_DESCRIPTION:,}"
+        ctx.fail("description", message, ctx.values.get("description"))
+    fields["description"] = description
+    for key, low, high in (("players", 2, 10), ("games", 1, MAX_GAMES), ("seed", 0, MAX_SEED)):
+        value = data.get(key, DEFAULTS[key])
+        fields[key] = ctx.checked(key, int_check(low, high), value) if key in data else value
+    fields["preset"], fields["rules"] = _rules(data, ctx)
+    fields["seats"] = _seats(data, fields["players"], ctx, sweeps_players)
+    fields["match_target"] = _match_target(data, ctx)
+    return fields
+
+
+def check_table(fields: dict[str, Any], data: dict, ctx: ErrorContext) -> None:
+    """Checks across keys: the deal fits the deck, partners has 4 players, match has scoring."""
+    rules, players = fields["rules"], fields["players"]
+    dealt, deck = players * rules["hand_size"], deck_size(rules)
+    if dealt >= deck:
+        key = "rules.hand_size" if "hand_size" in data.get("rules", {}) else "players"
+        message = f"{players} players x rules.hand_size {rules['hand_size']} = {dealt} cards dealt"
+        ctx.fail(key, f"{message}, but the deck holds {deck}: players x hand_size must be below it")
+    if rules["scoring"] == "partners" and players != 4:
+        ctx.fail("rules.scoring", f"partners needs exactly 4 players, not {players}")
+    if fields["match_target"] is not None and rules["scoring"] == "none":
+        message = "a match needs rules.scoring points, low-score or partners, not none"
+        if "scoring" not in data.get("rules", {}):
+            message += f" (preset {fields['preset']} scores none)"
+        ctx.fail("match", f"{message}: set rules.scoring or remove match")
+
+
+def check_tournament(data: dict, ctx: ErrorContext) -> tuple[str, ...] | None:
+    """The ``tournament`` strategy names: at least two, distinct, with one strategies entry."""
+    if "tournament" not in data:
+        return None
+    raw = data["tournament"]
+    if not isinstance(raw, list) or len(raw) < 2:
+        ctx.bad_value(
+            "tournament", raw, "a list of 2 or more strategy names, such as [basic, random]"
+        )
+    if len(raw) > len(_STRATEGY_NAMES):
+        message = (
+            f"{len(raw):,} entries: each of the {len(_STRATEGY_NAMES)} strategies at most once"
+        )
+        ctx.fail("tournament", message)
+    if "sweep" in data:
+        ctx.fail("sweep", "cannot combine sweep with tournament: run them as separate scenarios")
+    rules = data.get("rules")
+    if isinstance(rules, dict) and rules.get("seating") == "random":  # RULES.md S16
+        message = "a tournament balances the seats itself: use seating: fixed (the default)"
+        ctx.fail("rules.seating", message)
+    if isinstance(data.get("strategies"), list) and len(data["strategies"]) > 1:
+        message = "a tournament takes 1 entry (the knobs every seat shares), not per-seat entries"
+        ctx.fail("strategies", message)
+    names: list[str] = []
+    for index, value in enumerate(raw):
+        key = f"tournament[{index}]"
+        name = ctx.checked(key, _strategy_name, value)
+        if name in names:
+            ctx.fail(key, f"{name!r} is listed twice: each strategy once")
+        names.append(name)
+    return tuple(names)
