@@ -7,7 +7,15 @@ from collections.abc import Sequence
 from uno_stats.analysis.estimates import format_p
 from uno_stats.analysis.questions import RunAnswers
 from uno_stats.present.document import Document
-from uno_stats.present.sections import CONFOUNDED, est, num, pct, pp
+from uno_stats.present.sections import (
+    CONFOUNDED,
+    SHARE_HEADERS,
+    est,
+    num,
+    pct,
+    pp,
+    share_rows,
+)
 
 
 def first_mover_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
@@ -48,11 +56,8 @@ def first_mover_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
             continue
         chi = f.chi_square
         doc.table(
-            ["position", "wins", "win share [95% CI]", "fair share", "share - fair"],
-            [
-                [k, f"{w:,}", pct(e), f"{100 * f.fair:.1f}%", f"{100 * (e.value - f.fair):+.2f} pp"]
-                for k, (w, e) in enumerate(zip(f.wins, f.positions, strict=True))
-            ],
+            ["position", *SHARE_HEADERS],
+            share_rows(f.wins, f.positions, f.fair),
             f"{a.run.name}: share of {f.n_won:,} won rounds by position from the first player; "
             f"chi-square vs 1/{f.players} = {num(chi.statistic)} (df {chi.df}), {format_p(chi.p)}"
             + (f". {CONFOUNDED}" if a.mixed else ""),

@@ -256,6 +256,18 @@ def match_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
         )
 
 
+SHARE_HEADERS = ["wins", "win share [95% CI]", "fair share", "share - fair"]
+"""Columns of a share-of-wins table after its first (seat or position) column."""
+
+
+def share_rows(wins: Sequence[int], shares: Sequence[Estimate], fair: float) -> list[list]:
+    """One row per seat or position: index, wins, share [CI], fair share, share - fair."""
+    return [
+        [i, f"{w:,}", pct(e), f"{100 * fair:.1f}%", f"{100 * (e.value - fair):+.2f} pp"]
+        for i, (w, e) in enumerate(zip(wins, shares, strict=True))
+    ]
+
+
 def seat_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
     """Win share per seat, chi-square against equal shares, first player's points edge."""
     doc.heading("Seat advantage")
@@ -265,11 +277,8 @@ def seat_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
             doc.para(f"{a.run.name}: no won rounds, no seat statistics.")
             continue
         doc.table(
-            ["seat", "wins", "win share [95% CI]", "fair share", "share - fair"],
-            [
-                [i, f"{w:,}", pct(e), f"{100 * s.fair:.1f}%", f"{100 * (e.value - s.fair):+.2f} pp"]
-                for i, (w, e) in enumerate(zip(s.wins, s.seats, strict=True))
-            ],
+            ["seat", *SHARE_HEADERS],
+            share_rows(s.wins, s.seats, s.fair),
             f"{a.run.name}: share of {s.n_won:,} won rounds; chi-square vs 1/{s.players} = "
             f"{num(s.chi_square.statistic)} (df {s.chi_square.df}), {format_p(s.chi_square.p)}"
             + (f". {CONFOUNDED}" if a.mixed else ""),
