@@ -115,6 +115,8 @@ class MultiPlays:
             if symbol >= 10 and self.rules["no_action_finish"]:
                 problems.append(f"seat {seat} went out on action cards under no_action_finish")
             return problems
+        if effects[E.EV_EXHAUSTED]:
+            return problems  # S17: the UNO penalty ran the pile out, nothing else happened
         two_skip = self.players == 2 and self.rules["two_player_rules"]
         if move["how"] == E.PLAY_DEFLECT:
             want = (k - 1, 0) if symbol == SKIP else (0, k)

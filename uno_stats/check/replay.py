@@ -46,6 +46,16 @@ from uno_stats.engine.schema import (
 from uno_stats.engine.strategy_table import S_BLUFF, S_KIND, strategy_id
 
 _BASIC = strategy_id("basic")
+# Events that may follow a multi-play within its turn (RULES.md S19, counted by MultiPlays).
+_MULTI_EFFECTS = (
+    E.EV_LOSE_TURN,
+    E.EV_REVERSE,
+    E.EV_SWAP,
+    E.EV_ROTATE,
+    E.EV_JUMP,
+    E.EV_UNO,
+    E.EV_EXHAUSTED,
+)
 
 
 @dataclass(frozen=True)
@@ -176,7 +186,7 @@ class Replay:
             kind == E.EV_PENALTY and b == E.DRAW_PENALTY
         ):
             self._fail_all(self.multi.close())
-        elif kind in (E.EV_LOSE_TURN, E.EV_REVERSE, E.EV_SWAP, E.EV_ROTATE, E.EV_JUMP, E.EV_UNO):
+        elif kind in _MULTI_EFFECTS:
             self.multi.effect(kind, a)
         if kind == E.EV_DEAL:
             if self.ended:
