@@ -94,3 +94,28 @@ def test_random_picks_uniformly_among_the_moves(mode):
     assert set(seen) == set(moves)  # every move reachable, nothing else
     # chi-square of the counts against uniform: a fair picker fails 1 run in 10,000
     assert chisquare([seen[m] for m in moves]).pvalue > 1e-4
+
+
+@pytest.mark.slow
+def test_the_engine_lets_random_pick_uniformly_among_the_moves():
+    """Through the rules loop: on a red 5, red 3 / blue 3 / red 7 allow three moves (red 3,
+    red 7, red 3 then blue 3); a blue 3 cannot start, so blue 3 then red 3 is none."""
+    from rules_helpers import filler, plays
+
+    from uno_stats.engine.scripted import play_position
+
+    hand = ["red 3", "blue 3", "red 7"]
+    others = [["yellow 1", "yellow 2"]] * 2
+    seat = {"voluntary_draw": 0.0}
+    seen: Counter = Counter()
+    for seed in range(900):
+        pos = play_position(
+            [hand, *others],
+            pile=filler(4),
+            rules={"multi_play": "same-number"},
+            seats=seat,
+            seed=seed,
+        )
+        seen[tuple(p[1] for p in plays(pos.events))] += 1
+    assert set(seen) == {("red 3",), ("red 7",), ("red 3", "blue 3")}
+    assert chisquare(list(seen.values())).pvalue > 1e-4
