@@ -142,6 +142,7 @@ def multi_drawn(tab, p, idx, kind, seats, rng, ev):
     multi-play (S19: only the drawn card may start it)."""
     st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
     card = hands[p, idx]
+    # Reading: after drawing, only the drawn card may start a multi-play (S19.2).
     move = _choose(tab, p, kind, card, 1 << card, rng)
     play_move(tab, p, move, PLAY_DRAWN, seats, rng, ev)
 
@@ -220,6 +221,7 @@ def _reverse(tab, p, k, ev):
 def _skip(tab, p, k, ev):
     """k Skips: the next k seats lose their turn (wrapping round the table, the player
     itself too when k reaches the table's size); play passes k + 1 places on."""
+    # Reading: with two players 2 Skips give the turn to the opponent, 3 back to the player.
     st = tab[T_ST]
     for i in range(1, k + 1):
         emit(st, ev, EV_LOSE_TURN, _seat_at(st, p, i), 0, 0, 0, 0)
@@ -231,7 +233,9 @@ def _effect(tab, p, k, symbol, how, seats, rng, ev):
     """The effect of k cards of ``symbol``: one number card's, or one per action card."""
     st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
     players = st[ST_PLAYERS]
-    if how == PLAY_DEFLECT:  # S18 per card: each Skip passes the total one seat further
+    # Reading: deflecting per card (S19.4): each further Skip passes the total one seat on
+    # (the seats passed over lose their turn); each Reverse turns play round once more.
+    if how == PLAY_DEFLECT:
         if symbol == SKIP:
             for i in range(1, k):
                 emit(st, ev, EV_LOSE_TURN, _seat_at(st, p, i), 0, 0, 0, 0)
@@ -293,7 +297,8 @@ def play_move(tab, p, move, how, seats, rng, ev):
     st[ST_PASSES] = 0
     st[ST_COLOR] = CARD_COLOR[last]
     symbol = CARD_SYMBOL[last]
-    if hn[p] == 1:  # S10, judged once: the move left one card
+    # Reading: the UNO call is judged once, when the whole move leaves one card (S19.5).
+    if hn[p] == 1:
         _uno_call(tab, p, seats, rng, ev)
         if st[ST_STATUS] >= 0:  # S17: the UNO penalty ran the pile out
             return
@@ -307,4 +312,5 @@ def play_move(tab, p, move, how, seats, rng, ev):
             draw_cards(tab, victim, st[ST_PENDING], rng, ev, DRAW_FINAL)
         clear_penalty(st)
         return
+    # Reading: nobody jumps in on a multi-play (S19.5): straight to its effect.
     _effect(tab, p, k, symbol, how, seats, rng, ev)

@@ -247,7 +247,7 @@ def extend_move(kind, hand, first, counts, out, mode, actions, forbid_actions, l
         out[card] = 0
     out[first] = 1
     single = first * MOVE_SHIFT + first
-    if kind == HOARDER or not joinable(first, actions):
+    if kind == HOARDER or not joinable(first, actions):  # Reading: hoarder keeps its cards
         return single
     symbol = CARD_SYMBOL[first]
     gm = _group(symbol, CARD_COLOR[first], mode, counts)
@@ -258,6 +258,7 @@ def extend_move(kind, hand, first, counts, out, mode, actions, forbid_actions, l
             out[card] = counts[card]
             total += counts[card]
     if total == hand.shape[0] and forbid_actions != 0 and symbol >= 10:
+        # Reading: rather than break no_action_finish, keep one action card back.
         drop = first
         for j in range(N_COLORS):  # keep one back: the last card not needed first
             card = j * SYMBOLS_PER_COLOR + symbol
