@@ -19,7 +19,7 @@ SCENARIO ?= scenarios/mattel-2022-4p.yaml
 REPORT_SCENARIOS ?= mattel-2022-4p seven-zero jump-in draw-until-playable forced-play \
 	no-action-finish uno-penalty challenge-bluffing match-points match-low-score match-partners \
 	players-sweep strategies-mixed tournament opening-ignore wd4-no-other-play seating-random \
-	no-reshuffle deflect
+	no-reshuffle deflect multi-play
 # Skill vs luck: one tournament per preset (tournament = mattel-2022), reported together.
 TOURNAMENTS := tournament tournament-mattel-2001 tournament-classic-house tournament-draw-until-playable
 # The stacking debate compares three scenarios in one report.

@@ -179,6 +179,21 @@ RULE_HELP: dict[str, RuleHelp] = {
         ),
         "-",
     ),
+    "multi_play": RuleHelp(
+        (
+            "off; same-number: two or more cards of one number (any colors) may be played "
+            "together, the first legal alone, the last on top, acting as one number card; "
+            "same-number-color: only identical cards"
+        ),
+        "-",
+    ),
+    "multi_play_actions": RuleHelp(
+        (
+            "with multi_play on, Skips, Reverses or Draw Twos of one symbol may be played "
+            "together too, each acting once (two Skips skip two players, two Draw Twos give 4)"
+        ),
+        "-",
+    ),
     "reshuffle": RuleHelp(
         (
             "true: an empty draw pile is refilled from the discards; false: never, and the "
@@ -203,7 +218,9 @@ STRATEGY_HELP: dict[str, str] = {
         "keep_drawn knob fires; names a wild's color uniformly; swaps with a uniformly random"
         " opponent on a 7; stacks or deflects a pending draw whenever it can (uniform among "
         "its stacking and deflecting cards); jumps in "
-        "whenever it can; challenges and bluffs only as its knobs say."
+        "whenever it can; challenges and bluffs only as its knobs say. With multi_play on it "
+        "picks uniformly among every legal move, single cards and multi-plays alike (a move "
+        "is the cards put down and the card left on top; identical cards are one move)."
     ),
     "basic": (
         "What a careful casual player does: plays a card of the active color if it has one, "
@@ -212,20 +229,25 @@ STRATEGY_HELP: dict[str, str] = {
         "with the opponent holding the fewest cards on a 7. Ties are broken uniformly at "
         "random; it plays a legal drawn card (unless keep_drawn fires, as for random), stacks"
         " or deflects a pending draw (uniformly among those cards, like every strategy) and "
-        "jumps in whenever it can."
+        "jumps in whenever it can. With multi_play on it plays its chosen card first together "
+        "with every other card of that symbol the rules allow (keeping one back rather than "
+        "going out on action cards under no_action_finish), ending on the color the rest of "
+        "its hand holds most of."
     ),
     "aggressive": (
         "Attacks a player about to win: when the next player holds two cards or fewer it "
         "plays Draw Twos, Wild Draw Fours, Skips and Reverses first (the highest-point "
         "first); otherwise it dumps its highest-point card. Names the color it holds most of "
         "and swaps with the opponent holding the fewest cards; ties are broken uniformly at "
-        "random."
+        "random. With multi_play on it sheds every other card of its chosen card's symbol "
+        "with it, as basic does."
     ),
     "hoarder": (
         "Holds its wilds and action cards to the end: plays number cards first (the highest "
         "number first, shedding points), then Skips, Reverses and Draw Twos, then a Wild, and"
         " a Wild Draw Four last. Names the color it holds most of and swaps with the opponent"
-        " holding the fewest cards; ties are broken uniformly at random."
+        " holding the fewest cards; ties are broken uniformly at random. With multi_play on "
+        "it keeps its cards: it always plays a single card."
     ),
     "color-denier": (
         "Switches play to a color the next player lacks, judged only from what everyone saw: "
@@ -233,6 +255,8 @@ STRATEGY_HELP: dict[str, str] = {
         "(the mark is cleared when they later play that color, and for everyone when hands "
         "move on a 7, 0 or Shuffle Hands). Plays a card of such a color first, otherwise as "
         "basic; on a wild names the lacking color it holds most of, else its commonest color."
+        " With multi_play on it plays every other card of its chosen card's symbol with it, "
+        "as basic does, ending on a color the next player lacks if it can."
     ),
 }
 
@@ -288,6 +312,8 @@ COLUMN_HELP: dict[str, str] = {
     ),
     "turn_draw_cards": "cards drawn in those turn draws (over turn_draws: cards per draw)",
     "seating": "at each position, which scenario seat sat there (0..P-1 unless seating: random)",
+    "multi_plays": "plays of two cards or more at once (multi_play; 0 when off)",
+    "multi_cards": "cards put down in those multi-plays (over multi_plays: cards per multi-play)",
 }
 
 

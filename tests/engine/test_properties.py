@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from uno_stats.check.games import check_played_game
-from uno_stats.engine import EngineConfig, simulate
+from uno_stats.engine import EngineConfig, simulate, trace_events
+from uno_stats.engine import events as E
 from uno_stats.engine.chunk import MATCH_ROUND_CAP
 from uno_stats.engine.rules import RULES, deck_size
 from uno_stats.engine.strategy_table import CHALLENGE_CHOICES, STRATEGIES
@@ -107,6 +108,8 @@ def test_simulated_columns_are_consistent(scenario):
     if rules["seating"] == "fixed":
         assert (seating == np.arange(players)).all()
     assert (cols["max_deficit"].astype(int) <= deck_size(rules)).all()
+    if rules["multi_play"] == "off":  # S19: nothing is played together
+        assert (cols["multi_plays"] == 0).all() and (cols["multi_cards"] == 0).all()
     if target == 0:
         assert len(status) == n and (cols["dealer"] == players - 1).all()
     else:
@@ -115,3 +118,25 @@ def test_simulated_columns_are_consistent(scenario):
         # A match is decided, or abandoned (-1) only at the round cap (e.g. every round capped).
         decided = cols["match_winner"][last] >= 0
         assert (decided | (cols["match_rounds"][last] == MATCH_ROUND_CAP)).all()
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scenarios(), st.sampled_from(["same-number", "same-number-color"]), st.booleans())
+def test_multi_plays_obey_the_rules_and_are_counted(scenario, mode, actions):
+    """RULES.md S19: with multi_play on, every multi-play the replay meets is legal (first
+    card, common symbol and color, per-card effects, UNO, turn order), cards are conserved,
+    and the columns count the EV_MULTI events of the trace."""
+    players, rules, seats, _target, seed = scenario
+    rules = {**rules, "multi_play": mode, "multi_play_actions": actions}
+    config = _config(players, rules, seats, 0, seed)
+    cols = simulate(config, 0, 3)
+    for game in range(3):
+        events = trace_events(config, game, max_events=60_000)
+        if events.shape[0] >= 60_000:
+            continue
+        problems = check_played_game(config, game)
+        assert not problems, "\n".join(str(p) for p in problems[:5])
+        multi = events[events[:, 0] == E.EV_MULTI]
+        assert cols["multi_plays"][game] == multi.shape[0]
+        assert cols["multi_cards"][game] == multi[:, 2].sum()
+    assert (cols["multi_cards"] >= 2 * cols["multi_plays"]).all()

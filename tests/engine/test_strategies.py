@@ -21,8 +21,15 @@ import pytest
 
 from uno_stats.engine import EngineConfig, _new_table
 from uno_stats.engine.cards import CARD_COLOR, WILD, build_deck
+from uno_stats.engine.multi_moves import choose_move
 from uno_stats.engine.piles import collect_playable
-from uno_stats.engine.rules import R_WD4_RESTRICTION, preset_rules
+from uno_stats.engine.rules import (
+    MULTI_SAME_NUMBER,
+    R_MULTI_PLAY,
+    R_MULTI_PLAY_ACTIONS,
+    R_WD4_RESTRICTION,
+    preset_rules,
+)
 from uno_stats.engine.state import (
     ST_COLOR,
     ST_DIR,
@@ -105,6 +112,19 @@ def _decisions(config, table, seed: int, card_rule: Callable[..., Any]) -> tuple
     card = -1
     if n > 0:
         card = int(hand[card_rule(kind, hand, n, cand, tab[T_RANK], color, hn, nxt, memory, rng)])
+    move: tuple = ()
+    if n > 0 and card >= 0:  # a multi-play built on that card, or random's whole move (S19)
+        rules = tab[T_RULES].copy()
+        rules[R_MULTI_PLAY] = MULTI_SAME_NUMBER
+        rules[R_MULTI_PLAY_ACTIONS] = 1
+        legal = 0
+        for k in range(n):
+            legal |= 1 << int(hand[cand[k]])
+        counts = np.zeros(128, dtype=np.int64)
+        out = np.zeros(128, dtype=np.int64)
+        rng[0] = seed
+        code = int(choose_move(kind, hand, legal, card, counts, out, rules, memory, nxt, rng))
+        move = (code, tuple(out.tolist()))
     rng[0] = seed
     named = int(choose_color(kind, hand, nxt, memory, rng))
     rng[0] = seed
@@ -121,7 +141,7 @@ def _decisions(config, table, seed: int, card_rule: Callable[..., Any]) -> tuple
             int(st[ST_WD4_PREV_TOP]),
         )
     )
-    return card, named, target, challenge
+    return card, move, named, target, challenge
 
 
 def _real(table) -> Callable[..., Any]:
@@ -229,16 +249,19 @@ def test_the_rules_loop_names_no_strategy_and_strategies_import_no_engine_state(
     engine = Path(__file__).resolve().parents[2] / "uno_stats" / "engine"
     names = {"RANDOM", "BASIC", "AGGRESSIVE", "HOARDER", "COLOR_DENIER"}
     names |= {s.name for s in STRATEGIES}
-    for module in ("round.py", "turn.py", "play.py", "chunk.py", "piles.py", "hands.py"):
+    rules_loop = ("round.py", "turn.py", "play.py", "chunk.py", "piles.py", "hands.py", "multi.py")
+    for module in rules_loop:
         tree = ast.parse((engine / module).read_text())
         used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
         used |= {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}
         strings = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)}
         assert not (names & (used | strings)), module
-    tree = ast.parse((engine / "strategies.py").read_text())
-    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
-    assert not imported & {
-        "uno_stats.engine.state",
-        "uno_stats.engine.turn",
-        "uno_stats.engine.play",
-    }
+    for module in ("strategies.py", "multi_moves.py"):
+        tree = ast.parse((engine / module).read_text())
+        imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+        assert not imported & {
+            "uno_stats.engine.state",
+            "uno_stats.engine.turn",
+            "uno_stats.engine.play",
+            "uno_stats.engine.multi",
+        }, module

@@ -39,6 +39,15 @@ OVERRIDES = {
     "seating": dict(seating="random"),
     # deflecting a pending draw (S18) with stacking on
     "deflect": dict(deflect=True, stack_draw_two=True, stack_cross=True),
+    # multi-play (S19): numbers and actions together, with stacking, deflect and 7-0
+    "multi": dict(
+        multi_play="same-number",
+        multi_play_actions=True,
+        stack_draw_two=True,
+        deflect=True,
+        seven_zero=True,
+    ),
+    "multi-identical": dict(multi_play="same-number-color", draw="until-playable"),
     # no reshuffle (S17): big hands run the pile out (game 2 ends exhausted)
     "reshuffle": dict(reshuffle=False, exhausted_winner="fewest-points", hand_size=20),
 }

@@ -47,6 +47,7 @@ def test_every_debate_has_a_scenario() -> None:
         "seating-random",
         "no-reshuffle",
         "deflect",
+        "multi-play",
     } <= names
 
 

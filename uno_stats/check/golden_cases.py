@@ -20,6 +20,7 @@ from uno_stats.engine.cards import (
     CARD_IS_ACTION,
     CARD_SYMBOL,
     REVERSE,
+    SKIP,
     WILD,
     WILD_CUSTOM,
     WILD_DRAW_FOUR,
@@ -38,6 +39,12 @@ def _has(kind: int, **fields: int) -> Witness:
         return rows.shape[0] > 0
 
     return witness
+
+
+def _multi_of_actions(events: np.ndarray) -> bool:
+    """A multi-play of Skips, Reverses or Draw Twos (``multi_play_actions``, S19)."""
+    rows = events[events[:, 0] == E.EV_MULTI]
+    return any(int(CARD_SYMBOL[int(r[4])]) >= SKIP for r in rows)
 
 
 def _draws_twice_in_a_turn(events: np.ndarray) -> bool:
@@ -389,6 +396,24 @@ RULE_CASES: tuple[GoldenCase, ...] = (
         witness=_has(E.EV_PLAY, b=E.PLAY_DEFLECT),
         shows="a seat owing a Draw Two passes it on with a Skip or sends it back with a Reverse",
     ),
+    GoldenCase(
+        "rule-multi_play",
+        "classic-house",
+        games=(0,),
+        rules={"multi_play": "same-number"},
+        key="multi_play",
+        witness=_has(E.EV_MULTI),
+        shows="a seat plays several cards of one number at once, the last on top",
+    ),
+    GoldenCase(
+        "rule-multi_play_actions",
+        "classic-house",
+        games=(0,),
+        rules={"multi_play": "same-number", "multi_play_actions": True},
+        key="multi_play_actions",
+        witness=_multi_of_actions,
+        shows="a seat plays Skips, Reverses or Draw Twos together, each acting once",
+    ),
 )
 
 # Values added to a key that already has its rule case (issue 12): traced and checked too.
@@ -411,6 +436,18 @@ CHOICE_CASES: tuple[GoldenCase, ...] = (
         witness=_has(E.EV_END),
         shows="a Wild Draw Four only when nothing else in hand is playable (the game "
         "differs from wd4_restriction: color)",
+    ),
+)
+
+CHOICE_CASES += (
+    GoldenCase(
+        "choice-multi_play-same-number-color",
+        "classic-house",
+        games=(3,),
+        rules={"multi_play": "same-number-color"},
+        key="multi_play",
+        witness=_has(E.EV_MULTI),
+        shows="a seat plays identical cards (same number and color) at once",
     ),
 )
 

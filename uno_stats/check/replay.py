@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from uno_stats.check.legality import card_points, decode_rules, matches, wd4_allowed
+from uno_stats.check.multi import MultiPlays
 from uno_stats.check.penalties import Penalties, draw_value
 from uno_stats.engine import EngineConfig
 from uno_stats.engine import events as E
@@ -45,6 +46,16 @@ from uno_stats.engine.schema import (
 from uno_stats.engine.strategy_table import S_BLUFF, S_KIND, strategy_id
 
 _BASIC = strategy_id("basic")
+# Events that may follow a multi-play within its turn (RULES.md S19, counted by MultiPlays).
+_MULTI_EFFECTS = (
+    E.EV_LOSE_TURN,
+    E.EV_REVERSE,
+    E.EV_SWAP,
+    E.EV_ROTATE,
+    E.EV_JUMP,
+    E.EV_UNO,
+    E.EV_EXHAUSTED,
+)
 
 
 @dataclass(frozen=True)
@@ -110,6 +121,7 @@ class Replay:
         self.ignored = False  # S14: the opening card's action was ignored
         self.exhausted = -2  # S17: the winner EV_EXHAUSTED named (-2: none yet)
         self.deflected = 0  # S18: the kind (2 or 4) of a draw total deflected onto the top
+        self.multi = MultiPlays(self.rules, self.players)  # S19: the turn's multi-play
 
     def hand_sizes(self) -> list[int]:
         """Cards held by each seat, as replayed."""
@@ -170,6 +182,12 @@ class Replay:
             self.finish()
         if kind in (E.EV_TURN, E.EV_LOSE_TURN, E.EV_JUMP, E.EV_END):
             self._kept_drawn()
+        if kind in (E.EV_TURN, E.EV_END, E.EV_CHALLENGE) or (
+            kind == E.EV_PENALTY and b == E.DRAW_PENALTY
+        ):
+            self._fail_all(self.multi.close())
+        elif kind in _MULTI_EFFECTS:
+            self.multi.effect(kind, a)
         if kind == E.EV_DEAL:
             if self.ended:
                 self._new_round()
@@ -202,8 +220,11 @@ class Replay:
             self._check(self.penalties.event(kind, seat, a, b, self.started, self.top))
         elif kind == E.EV_REFILL:
             self._refill(a)
+        elif kind == E.EV_MULTI:  # S19
+            self._fail_all(self.multi.announce(seat, a, b, c))
         elif kind == E.EV_PLAY:
             self.passes = 0
+            self._fail_all(self.multi.played(seat, a, b, c))
             self._after_draw(seat, a, b)
             self._play(seat, a, b, c)
         elif kind == E.EV_COLOR:
@@ -298,6 +319,8 @@ class Replay:
                 or not self.may_finish(card, seat)
             ):
                 self._fail(f"seat {seat} deflected with card {card} on {self.top}: not allowed")
+        elif how == E.PLAY_MULTI:
+            pass  # S19: a further card of a multi-play, judged by MultiPlays
         elif how == E.PLAY_JUMP:
             if not self.rules["jump_in"]:
                 self._fail(f"seat {seat} jumped in without jump_in")
@@ -312,7 +335,10 @@ class Replay:
                 f"the trace says {size_after}"
             )
         # S18: a deflect keeps the chain's kind for stacking although its card is on top
-        self.deflected = (draw_value(self.top) or self.deflected) if how == E.PLAY_DEFLECT else 0
+        if how == E.PLAY_DEFLECT:
+            self.deflected = draw_value(self.top) or self.deflected
+        elif how != E.PLAY_MULTI:  # S19: a deflecting multi-play keeps it too
+            self.deflected = 0
         self.discards[card] += 1
         self.top = card
         if card < WILD:
@@ -344,6 +370,10 @@ class Replay:
             self.cursor = (seat - self.direction) % self.players
 
     # ------------------------------------------------------------------ penalties
+
+    def _fail_all(self, messages: list[str]) -> None:
+        for message in messages:
+            self._fail(message)
 
     def _check(self, message: str | None) -> None:
         if message is not None:

@@ -127,6 +127,8 @@ RULES: tuple[RuleSpec, ...] = (
     _bool("reshuffle", True),
     _enum("exhausted_winner", ("fewest-cards", "fewest-points")),
     _bool("deflect", False),
+    _enum("multi_play", ("off", "same-number", "same-number-color")),
+    _bool("multi_play_actions", False),
 )
 
 RULES_BY_KEY: dict[str, RuleSpec] = {spec.key: spec for spec in RULES}
@@ -162,6 +164,8 @@ R_SEATING = 26
 R_RESHUFFLE = 27
 R_EXHAUSTED_WINNER = 28
 R_DEFLECT = 29
+R_MULTI_PLAY = 30
+R_MULTI_PLAY_ACTIONS = 31
 R_COUNT = len(RULES)
 check_slots(globals(), "R_", [spec.key for spec in RULES], extra=("R_COUNT",))
 
@@ -194,6 +198,8 @@ SCORING_LOW, SCORING_PARTNERS = code("scoring", "low-score"), code("scoring", "p
 SEATING_FIXED, SEATING_RANDOM = code("seating", "fixed"), code("seating", "random")
 EXHAUSTED_FEWEST_CARDS = code("exhausted_winner", "fewest-cards")
 EXHAUSTED_FEWEST_POINTS = code("exhausted_winner", "fewest-points")
+MULTI_OFF, MULTI_SAME_NUMBER = code("multi_play", "off"), code("multi_play", "same-number")
+MULTI_SAME_CARD = code("multi_play", "same-number-color")
 
 
 def preset_rules(preset: str) -> dict[str, Any]:

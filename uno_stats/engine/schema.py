@@ -38,6 +38,8 @@ ROUND_COUNTERS: tuple[str, ...] = (
     "largest_hand",
     "turn_draws",
     "turn_draw_cards",
+    "multi_plays",
+    "multi_cards",
 )
 """The per-round scalar columns the engine counts in its state and records as they stand
 (the single list: engine state slots, chunk outputs and test fixtures follow it)."""
@@ -84,6 +86,8 @@ COLUMNS: tuple[Column, ...] = (
     Column("turn_draws", "uint16", False),
     Column("turn_draw_cards", "uint32", False),
     Column("seating", "uint8", True),
+    Column("multi_plays", "uint16", False),
+    Column("multi_cards", "uint16", False),
 )
 COLUMNS_BY_NAME: dict[str, Column] = {c.name: c for c in COLUMNS}
 

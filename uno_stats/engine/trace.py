@@ -22,6 +22,7 @@ _PLAY_HOW = {
     E.PLAY_STACK: "stacks",
     E.PLAY_JUMP: "jumps in with",
     E.PLAY_DEFLECT: "deflects the pending draw with",
+    E.PLAY_MULTI: "adds",
 }
 _LOSE_REASONS = ("skipped", "loses the turn to the penalty", "loses the turn (challenge lost)")
 _UNO = ("calls UNO", "forgets to call UNO, nobody catches it", "forgets to call UNO and is caught")
@@ -78,6 +79,8 @@ def _line(ev: np.ndarray) -> str | None:
     if kind == E.EV_TURN_UP:
         what = ("covered by the next card", "opens the discard pile", "goes back; reshuffle")[b]
         return f"turned up: {card_name(a)} ({what})"
+    if kind == E.EV_MULTI:
+        return f"  {s} plays {a} cards together (multi-play), {card_name(c)} last, on top"
     if kind == E.EV_DEFLECT:
         return f"  the pending draw total ({a}) now falls to {s}"
     if kind == E.EV_EXHAUSTED:

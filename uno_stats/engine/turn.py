@@ -36,6 +36,7 @@ from uno_stats.engine.events import (
 )
 from uno_stats.engine.hands import measure
 from uno_stats.engine.jit import engine_inline
+from uno_stats.engine.multi import multi_answer, multi_drawn, multi_normal
 from uno_stats.engine.piles import (
     can_draw,
     collect_playable,
@@ -57,6 +58,7 @@ from uno_stats.engine.rules import (
     R_DRAW,
     R_DRAWN_CARD,
     R_INVALID_PLAY_PENALTY,
+    R_MULTI_PLAY,
     R_RESHUFFLE,
     R_STACK_CROSS,
     R_STACK_DRAW_FOUR,
@@ -191,9 +193,12 @@ def resolve_penalty(tab, p, seats, rng, ev):
     if n > 0:
         st[ST_TURNS] += 1
         emit(st, ev, EV_TURN, p, st[ST_TURNS], top, st[ST_COLOR], st[ST_DIR])
-        idx = choose_stack(strategy_of(seats, p), cand, n, rng)
-        how = PLAY_STACK if draw_value(hands[p, idx]) > 0 else PLAY_DEFLECT
-        play_card(tab, p, idx, how, seats, rng, ev)
+        if rules[R_MULTI_PLAY] != 0:  # S19: the answer may be several cards
+            multi_answer(tab, p, n, seats, rng, ev)
+        else:
+            idx = choose_stack(strategy_of(seats, p), cand, n, rng)
+            how = PLAY_STACK if draw_value(hands[p, idx]) > 0 else PLAY_DEFLECT
+            play_card(tab, p, idx, how, seats, rng, ev)
         if st[ST_STATUS] < 0:
             measure(tab)
         return TURN_PLAYED
@@ -287,7 +292,9 @@ def normal_turn(tab, p, seats, rng, ev):
         and (rules[R_RESHUFFLE] != 0 or st[ST_PILE_N] > 0)  # S17
         and draws_instead(kind, seats[p], rng)
     )
-    if n > 0 and not voluntary:
+    if n > 0 and not voluntary and rules[R_MULTI_PLAY] != 0:
+        multi_normal(tab, p, kind, n, seats, rng, ev)  # S19: maybe several cards
+    elif n > 0 and not voluntary:
         nxt = next_seat(st, p)
         hand = hands[p, : hn[p]]
         idx = choose_card(kind, hand, n, cand, rank, color, hn, nxt, tab[T_MEMORY + p], rng)
@@ -305,7 +312,10 @@ def normal_turn(tab, p, seats, rng, ev):
         if idx >= 0 and not (
             rules[R_DRAWN_CARD] == DRAWN_MAY_PLAY and keeps_drawn(kind, seats[p], rng)
         ):
-            play_card(tab, p, idx, PLAY_DRAWN, seats, rng, ev)
+            if rules[R_MULTI_PLAY] != 0:  # S19: the drawn card may start a multi-play
+                multi_drawn(tab, p, idx, kind, seats, rng, ev)
+            else:
+                play_card(tab, p, idx, PLAY_DRAWN, seats, rng, ev)
         else:
             if idx >= 0:
                 emit(st, ev, EV_KEEP, p, hands[p, idx], 0, 0, 0)

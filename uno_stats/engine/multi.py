@@ -1,0 +1,316 @@
+"""Multi-play (RULES.md S19): several cards of one symbol played as one move.
+
+The rules side: the legal first cards, the seat's choice (asked of
+:mod:`uno_stats.engine.multi_moves`), and playing the move: every card leaves the hand in
+order, the last one lies on top, the UNO call is judged once, and the effect is one number
+card's, or one per action card. A move of a single card is played by
+:func:`uno_stats.engine.play.play_card` exactly as with ``multi_play: off``. Called only
+when ``multi_play`` is on, so the rules loop pays one rule check per turn without it.
+"""
+
+from __future__ import annotations
+
+from uno_stats.engine.cards import (
+    CARD_COLOR,
+    CARD_SYMBOL,
+    DRAW_TWO,
+    N_CARD_TYPES,
+    REVERSE,
+    SKIP,
+    WILD,
+)
+from uno_stats.engine.events import (
+    DRAW_FINAL,
+    DRAW_UNO,
+    EV_DEFLECT,
+    EV_LOSE_TURN,
+    EV_MULTI,
+    EV_PENALTY,
+    EV_PLAY,
+    EV_REVERSE,
+    EV_STACK,
+    EV_UNO,
+    PLAY_DEFLECT,
+    PLAY_DRAWN,
+    PLAY_MULTI,
+    PLAY_NORMAL,
+    PLAY_STACK,
+    emit,
+)
+from uno_stats.engine.hands import rotate_hands, swap_hands
+from uno_stats.engine.jit import engine_jit
+from uno_stats.engine.legal import is_opponent
+from uno_stats.engine.multi_moves import MOVE_SHIFT, choose_move, picks_first
+from uno_stats.engine.piles import draw_cards, find_card, take_from_hand
+from uno_stats.engine.play import announce, clear_penalty, draw_value, next_seat, play_card
+from uno_stats.engine.rng import chance
+from uno_stats.engine.rules import (
+    R_FINAL_PENALTY,
+    R_SEVEN_ZERO,
+    R_TWO_PLAYER_RULES,
+    R_UNO_PENALTY,
+)
+from uno_stats.engine.schema import STATUS_WON
+from uno_stats.engine.state import (
+    ST_COLOR,
+    ST_CUR,
+    ST_DIR,
+    ST_DISC_N,
+    ST_LONGEST_STACK,
+    ST_MULTI_CARDS,
+    ST_MULTI_PLAYS,
+    ST_PARTNERS,
+    ST_PASSES,
+    ST_PEND_CARDS,
+    ST_PEND_KIND,
+    ST_PENDING,
+    ST_PLAYERS,
+    ST_SEVEN_SWAPS,
+    ST_STACK_TOTAL,
+    ST_STATUS,
+    ST_UNO_PENALTIES,
+    ST_WINNER,
+    ST_ZERO_PASSES,
+    T_MEMORY,
+    T_ST,
+    views,
+)
+from uno_stats.engine.strategies import (
+    SEEN_HANDS_MOVED,
+    SEEN_PLAY,
+    choose_card,
+    choose_stack,
+    choose_swap_target,
+    strategy_of,
+)
+from uno_stats.engine.strategy_table import S_CATCH_UNO, S_FORGET_UNO
+
+MOVE_OUT = 64  # the chosen move's cards, by card id, lie in the rank row from here
+
+
+@engine_jit
+def _legal_mask(hands, p, cand, n):
+    """The card ids (a mask) of the candidates ``cand[:n]``: the legal first cards."""
+    mask = 0
+    for k in range(n):
+        mask |= 1 << hands[p, cand[k]]
+    return mask
+
+
+@engine_jit
+def _seat_at(st, p, k):
+    """The seat ``k`` places after ``p`` in the direction of play (wrapping round)."""
+    return (p + st[ST_DIR] * k) % st[ST_PLAYERS]
+
+
+@engine_jit
+def _choose(tab, p, kind, first, legal, rng):
+    """The seat's move (cards written to the rank row from ``MOVE_OUT``)."""
+    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
+    return choose_move(
+        kind,
+        hands[p, : hn[p]],
+        legal,
+        first,
+        rank[:N_CARD_TYPES],
+        rank[MOVE_OUT : MOVE_OUT + N_CARD_TYPES],
+        rules,
+        tab[T_MEMORY + p],
+        next_seat(st, p),
+        rng,
+    )
+
+
+@engine_jit
+def multi_normal(tab, p, kind, n, seats, rng, ev):
+    """A normal turn's play under ``multi_play``: a move whose first card is one of the
+    playable candidates ``cand[:n]``."""
+    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
+    first = -1
+    if picks_first(kind):
+        hand = hands[p, : hn[p]]
+        nxt = next_seat(st, p)
+        memory = tab[T_MEMORY + p]
+        first = hand[choose_card(kind, hand, n, cand, rank, st[ST_COLOR], hn, nxt, memory, rng)]
+    move = _choose(tab, p, kind, first, _legal_mask(hands, p, cand, n), rng)
+    play_move(tab, p, move, PLAY_NORMAL, seats, rng, ev)
+
+
+@engine_jit
+def multi_drawn(tab, p, idx, kind, seats, rng, ev):
+    """The playable drawn card at ``idx`` played, alone or as the first card of a
+    multi-play (S19: only the drawn card may start it)."""
+    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
+    card = hands[p, idx]
+    # Reading: after drawing, only the drawn card may start a multi-play (S19.2).
+    move = _choose(tab, p, kind, card, 1 << card, rng)
+    play_move(tab, p, move, PLAY_DRAWN, seats, rng, ev)
+
+
+@engine_jit
+def multi_answer(tab, p, n, seats, rng, ev):
+    """An answer to a pending draw total (S6 stacking, S18 deflect) under ``multi_play``:
+    a move whose first card is one of the answering cards ``cand[:n]``."""
+    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
+    kind = strategy_of(seats, p)
+    first = -1
+    if picks_first(kind):
+        first = hands[p, choose_stack(kind, cand, n, rng)]
+    move = _choose(tab, p, kind, first, _legal_mask(hands, p, cand, n), rng)
+    how = PLAY_STACK if draw_value(move // MOVE_SHIFT) > 0 else PLAY_DEFLECT
+    play_move(tab, p, move, how, seats, rng, ev)
+
+
+@engine_jit
+def _place(tab, p, card, how, seats, ev):
+    """One card of the move leaves the hand and goes on the discard pile."""
+    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
+    take_from_hand(hands, hn, p, find_card(hands, hn, p, card))
+    announce(tab, seats, SEEN_PLAY, p, card)
+    disc[st[ST_DISC_N]] = card
+    st[ST_DISC_N] += 1
+    emit(st, ev, EV_PLAY, p, card, how, hn[p], 0)
+
+
+@engine_jit
+def _uno_call(tab, p, seats, rng, ev):
+    """S10 on a multi-play that leaves one card: the same call as on a single card."""
+    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
+    penalty = rules[R_UNO_PENALTY]
+    if penalty == 0:
+        return
+    if not chance(rng, seats[p, S_FORGET_UNO]):
+        emit(st, ev, EV_UNO, p, 0, 0, 0, 0)
+        return
+    caught = False
+    for q in range(st[ST_PLAYERS]):
+        if is_opponent(st[ST_PARTNERS], p, q) and chance(rng, seats[q, S_CATCH_UNO]):
+            caught = True
+            break
+    if caught:
+        emit(st, ev, EV_UNO, p, 2, 0, 0, 0)
+        st[ST_UNO_PENALTIES] += 1
+        draw_cards(tab, p, penalty, rng, ev, DRAW_UNO)
+    else:
+        emit(st, ev, EV_UNO, p, 1, 0, 0, 0)
+
+
+@engine_jit
+def _add_draw_twos(st, k):
+    """k Draw Twos join the pending chain: 2 each, k cards (S19)."""
+    for _ in range(k):
+        st[ST_PENDING] += 2
+        st[ST_PEND_CARDS] += 1
+    st[ST_PEND_KIND] = 2
+    if st[ST_PEND_CARDS] > st[ST_LONGEST_STACK]:
+        st[ST_LONGEST_STACK] = st[ST_PEND_CARDS]
+    if st[ST_PENDING] > st[ST_STACK_TOTAL]:
+        st[ST_STACK_TOTAL] = st[ST_PENDING]
+
+
+@engine_jit
+def _reverse(tab, p, k, ev):
+    """k Reverses: the direction turns round k times."""
+    st = tab[T_ST]
+    for _ in range(k):
+        st[ST_DIR] = -st[ST_DIR]
+        emit(st, ev, EV_REVERSE, p, st[ST_DIR], 0, 0, 0)
+
+
+@engine_jit
+def _skip(tab, p, k, ev):
+    """k Skips: the next k seats lose their turn (wrapping round the table, the player
+    itself too when k reaches the table's size); play passes k + 1 places on."""
+    # Reading: with two players 2 Skips give the turn to the opponent, 3 back to the player.
+    st = tab[T_ST]
+    for i in range(1, k + 1):
+        emit(st, ev, EV_LOSE_TURN, _seat_at(st, p, i), 0, 0, 0, 0)
+    st[ST_CUR] = _seat_at(st, p, k + 1)
+
+
+@engine_jit
+def _effect(tab, p, k, symbol, how, seats, rng, ev):
+    """The effect of k cards of ``symbol``: one number card's, or one per action card."""
+    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
+    players = st[ST_PLAYERS]
+    # Reading: deflecting per card (S19.4): each further Skip passes the total one seat on
+    # (the seats passed over lose their turn); each Reverse turns play round once more.
+    if how == PLAY_DEFLECT:
+        if symbol == SKIP:
+            for i in range(1, k):
+                emit(st, ev, EV_LOSE_TURN, _seat_at(st, p, i), 0, 0, 0, 0)
+            st[ST_CUR] = _seat_at(st, p, k)
+        else:  # each Reverse turns play round; the total goes to the next seat then
+            _reverse(tab, p, k, ev)
+            st[ST_CUR] = next_seat(st, p)
+        emit(st, ev, EV_DEFLECT, st[ST_CUR], st[ST_PENDING], 0, 0, 0)
+    elif symbol == DRAW_TWO:
+        _add_draw_twos(st, k)
+        if st[ST_PEND_CARDS] > 1:
+            emit(st, ev, EV_STACK, p, st[ST_PENDING], 0, 0, 0)
+        st[ST_CUR] = next_seat(st, p)
+    elif symbol == SKIP or (symbol == REVERSE and players == 2 and rules[R_TWO_PLAYER_RULES] != 0):
+        _skip(tab, p, k, ev)  # with two players each Reverse acts as a Skip
+    elif symbol == REVERSE:
+        _reverse(tab, p, k, ev)
+        st[ST_CUR] = next_seat(st, p)
+    elif rules[R_SEVEN_ZERO] != 0 and symbol == 7:  # S9, once for the whole move
+        q = choose_swap_target(strategy_of(seats, p), p, players, st[ST_PARTNERS], hn, rng)
+        swap_hands(st, hands, hn, p, q, ev)
+        announce(tab, seats, SEEN_HANDS_MOVED, p, 0)
+        st[ST_SEVEN_SWAPS] += 1
+        st[ST_CUR] = next_seat(st, p)
+    elif rules[R_SEVEN_ZERO] != 0 and symbol == 0:
+        rotate_hands(st, hands, hn, p, ev)
+        announce(tab, seats, SEEN_HANDS_MOVED, p, 0)
+        st[ST_ZERO_PASSES] += 1
+        st[ST_CUR] = next_seat(st, p)
+    else:
+        st[ST_CUR] = next_seat(st, p)
+
+
+@engine_jit
+def play_move(tab, p, move, how, seats, rng, ev):
+    """Seat ``p`` plays ``move`` (first card ``how``, the others ``PLAY_MULTI``, the last
+    card on top); resolves the UNO call, going out and the effect. No one jumps in."""
+    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
+    first = move // MOVE_SHIFT
+    last = move % MOVE_SHIFT
+    cards = rank[MOVE_OUT : MOVE_OUT + N_CARD_TYPES]
+    k = 0
+    for c in range(N_CARD_TYPES):
+        k += cards[c]
+    if k == 1:  # a single card: played exactly as without multi_play
+        play_card(tab, p, find_card(hands, hn, p, first), how, seats, rng, ev)
+        return
+    st[ST_MULTI_PLAYS] += 1
+    st[ST_MULTI_CARDS] += k
+    emit(st, ev, EV_MULTI, p, k, first, last, 0)
+    cards[first] -= 1
+    cards[last] -= 1
+    _place(tab, p, first, how, seats, ev)
+    for c in range(WILD):
+        while cards[c] > 0:
+            cards[c] -= 1
+            _place(tab, p, c, PLAY_MULTI, seats, ev)
+    _place(tab, p, last, PLAY_MULTI, seats, ev)
+    st[ST_PASSES] = 0
+    st[ST_COLOR] = CARD_COLOR[last]
+    symbol = CARD_SYMBOL[last]
+    # Reading: the UNO call is judged once, when the whole move leaves one card (S19.5).
+    if hn[p] == 1:
+        _uno_call(tab, p, seats, rng, ev)
+        if st[ST_STATUS] >= 0:  # S17: the UNO penalty ran the pile out
+            return
+    if hn[p] == 0:  # S5: going out; a winning move of Draw Twos is drawn in full
+        st[ST_STATUS] = STATUS_WON
+        st[ST_WINNER] = p
+        if rules[R_FINAL_PENALTY] != 0 and symbol == DRAW_TWO:
+            _add_draw_twos(st, k)
+            victim = next_seat(st, p)
+            emit(st, ev, EV_PENALTY, victim, st[ST_PENDING], DRAW_FINAL, 0, 0)
+            draw_cards(tab, victim, st[ST_PENDING], rng, ev, DRAW_FINAL)
+        clear_penalty(st)
+        return
+    # Reading: nobody jumps in on a multi-play (S19.5): straight to its effect.
+    _effect(tab, p, k, symbol, how, seats, rng, ev)
