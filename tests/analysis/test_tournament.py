@@ -468,7 +468,7 @@ def test_random_seating_tournament_on_the_engine(tmp_path: Path) -> None:
         runs = open_runs(tmp_path / "out" / name)
         tables[name] = tournament.tournament_table(runs)
     (run,) = open_runs(tmp_path / "out" / "shuffled")
-    seating = np.stack(run.scan().select("seating").collect()["seating"].to_numpy())
+    seating = np.stack(list(run.scan().select("seating").collect()["seating"].to_numpy()))
     for position in range(4):
         counts = np.bincount(seating[:, position], minlength=4)
         assert st.chisquare(counts).pvalue > 1e-3, counts

@@ -147,12 +147,12 @@ def tournament_table(runs: Sequence[Run]) -> TournamentTable:
         seating = has_column(lf, "seating")
         df = won_frame(lf, pl.col("game").cast(pl.Int64), "points", *(["seating"] * seating))
         game, winner = df["game"].to_numpy(), df["winner"].to_numpy()
-        points = seat_matrix(df, "points")
-        scores = seat_scores(points, winner, run_scoring(run))
+        held = seat_matrix(df, "points")
+        scores = seat_scores(held, winner, run_scoring(run))
         # RULES.md S16: the scenario seat sitting at each position (identity when fixed)
-        sitter = seat_matrix(df, "seating") if seating else np.arange(points.shape[1])[None, :]
+        sitter = seat_matrix(df, "seating") if seating else np.arange(held.shape[1])[None, :]
         label_of_seat = np.array([order.index(x) for x in labels])
-        label_at = np.broadcast_to(label_of_seat[sitter], points.shape)
+        label_at = np.broadcast_to(label_of_seat[sitter], held.shape)
         winner_label = label_at[np.arange(len(winner)), winner] if len(winner) else winner
         per_run = np.zeros((k, size))
         for j in np.unique(label_at):
