@@ -120,8 +120,14 @@ def test_mcnemar_and_paired_newcombe_by_hand() -> None:
 
 def test_quantile_row_is_a_bootstrap_with_its_own_p_value() -> None:
     c = compare_metric(turns_frame(A_TURNS), turns_frame(B_TURNS), "median_turns")
-    assert c.test == "bootstrap" and c.p_resolution == pytest.approx(1e-3)
-    assert (c.baseline.value, c.other.value, c.difference.value) == (12, 16, 4)
+    assert c.test == "bootstrap SE" and c.p_resolution == 0
+    # mid-quantiles: without ties the Hazen quantile; (12 + 15) / 2 and (16 + 18) / 2
+    a, b = (np.quantile(x, 0.5, method="hazen") for x in (A_TURNS, B_TURNS))
+    assert (c.baseline.value, c.other.value, c.difference.value) == (a, b, 3.5) == (13.5, 17, 3.5)
+    se = (c.difference.high - c.difference.low) / (2 * Z)
+    assert c.difference.low == pytest.approx(3.5 - Z * se)
+    assert c.p == pytest.approx(2 * st.norm.sf(3.5 / se))
+    assert c.statistic == pytest.approx(3.5 / se)
     dist = compare_metric(turns_frame(A_TURNS), turns_frame(B_TURNS), "dist_turns")
     ref = st.mannwhitneyu(B_TURNS, A_TURNS, method="asymptotic")
     assert dist.test == "Mann-Whitney U" and dist.p == pytest.approx(ref.pvalue)
@@ -145,7 +151,7 @@ def test_quantile_p_inverts_the_interval(shift: int) -> None:
 def test_paired_bootstrap_and_wilcoxon() -> None:
     b = [t + d for t, d in zip(A_TURNS, [2, 1, 5, 3, 4, 2, 0, 6, 1, 3], strict=True)]
     c = compare_metric(turns_frame(A_TURNS), turns_frame(b), "p90_turns", paired=True)
-    assert c.test == "paired bootstrap" and c.paired
+    assert c.test == "paired bootstrap SE" and c.paired
     w = compare_metric(turns_frame(A_TURNS), turns_frame(b), "dist_turns", paired=True)
     ref = st.wilcoxon(np.array(b) - np.array(A_TURNS), zero_method="wilcox", method="approx")
     assert w.test == "Wilcoxon signed-rank" and w.p == pytest.approx(ref.pvalue)

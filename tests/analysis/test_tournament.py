@@ -9,8 +9,10 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
+import polars as pl
 import pytest
 from helpers import run_manifest, synthetic_rows, write_run
+from scipy import stats as st
 from typer.testing import CliRunner
 
 from uno_stats.analysis import questions, tournament
@@ -385,3 +387,93 @@ def test_cluster_interval_covers_when_deals_are_shared() -> None:
         wilson_hits += low <= truth <= high
     assert 0.93 <= cluster_hits / repeats <= 0.97
     assert wilson_hits / repeats < 0.90
+
+
+# --- random seating -------------------------------------------------------------------------
+
+
+def test_random_seating_tournament_expands_into_tables() -> None:
+    """seating: random keeps only who plays together: every set of P of the S strategies
+    (one table when P = S), or the S rotations of the list when P > S."""
+    for players, expected in ((4, 5), (5, 1), (7, 5)):
+        s = parse(
+            f"""
+            name: t
+            players: {players}
+            rules: {{seating: random}}
+            tournament: [{", ".join(FIVE)}]
+            """
+        )
+        points = s.sweep_points()
+        assert len(points) == expected
+        tables = [[seat["strategy"] for seat in p.scenario.seats] for p in points]
+        per_strategy = Counter(name for table in tables for name in table)
+        assert set(per_strategy) == set(FIVE) and len(set(per_strategy.values())) == 1
+        assert all(p.scenario.rules["seating"] == "random" for p in points)
+
+
+def _random_seating_run(tmp_path: Path, strength: dict[str, float], games: int, seed: int):
+    """One table of ``strength``'s strategies seated at random per game; the winner is drawn
+    by strategy strength, whatever the position (the seating column maps positions)."""
+    names = list(strength)
+    players = len(names)
+    rng = np.random.default_rng(seed)
+    frame = synthetic_rows(games, players, seed, void_p=0.05)
+    seating = np.argsort(rng.random((games, players)), axis=1)  # position -> scenario seat
+    winner_seat = rng.choice(players, size=games, p=list(strength.values()))
+    position = np.argmax(seating == winner_seat[:, None], axis=1)
+    won = frame["status"].to_numpy() == "won"
+    frame = frame.with_columns(
+        pl.Series("seating", seating.astype(np.uint8)),
+        pl.Series("winner", np.where(won, position, -1)).cast(frame["winner"].dtype),
+    )
+    meta = run_manifest(
+        "shuffled", games, players, seed, rules={"seating": "random"},
+        seats=[{"strategy": n} for n in names], sweep_label="rotation-0",
+        sweep_assignment={"rotation": 0}, tournament=names,
+    )  # fmt: skip
+    write_run(tmp_path / "shuffled", "rotation-0", manifest=meta, frame=frame)
+    return open_runs(tmp_path / "shuffled" / "rotation-0"), won, winner_seat
+
+
+def test_random_seating_maps_positions_to_strategies(tmp_path: Path) -> None:
+    strength = {"random": 0.2, "basic": 0.5, "aggressive": 0.3}
+    runs, won, winner_seat = _random_seating_run(tmp_path, strength, 3000, 5)
+    table = tournament.tournament_table(runs)
+    assert table.random_seating
+    for j, row in enumerate(table.rows):
+        assert row.label == list(strength)[j]
+        # by hand: the scenario seat that won, counted per strategy
+        assert (row.wins, row.seat_rounds) == (int(np.sum(won & (winner_seat == j))), won.sum())
+        truth = strength[row.label]
+        assert row.win.low <= truth <= row.win.high  # by position it would be near 1/3
+    ahead = {(p.label, p.opponent): p.ahead for p in table.pairs}["basic", "random"]
+    assert ahead.low <= 0.5 / 0.7 <= ahead.high
+    text = summary_text(runs)
+    assert "seated in a random order" in text and "1 table of 3 seats" in text
+
+
+def test_random_seating_tournament_on_the_engine(tmp_path: Path) -> None:
+    """The engine's seating stream puts every strategy in every position about equally
+    often (chi-square against equal counts), and the per-strategy win shares agree with the
+    balanced design's on the same deals (each difference within 4 SEs of the two intervals)."""
+    body = "players: 4\ngames: 1500\nseed: 8\ntournament: [random, basic, aggressive, hoarder]\n"
+    tables = {}
+    for name, extra in (("balanced", ""), ("shuffled", "rules: {seating: random}\n")):
+        path = tmp_path / f"{name}.yaml"
+        path.write_text(f"name: {name}\n{body}{extra}")
+        args = ["run", str(path), "--out", str(tmp_path / "out"), "--quiet", "--workers", "1"]
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 0, result.output
+        runs = open_runs(tmp_path / "out" / name)
+        tables[name] = tournament.tournament_table(runs)
+    (run,) = open_runs(tmp_path / "out" / "shuffled")
+    seating = np.stack(list(run.scan().select("seating").collect()["seating"].to_numpy()))
+    for position in range(4):
+        counts = np.bincount(seating[:, position], minlength=4)
+        assert st.chisquare(counts).pvalue > 1e-3, counts
+    balanced = {r.label: r.win for r in tables["balanced"].rows}
+    for row in tables["shuffled"].rows:
+        other = balanced[row.label]
+        se = math.hypot(row.win.high - row.win.low, other.high - other.low) / (2 * 1.96)
+        assert abs(row.win.value - other.value) <= 4 * se, row.label

@@ -568,7 +568,7 @@ def test_with_overrides() -> None:
         with_overrides(s, seed=-3)
 
 
-def test_seating_random_loads_and_a_tournament_refuses_it() -> None:
+def test_seating_random_loads_also_in_a_tournament() -> None:
     s = parse(
         """
         name: t
@@ -578,14 +578,16 @@ def test_seating_random_loads_and_a_tournament_refuses_it() -> None:
     )
     assert s.rules["seating"] == "random"
     assert parse("name: t\n").rules["seating"] == "fixed"
-    err = fails(
+    t = parse(
         """
         name: t
-        players: 4
+        players: 2
         rules: {preset: classic-house, seating: random}
-        tournament: [basic, random]
+        tournament: [basic, random, hoarder]
         """
     )
-    assert err.key == "rules.seating" and "balances the seats" in str(err)
+    tables = [[seat["strategy"] for seat in p.scenario.seats] for p in t.sweep_points()]
+    assert tables == [["basic", "random"], ["basic", "hoarder"], ["random", "hoarder"]]
+    assert all(p.scenario.rules["seating"] == "random" for p in t.sweep_points())
     err = fails("name: t\nrules: {seating: shuffled}\n")
     assert "fixed, random" in str(err)

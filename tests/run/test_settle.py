@@ -66,6 +66,27 @@ def test_settle_runs_paired_batches_and_keeps_the_runs(tmp_path: Path) -> None:
     assert (again.games, again.estimate, again.changed_games) == (2000, 0.0, 0)
 
 
+def test_settle_decides_a_quantile(tmp_path: Path) -> None:
+    """median_turns: the time-uniform mid-quantile band. The same rules settle "same" within
+    a wide margin; a rule change gives the estimate compare reports for the same games."""
+    a = load_scenario(scenario(tmp_path, "q-off"))
+    twin = load_scenario(scenario(tmp_path, "q-twin"))
+    out = tmp_path / "res"
+    r = settle(
+        a, twin, "median_turns", parse_margin("50%"), 2000, 1000, out_dir=out, workers=1,
+        progress=False,
+    )  # fmt: skip
+    assert (r.outcome, r.games, r.estimate) == ("same", 1000, 0.0)
+    assert r.low < 0 < r.high and r.mean_a == r.mean_b > 0
+    b = load_scenario(scenario(tmp_path, "q-on", extra="  stack_draw_two: true\n"))
+    r = settle(a, b, "p90_turns", None, 2000, 1000, out_dir=out, workers=1, progress=False)
+    assert r.low <= r.estimate <= r.high and r.outcome in ("different", "undecided")
+    runs = open_runs(out / "q-off") + open_runs(out / "q-on")
+    c = compare_runs(runs, ["p90_turns"])[0][0].comparison
+    assert c.paired and c.difference.value == pytest.approx(r.estimate)
+    assert r.high - r.low > c.difference.high - c.difference.low  # anytime-valid: wider
+
+
 def test_settle_cli_prints_one_verdict_line(tmp_path: Path) -> None:
     a = scenario(tmp_path, "cli-off")
     b = scenario(tmp_path, "cli-on", extra="  stack_draw_two: true\n")
@@ -96,8 +117,8 @@ def test_settle_rejects_what_it_cannot_decide(tmp_path: Path) -> None:
     a = load_scenario(scenario(tmp_path, "x"))
     with pytest.raises(RunError, match="two names"):
         settle(a, a, out_dir=tmp_path)
-    with pytest.raises(RunError, match="means and rates"):
-        settle(a, load_scenario(scenario(tmp_path, "y")), "median_turns", out_dir=tmp_path)
+    with pytest.raises(RunError, match="means, rates and quantiles"):
+        settle(a, load_scenario(scenario(tmp_path, "y")), "dist_turns", out_dir=tmp_path)
     result = CliRunner().invoke(
         app,
         ["settle", str(scenario(tmp_path, "z")), str(scenario(tmp_path, "w")), "--margin", "abc"],

@@ -18,7 +18,7 @@ metric         independent runs                       paired runs
 =============  =====================================  =========================================
 mean           Welch t                                paired t
 rate           Newcombe hybrid score + 2-prop. z      Newcombe paired (method 10) + McNemar
-quantile       bootstrap of each run, inverted for p  paired bootstrap (games resampled)
+quantile       mid-quantile d +- z x bootstrap SE     the same, game indices resampled
 distribution   Mann-Whitney U (rank-biserial r)       Wilcoxon signed-rank (matched-pairs r)
 ratio          delta method on the log ratio / Katz   delta method with the covariance
 =============  =====================================  =========================================

@@ -5,11 +5,8 @@ standard deviations, value counts); nothing loops over rounds. Critical values a
 p-values come from ``scipy.special`` (the functions ``scipy.stats`` calls, with the same
 results; importing ``scipy.stats`` costs about 1 s, which a 2,000-round run cannot afford).
 
-Quantile convention: the ``q`` quantile is the smallest observed value with at least
-``q·n`` observations at or below it (numpy's ``inverted_cdf``), so a quantile of whole
-turns is always a whole number of turns that some round actually took. Its interval comes
-from two order statistics (distribution-free, no resampling: O(distinct values)); the
-bootstrap replicates below serve the comparisons of two runs.
+Quantiles (mid-quantiles with bootstrap-SE intervals) are in
+:mod:`uno_stats.analysis.quantiles`.
 """
 
 from __future__ import annotations
@@ -28,7 +25,6 @@ from uno_stats.errors import ResultsError
 LEVEL = 0.95
 BOOTSTRAP_RESAMPLES = 1000
 BOOTSTRAP_SEED = 20260
-_BOOTSTRAP_CELLS = 4_000_000  # resamples x distinct values generated per batch
 
 STATUS_CODES: dict[int, str] = dict(enumerate(STATUS_NAMES))
 
@@ -145,101 +141,6 @@ def mean_estimate(mean: float, sd: float, n: int, level: float = LEVEL) -> Estim
         return Estimate(float(mean), float(mean), float(mean), int(n))
     half = float(special.stdtrit(n - 1, 0.5 + level / 2)) * sd / math.sqrt(n)  # = t.interval
     return Estimate(float(mean), float(mean - half), float(mean + half), int(n))
-
-
-def quantile_from_counts(values: np.ndarray, counts: np.ndarray, q: float) -> float:
-    """The ``q`` quantile (inverted CDF) of a sample given as distinct values and counts."""
-    n = int(counts.sum())
-    rank = max(1, math.ceil(q * n - 1e-9))
-    return float(values[int(np.searchsorted(np.cumsum(counts), rank))])
-
-
-def bootstrap_quantiles(
-    values: np.ndarray,
-    counts: np.ndarray,
-    qs: Sequence[float],
-    resamples: int = BOOTSTRAP_RESAMPLES,
-    seed: int | np.random.Generator = BOOTSTRAP_SEED,
-) -> np.ndarray:
-    """Bootstrap replicates of each quantile in ``qs``: an array of shape (len(qs), resamples).
-
-    The ordinary nonparametric bootstrap of all n rows, drawn the cheaper of two exact ways:
-    with many rows per distinct value (turns: n in the millions, a few hundred values) a
-    resample holds each value a Multinomial(n, counts/n) number of times, costing
-    O(resamples x distinct values); otherwise row indices are drawn directly.
-    """
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    n = int(counts.sum())
-    ranks = np.array([max(1, math.ceil(q * n - 1e-9)) for q in qs])
-    out = np.empty((len(qs), resamples))
-    if n <= 8 * len(values):  # few ties: resample row indices, take order statistics
-        rows = np.repeat(values, counts)  # ascending, so order statistics of indices map
-        batch = max(1, _BOOTSTRAP_CELLS // n)
-        for start in range(0, resamples, batch):
-            size = min(batch, resamples - start)
-            idx = np.sort(rng.integers(0, n, size=(size, n), dtype=np.int32), axis=1)
-            out[:, start : start + size] = rows[idx[:, ranks - 1]].T
-        return out
-    probs = counts / n
-    batch = max(1, _BOOTSTRAP_CELLS // max(1, len(values)))
-    for start in range(0, resamples, batch):
-        size = min(batch, resamples - start)
-        cum = np.cumsum(rng.multinomial(n, probs, size=size), axis=1)
-        for i, rank in enumerate(ranks):
-            out[i, start : start + size] = values[(cum >= rank).argmax(axis=1)]
-    return out
-
-
-def percentile_interval(replicates: np.ndarray, level: float = LEVEL) -> tuple[float, float]:
-    """The percentile interval of bootstrap replicates (NaN replicates dropped)."""
-    finite = replicates[np.isfinite(replicates)]
-    if finite.size == 0:
-        return math.nan, math.nan
-    low, high = np.quantile(finite, [(1 - level) / 2, (1 + level) / 2], method="inverted_cdf")
-    return float(low), float(high)
-
-
-def binom_ppf(tail: float, n: int, p: float) -> int:
-    """``scipy.stats.binom.ppf(tail, n, p)`` for 0 < tail < 1, computed as scipy does it
-    (``bdtrik``, then one step down when the CDF allows) without importing ``scipy.stats``."""
-    rank = math.ceil(float(special.bdtrik(tail, n, p)))
-    below = max(rank - 1, 0)
-    return below if float(special.bdtr(below, n, p)) >= tail else rank
-
-
-def quantile_interval(
-    values: np.ndarray, counts: np.ndarray, q: float, level: float = LEVEL
-) -> tuple[float, float]:
-    """Distribution-free interval of the ``q`` quantile from two order statistics.
-
-    With ``B ~ Binomial(n, q)``, ranks ``l = F_B^-1((1 - level)/2)`` and
-    ``u = F_B^-1((1 + level)/2) + 1`` give ``P(X_(l) <= xi_q <= X_(u)) >= level`` for any
-    continuous law (the binomial's discreteness makes it slightly conservative; ties at the
-    quantile make it more so). A rank past the sample (tiny n, extreme q) is clipped to the
-    smallest or largest value, where the guarantee no longer holds. O(distinct values).
-    """
-    n = int(counts.sum())
-    if n == 0:
-        return math.nan, math.nan
-    tail = (1 - level) / 2
-    low_rank = min(n, max(1, binom_ppf(tail, n, q)))
-    high_rank = min(n, max(1, binom_ppf(1 - tail, n, q) + 1))
-    cum = np.cumsum(counts)
-    low, high = np.searchsorted(cum, [low_rank, high_rank])
-    return float(values[low]), float(values[high])
-
-
-def quantile_estimates(
-    values: np.ndarray, counts: np.ndarray, qs: Sequence[float], level: float = LEVEL
-) -> list[Estimate]:
-    """Each quantile in ``qs`` with its order-statistic interval (:func:`quantile_interval`)."""
-    n = int(counts.sum())
-    return [
-        Estimate(
-            quantile_from_counts(values, counts, q), *quantile_interval(values, counts, q, level), n
-        )
-        for q in qs
-    ]
 
 
 def newcombe_interval(a: Estimate, b: Estimate) -> tuple[float, float]:

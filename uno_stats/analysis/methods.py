@@ -18,8 +18,8 @@ Ratios b / a of means (or rates): delta method on the log ratio,
 var(log b/a) = v_a/a^2 + v_b/b^2 - 2 c_ab/(a b), where v are variances of the means and
 c_ab their covariance (0 for independent runs).
 
-Quantile differences use a bootstrap (see :mod:`uno_stats.analysis.quantile_diff`); its
-p-value inverts the percentile interval: p = min(1, 2 min(P*(D <= 0), P*(D >= 0))).
+Quantile (mid-quantile) differences use a bootstrap standard error and a normal interval
+(see :mod:`uno_stats.analysis.quantile_diff`); p = 2 (1 - Phi(|d| / SE)).
 """
 
 from __future__ import annotations
@@ -191,10 +191,3 @@ def katz_ratio(
         se = np.sqrt(1 / xb - 1 / nb + 1 / xa - 1 / na)
     half = z_value(level) * se
     return ratio, ratio * np.exp(-half), ratio * np.exp(half)
-
-
-def inversion_p(replicates: Array) -> Array:
-    """Two-sided p from bootstrap replicates of a difference (last axis): 2 min(P*(D<=0), P*(D>=0))."""
-    reps = _f(replicates)
-    le, ge = np.mean(reps <= 0, axis=-1), np.mean(reps >= 0, axis=-1)
-    return np.minimum(1.0, 2 * np.minimum(le, ge))

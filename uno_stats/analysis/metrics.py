@@ -66,11 +66,11 @@ def metric_spec(key: str) -> MetricSpec:
     if m := re.fullmatch(r"mean_(\w+)", key):
         return MetricSpec(key, f"mean {m[1].replace('_', ' ')}", "mean", m[1])
     if m := re.fullmatch(r"median_(\w+)", key):
-        return MetricSpec(key, f"median {m[1].replace('_', ' ')}", "quantile", m[1], 0.5)
+        label = f"median {m[1].replace('_', ' ')} (mid-quantile)"
+        return MetricSpec(key, label, "quantile", m[1], 0.5)
     if m := re.fullmatch(r"p(\d{1,2})_(\w+)", key):
-        return MetricSpec(
-            key, f"p{m[1]} {m[2].replace('_', ' ')}", "quantile", m[2], int(m[1]) / 100
-        )
+        label = f"p{m[1]} {m[2].replace('_', ' ')} (mid-quantile)"
+        return MetricSpec(key, label, "quantile", m[2], int(m[1]) / 100)
     if m := re.fullmatch(r"dist_(\w+)", key):
         return MetricSpec(key, f"distribution of {m[1].replace('_', ' ')}", "distribution", m[1])
     if m := re.fullmatch(r"(won|void|capped|exhausted)_rate", key):

@@ -1,7 +1,8 @@
-"""Bootstrap of a quantile difference between two runs, independent or paired.
+"""Quantile difference between two runs, independent or paired: bootstrap SE, normal interval.
 
-Independent runs: each run's quantile is bootstrapped on its own
-(:func:`uno_stats.analysis.estimates.bootstrap_quantiles`) and the replicates subtracted.
+The quantiles are mid-quantiles (:mod:`uno_stats.analysis.quantiles`). Independent runs:
+each run's mid-quantile is bootstrapped on its own
+(:func:`uno_stats.analysis.quantiles.bootstrap_quantiles`) and the replicates subtracted.
 
 Paired runs: game indices are resampled, so a resample keeps game k of both runs together.
 Drawn exactly but cheaply: the n pairs (a_k, b_k) of small integers have K << n distinct
@@ -9,9 +10,12 @@ values, so a resample holds each distinct pair a Multinomial(n, counts / n) numb
 (O(resamples x K) instead of O(resamples x n)); each run's resampled quantile then comes
 from the marginal counts. With continuous data (K close to n) it is the same draw.
 
-Interval: percentile interval of the replicates of q_b - q_a. p-value: the inversion of
-that interval, p = min(1, 2 min(P*(D <= 0), P*(D >= 0))), so p < alpha exactly when the
-(1 - alpha) percentile interval excludes zero; its resolution is 1 / resamples.
+Interval: d +- z x SE, d = q_b - q_a observed and SE the standard deviation of the
+replicates of q_b - q_a; p-value: 2 (1 - Phi(|d| / SE)), so p < alpha exactly when the
+(1 - alpha) interval excludes zero. Reading: the percentile interval (the earlier method)
+covered 97-98% for paired runs, since the bootstrap distribution is centred on a smoother
+(bagged) estimate than the one shown; centring on the estimate itself keeps 95% (measured
+coverage in ``docs/METHODS.md``).
 """
 
 from __future__ import annotations
@@ -21,14 +25,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
+from scipy import special
 
-from uno_stats.analysis.estimates import (
-    BOOTSTRAP_RESAMPLES,
-    LEVEL,
+from uno_stats.analysis.estimates import BOOTSTRAP_RESAMPLES, LEVEL
+from uno_stats.analysis.quantiles import (
     bootstrap_quantiles,
-    quantile_from_counts,
+    bootstrap_se,
+    mid_quantile,
+    mid_quantiles,
+    normal_interval,
 )
-from uno_stats.analysis.methods import inversion_p
 
 if TYPE_CHECKING:
     from scipy import sparse
@@ -50,28 +56,33 @@ class QuantileReplicates:
         """Replicates of q_b - q_a."""
         return self.reps_b - self.reps_a
 
+    @property
+    def estimate(self) -> float:
+        """The observed difference q_b - q_a."""
+        return self.b - self.a
+
+    @property
+    def se(self) -> float:
+        """Bootstrap standard error of q_b - q_a."""
+        return bootstrap_se(self.difference)
+
     def interval(self, level: float = LEVEL) -> tuple[float, float]:
-        """Percentile interval of q_b - q_a: the k-th smallest and k-th largest replicate,
-        k = ceil(R (1 - level) / 2), so it excludes 0 exactly when ``p < 1 - level``."""
-        reps = np.sort(self.difference)
-        k = max(1, math.ceil(len(reps) * (1 - level) / 2 - 1e-9))
-        return float(reps[k - 1]), float(reps[len(reps) - k])
+        """``d +- z x SE``: excludes 0 exactly when ``p < 1 - level``."""
+        return normal_interval(self.estimate, self.se, level)
 
     @property
     def p(self) -> float:
-        """Two-sided p-value by inverting the percentile interval."""
-        return float(inversion_p(self.difference))
+        """Two-sided normal p-value of q_b - q_a = 0 (a zero SE: 1 if d = 0, else 0)."""
+        d, se = self.estimate, self.se
+        if not (se > 0):
+            return 1.0 if d == 0 else (0.0 if math.isfinite(d) else math.nan)
+        return float(2 * special.ndtr(-abs(d) / se))
 
     @property
     def direction(self) -> int:
-        """+1 when the bootstrap mass lies above zero, -1 below, 0 when balanced."""
-        d = self.difference
-        above, below = float(np.mean(d > 0)), float(np.mean(d < 0))
-        return (above > below) - (below > above)
-
-
-def _ranks(n: int, q: float) -> int:
-    return max(1, math.ceil(q * n - 1e-9))
+        """The sign of the observed difference."""
+        d = self.estimate
+        return (d > 0) - (d < 0)
 
 
 def independent_quantile_replicates(
@@ -88,8 +99,8 @@ def independent_quantile_replicates(
     reps_a = bootstrap_quantiles(values_a, counts_a, [q], resamples, gen)[0]
     reps_b = bootstrap_quantiles(values_b, counts_b, [q], resamples, gen)[0]
     return QuantileReplicates(
-        quantile_from_counts(values_a, counts_a, q),
-        quantile_from_counts(values_b, counts_b, q),
+        mid_quantile(values_a, counts_a, q),
+        mid_quantile(values_b, counts_b, q),
         reps_a,
         reps_b,
     )
@@ -125,13 +136,12 @@ class PairedResamples:
         return int(self.counts_a.sum())
 
     def replicates(self, q: float) -> QuantileReplicates:
-        """Observed ``q`` quantiles of both runs and their paired bootstrap replicates."""
-        rank = _ranks(self.n, q)
+        """Observed ``q`` mid-quantiles of both runs and their paired bootstrap replicates."""
         return QuantileReplicates(
-            quantile_from_counts(self.values_a, self.counts_a, q),
-            quantile_from_counts(self.values_b, self.counts_b, q),
-            self.values_a[(self.cum_a >= rank).argmax(axis=1)],
-            self.values_b[(self.cum_b >= rank).argmax(axis=1)],
+            mid_quantile(self.values_a, self.counts_a, q),
+            mid_quantile(self.values_b, self.counts_b, q),
+            mid_quantiles(self.values_a, self.cum_a, q),
+            mid_quantiles(self.values_b, self.cum_b, q),
         )
 
 

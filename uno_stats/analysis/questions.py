@@ -5,7 +5,7 @@ aggregation in polars; intervals and tests come from ``scipy.stats`` through
 :mod:`uno_stats.analysis.estimates`. Results are small frozen dataclasses. Conventions:
 
 - Round length uses every round (won, void and capped; a capped round counts its
-  ``max_turns``). Quantile intervals are distribution-free order-statistic intervals.
+  ``max_turns``). Quantiles are mid-quantiles with bootstrap-SE normal intervals.
 - Seat, comeback, deficit and strategy questions (:mod:`uno_stats.analysis.seats`) use won
   rounds only; see that module for the points conventions.
 
@@ -31,13 +31,13 @@ from uno_stats.analysis.estimates import (
     mean_estimate,
     proportion,
     proportions,
-    quantile_estimates,
     require_rows,
     status_expr,
     value_counts,
     wilson,
 )
 from uno_stats.analysis.first_mover import FirstMover, first_mover
+from uno_stats.analysis.quantiles import quantile_estimates
 from uno_stats.analysis.round_events import RoundEvents, round_events
 from uno_stats.analysis.seats import (
     ComebackCurve,
@@ -109,8 +109,9 @@ def status_counts(lf: pl.LazyFrame) -> StatusCounts:
 class LengthStats:
     """Distribution summary of a length column (turns, or rounds per match).
 
-    ``mean`` carries a t interval; ``p10``, ``median``, ``p90`` and ``p99`` carry
-    order-statistic intervals (quantiles as inverted CDF: an observed value). ``mode`` is the
+    ``mean`` carries a t interval; ``p10``, ``median``, ``p90`` and ``p99`` are
+    mid-quantiles with bootstrap-SE normal intervals (:mod:`uno_stats.analysis.quantiles`:
+    between two neighbouring whole numbers when the data are whole numbers). ``mode`` is the
     most frequent value (the smallest on a tie) and ``mode_share`` its share (Wilson).
     """
 
@@ -129,7 +130,7 @@ class LengthStats:
 
 
 def round_length(lf: pl.LazyFrame, column: str = "turns") -> LengthStats:
-    """Mean (t interval), p10/median/p90/p99 (order statistics), mode, min, max of ``column``."""
+    """Mean (t interval), p10/median/p90/p99 (mid-quantiles), mode, min, max of ``column``."""
     row = (
         lf.select(
             pl.col(column).drop_nulls().len().alias("n"),

@@ -10,7 +10,7 @@ column (an older engine); ``notes`` then says which question was skipped and why
   took): cards per draw = sum of cards / sum of draws, a ratio with a cluster-robust
   interval over rounds.
 - Largest hand (``largest_hand``: the most cards any seat held in the round): mean (t),
-  median and p90 (order-statistic intervals), largest.
+  median and p90 (mid-quantiles, bootstrap-SE intervals), largest.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from uno_stats.analysis.estimates import (
     has_column,
     mean_estimate,
     proportion,
-    quantile_estimates,
     value_counts,
 )
+from uno_stats.analysis.quantiles import quantile_estimates
 
 
 @dataclass(frozen=True)
@@ -142,7 +142,7 @@ def turn_draws(lf: pl.LazyFrame) -> TurnDraws:
 
 
 def largest_hand(lf: pl.LazyFrame) -> LargestHand:
-    """Mean (t), median and p90 (order statistics) and maximum of ``largest_hand``."""
+    """Mean (t), median and p90 (mid-quantiles) and maximum of ``largest_hand``."""
     row = _mean_sd(lf, "largest_hand")
     values, counts = value_counts(lf, "largest_hand")
     median, p90 = quantile_estimates(values, counts, (0.5, 0.9))

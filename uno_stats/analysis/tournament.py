@@ -22,11 +22,12 @@ from uno_stats.analysis.estimates import (
     cluster_difference,
     cluster_ratio,
     cluster_variance,
+    has_column,
     holm,
     normal_estimate,
     require_rows,
 )
-from uno_stats.analysis.questions import run_preset, run_scoring, run_seats
+from uno_stats.analysis.questions import run_preset, run_rules, run_scoring, run_seats
 from uno_stats.analysis.seats import seat_label, seat_matrix, seat_scores, won_frame
 from uno_stats.errors import ResultsError
 from uno_stats.run.results import Run
@@ -63,6 +64,9 @@ class TournamentTable:
     ``games`` are the deal ids and ``influence[label]`` each deal's influence on that
     strategy's win share (aligned with ``games``), kept for spreads and their comparisons.
     ``same_as`` names tournaments whose results were identical game by game (merged).
+    ``random_seating``: each game seated its table in a random order (``seating: random``)
+    instead of the balanced seatings (positions mapped to strategies by the ``seating``
+    column).
     """
 
     name: str
@@ -77,6 +81,7 @@ class TournamentTable:
     influence: dict[str, np.ndarray]
     fingerprint: tuple[int, ...] = ()
     same_as: tuple[str, ...] = ()
+    random_seating: bool = False
 
 
 def tournament_groups(runs: Sequence[Run]) -> list[tuple[str, list[Run]]]:
@@ -138,16 +143,23 @@ def tournament_table(runs: Sequence[Run]) -> TournamentTable:
     n, wins, score = (np.zeros((k, size)) for _ in range(3))
     pair_wins: dict[tuple[int, int], np.ndarray] = {}
     for run, labels in zip(runs, seat_labels, strict=True):
-        df = won_frame(run.scan(), pl.col("game").cast(pl.Int64), "points")
+        lf = run.scan()
+        seating = has_column(lf, "seating")
+        df = won_frame(lf, pl.col("game").cast(pl.Int64), "points", *(["seating"] * seating))
         game, winner = df["game"].to_numpy(), df["winner"].to_numpy()
-        scores = seat_scores(seat_matrix(df, "points"), winner, run_scoring(run))
+        held = seat_matrix(df, "points")
+        scores = seat_scores(held, winner, run_scoring(run))
+        # RULES.md S16: the scenario seat sitting at each position (identity when fixed)
+        sitter = seat_matrix(df, "seating") if seating else np.arange(held.shape[1])[None, :]
+        label_of_seat = np.array([order.index(x) for x in labels])
+        label_at = np.broadcast_to(label_of_seat[sitter], held.shape)
+        winner_label = label_at[np.arange(len(winner)), winner] if len(winner) else winner
         per_run = np.zeros((k, size))
-        for seat, label in enumerate(labels):
-            j = order.index(label)
-            n[j] += np.bincount(game, minlength=size)
-            won = np.bincount(game, weights=winner == seat, minlength=size)
-            per_run[j] += won
-            score[j] += np.bincount(game, weights=scores[:, seat], minlength=size)
+        for j in np.unique(label_at):
+            mine = label_at == j
+            n[j] += np.bincount(game, weights=mine.sum(axis=1), minlength=size)
+            per_run[j] += np.bincount(game, weights=winner_label == j, minlength=size)
+            score[j] += np.bincount(game, weights=(scores * mine).sum(axis=1), minlength=size)
         wins += per_run
         seated = sorted({order.index(label) for label in labels})
         for a in seated:
@@ -188,6 +200,7 @@ def tournament_table(runs: Sequence[Run]) -> TournamentTable:
         np.flatnonzero(used),
         influence,
         tuple(v for run in runs for v in _fingerprint(run.scan())),
+        random_seating=any(run_rules(run).get("seating") == "random" for run in runs),
     )
 
 

@@ -16,7 +16,6 @@ from uno_stats.analysis import methods as mt
 from uno_stats.analysis.estimates import (
     Estimate,
     mean_estimate,
-    percentile_interval,
     proportion,
     require_rows,
     status_expr,
@@ -29,6 +28,7 @@ from uno_stats.analysis.quantile_diff import (
     independent_quantile_replicates,
     paired_resamples,
 )
+from uno_stats.analysis.quantiles import bootstrap_se, normal_interval
 from uno_stats.analysis.seats import comeback_counts
 
 _NA = Estimate(math.nan, math.nan, math.nan, 0)
@@ -238,35 +238,40 @@ def compare_quantiles(
         identical = False
         absent = bool(np.all(va == 0) and np.all(vb == 0))
     with np.errstate(divide="ignore", invalid="ignore"):
-        ratio_reps = np.where(reps.reps_a > 0, reps.reps_b / reps.reps_a, np.nan)
+        log_ratio_reps = np.where(
+            (reps.reps_a > 0) & (reps.reps_b > 0), np.log(reps.reps_b / reps.reps_a), np.nan
+        )
     status = "absent" if absent else ("identical" if identical else "tested")
     p = reps.p if status == "tested" else math.nan
     low, high = reps.interval()
-    d = reps.difference
-    spread = float(np.std(d))
+    se = reps.se
+    ratio = reps.b / reps.a if reps.a > 0 else math.nan
+    if ratio > 0:  # Reading: normal on the log scale with the SE of the log-ratio replicates
+        ratio_low, ratio_high = np.exp(
+            normal_interval(math.log(ratio), bootstrap_se(log_ratio_reps))
+        )
+    else:
+        ratio_low = ratio_high = math.nan
     return MetricComparison(
         metric=spec.key,
         label=spec.label,
         kind=spec.kind,
         unit=spec.unit,
-        baseline=Estimate(reps.a, *percentile_interval(reps.reps_a), na),
-        other=Estimate(reps.b, *percentile_interval(reps.reps_b), nb),
-        difference=Estimate(reps.b - reps.a, low, high, na + nb),
-        ratio=Estimate(
-            reps.b / reps.a if reps.a > 0 else math.nan, *percentile_interval(ratio_reps), na + nb
-        ),
-        test="paired bootstrap" if pairs is not None else "bootstrap",
-        statistic=(reps.b - reps.a) / spread if spread > 0 else math.nan,
+        baseline=Estimate(reps.a, *normal_interval(reps.a, bootstrap_se(reps.reps_a)), na),
+        other=Estimate(reps.b, *normal_interval(reps.b, bootstrap_se(reps.reps_b)), nb),
+        difference=Estimate(reps.estimate, low, high, na + nb),
+        ratio=Estimate(ratio, float(ratio_low), float(ratio_high), na + nb),
+        test="paired bootstrap SE" if pairs is not None else "bootstrap SE",
+        statistic=reps.estimate / se if se > 0 else math.nan,
         p=p,
         effect_name="shift",
-        effect=reps.b - reps.a,
+        effect=reps.estimate,
         p_holm=p,
         question=spec.question,
         paired=pairs is not None,
         status=status,
         direction=reps.direction,
         tost=reps.interval(TOST_LEVEL),
-        p_resolution=1 / resamples,
     )
 
 

@@ -112,7 +112,10 @@ def settle(
     metric: Annotated[
         str,
         typer.Option(
-            "--metric", "-m", help="mean_COL (e.g. mean_turns), won_rate, void_rate or capped_rate."
+            "--metric",
+            "-m",
+            help="mean_COL (e.g. mean_turns), median_COL or pNN_COL (e.g. p90_turns), "
+            "won_rate, void_rate or capped_rate.",
         ),
     ] = "mean_turns",
     margin: MarginOpt = None,

@@ -15,7 +15,7 @@ from uno_stats.present.verdicts import holm_floor, pairing_text, verdict
 CRN_NOTE = (
     "Common random numbers: every game's random stream depends only on the seed and the "
     "game's index, so two runs with the same seed and game count deal game k identically. "
-    "Such runs are compared game by game (paired t, McNemar, paired bootstrap, Wilcoxon "
+    "Such runs are compared game by game (paired t, McNemar, paired bootstrap SE, Wilcoxon "
     "signed-rank), which removes the deal-to-deal noise the rule did not cause; runs with "
     "different seeds are compared as independent samples."
 )

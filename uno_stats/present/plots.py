@@ -309,7 +309,8 @@ def tournament_win_shares(table: TournamentTable, path: Path) -> Path:
     ax.set_xlabel("strategy")
     ax.set_ylabel("share of seat-rounds won (%)")
     ax.set_title(
-        f"{table.name}: win share by strategy, {table.rotations} seatings "
+        f"{table.name}: win share by strategy, {table.rotations} "
+        f"{'tables seated at random' if table.random_seating else 'seatings'} "
         f"(n = {table.n_won:,} won rounds)"
     )
     _legend(ax, 1)

@@ -35,7 +35,8 @@ COLUMNS = [
     "level",
     "seed",
 ]
-WILSON, T, ORDER = "Wilson score interval", "Student t interval", "order-statistic interval"
+WILSON, T = "Wilson score interval", "Student t interval"
+MID = "mid-quantile, normal interval from a bootstrap SE"
 NEWCOMBE = "Newcombe hybrid score interval"
 CHI2, COUNT = "Pearson chi-square vs equal shares", "count"
 
@@ -75,7 +76,7 @@ class _Sink:
 def _length(out: _Sink, question: str, unit: str, length: Any) -> None:
     out.add(question, f"mean_{unit}", length.mean, T)
     for key in ("p10", "median", "p90", "p99"):
-        out.add(question, f"{key}_{unit}", getattr(length, key), ORDER)
+        out.add(question, f"{key}_{unit}", getattr(length, key), MID)
     out.add(question, f"sd_{unit}", length.sd, "sample standard deviation", length.n)
     out.add(question, f"mode_{unit}", length.mode, "most frequent value", length.n)
     out.add(question, f"mode_share_{unit}", length.mode_share, WILSON)
@@ -104,8 +105,8 @@ def _events(out: _Sink, a: RunAnswers) -> None:
     if ev.largest_hand is not None:
         h = ev.largest_hand
         out.add("largest_hand", "mean", h.mean, T)
-        out.add("largest_hand", "median", h.median, ORDER)
-        out.add("largest_hand", "p90", h.p90, ORDER)
+        out.add("largest_hand", "median", h.median, MID)
+        out.add("largest_hand", "p90", h.p90, MID)
         out.add("largest_hand", "largest", h.largest, "sample maximum", h.n)
 
 

@@ -60,9 +60,11 @@ from uno_stats.run.results import Run, tool_version
 
 FORMATS = ("table", "md", "json", "csv")
 METHODS = (
-    "Methods. Means: Student t interval. Quantiles (inverted CDF, an observed value): "
-    "distribution-free interval between two order statistics whose ranks come from the "
-    "binomial law (no resampling). Proportions: Wilson score interval. "
+    "Methods. Means: Student t interval. Quantiles are mid-quantiles (Parzen): the "
+    "mid-distribution F(x) - P(X = x)/2 interpolated linearly between the observed values, "
+    "so a median of whole turns may fall between two whole numbers (without ties: the Hazen "
+    "quantile); interval: estimate +- 1.96 x its bootstrap standard error. "
+    "Proportions: Wilson score interval. "
     "Seat and first-mover shares: Pearson chi-square against equal shares over won rounds; "
     "first mover's edge: exact binomial test. Comeback gap (P(win | k behind) - P(win | never "
     "k behind)): Newcombe hybrid score interval. Cards per own-turn draw: a ratio of sums "
@@ -74,8 +76,9 @@ METHODS = (
     "Means: paired t, or Welch t (ratio interval by the delta method on the log ratio, with "
     "the covariance when paired). Rates: McNemar test with Newcombe's paired score interval, "
     "or the two-proportion z test with Newcombe's hybrid score interval (Katz log interval "
-    "for the ratio). Quantiles: bootstrap percentile interval of the quantile difference "
-    "(resampling game indices when paired), its p-value the inversion of that interval. "
+    "for the ratio). Quantiles: the mid-quantile difference +- 1.96 x its bootstrap standard "
+    "error (resampling game indices when paired), p-value from the same normal statistic, "
+    "so p < 0.05 exactly when the interval excludes 0. "
     "Distributions: Wilcoxon signed-rank when paired, Mann-Whitney U otherwise (its own row). "
     "Effect sizes Cohen's d, Cohen's h, rank-biserial r; p-values Holm-corrected within each "
     "question of each run pair, leaving out metrics that are zero in both runs or identical "
@@ -112,8 +115,8 @@ def run_summary_text(run: Run, games_per_s: float | None = None) -> str:
             [name, num(e.value, d), f"{num(e.low, d)} to {num(e.high, d)}", f"{e.n:,}", how]
             for name, e, d, how in (
                 ("mean", length.mean, 2, "t"),
-                ("median", length.median, 0, "order statistics"),
-                ("p90", length.p90, 0, "order statistics"),
+                ("median", length.median, 1, "mid-quantile, bootstrap SE"),
+                ("p90", length.p90, 1, "mid-quantile, bootstrap SE"),
             )
         ],
     )

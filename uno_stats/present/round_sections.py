@@ -115,12 +115,12 @@ def events_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
         doc.table(
             ["run", "rounds", "mean", "median", "p90", "largest"],
             [
-                [name, f"{h.n:,}", est(h.mean), est(h.median, 0), est(h.p90, 0), h.largest]
+                [name, f"{h.n:,}", est(h.mean), est(h.median, 1), est(h.p90, 1), h.largest]
                 for name, h in hands
                 if h is not None
             ],
-            "the most cards any seat held during the round; mean [95% t CI], quantiles "
-            "[95% order-statistic CI]",
+            "the most cards any seat held during the round; mean [95% t CI], median and p90 "
+            "are mid-quantiles [95% CI: estimate +- 1.96 bootstrap SE]",
         )
     for note in dict.fromkeys(n for a in answers for n in a.events.notes):
         doc.para(f"Note: {note}.")

@@ -202,10 +202,10 @@ def length_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
                 a.run.name,
                 f"{a.length.n:,}",
                 est(a.length.mean),
-                est(a.length.median, 0),
-                est(a.length.p10, 0),
-                est(a.length.p90, 0),
-                est(a.length.p99, 0),
+                est(a.length.median, 1),
+                est(a.length.p10, 1),
+                est(a.length.p90, 1),
+                est(a.length.p99, 1),
                 num(a.length.sd),
                 f"{a.length.mode:.0f} ({pct(a.length.mode_share, 2)})",
                 f"{a.length.minimum:.0f}",
@@ -213,7 +213,8 @@ def length_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
             ]
             for a in answers
         ],
-        "turns per round, all rounds; mean [95% t CI], quantiles [95% order-statistic CI], "
+        "turns per round, all rounds; mean [95% t CI], median and p-quantiles are "
+        "mid-quantiles [95% CI: estimate +- 1.96 bootstrap SE], "
         "mode: the most frequent length with its share [95% Wilson CI]",
     )
 
@@ -231,15 +232,15 @@ def match_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
                 a.run.name,
                 f"{a.match.length.n:,}",
                 est(a.match.length.mean),
-                est(a.match.length.median, 0),
-                est(a.match.length.p90, 0),
-                est(a.match.length.p99, 0),
+                est(a.match.length.median, 1),
+                est(a.match.length.p90, 1),
+                est(a.match.length.p99, 1),
             ]
             for a in with_matches
             if a.match is not None
         ],
-        "rounds per match, void rounds included; mean [95% t CI], quantiles [95% "
-        "order-statistic CI]",
+        "rounds per match, void rounds included; mean [95% t CI], median and p-quantiles "
+        "are mid-quantiles [95% CI: estimate +- 1.96 bootstrap SE]",
     )
     for a in with_matches:
         m = a.match
@@ -405,8 +406,8 @@ def sweep_section(
                     *(point[x] for x in g.axes),
                     f"{a.length.n:,}",
                     est(a.length.mean),
-                    est(a.length.median, 0),
-                    est(a.length.p90, 0),
+                    est(a.length.median, 1),
+                    est(a.length.p90, 1),
                     seat0,
                     pct(a.status.void, 2),
                     pct(a.status.capped, 2),
@@ -424,5 +425,5 @@ def sweep_section(
                 "capped rate",
             ],
             rows,
-            "95% CIs in brackets",
+            "95% CIs in brackets; median and p90 are mid-quantiles",
         )

@@ -21,10 +21,21 @@ def tournament_section(doc: Document, found: Tournaments) -> None:
             if t.same_as
             else ""
         )
+        if t.random_seating:
+            design = (
+                f"{t.rotations} table{'s' if t.rotations > 1 else ''} of {t.players} seats, "
+                "each game seated in a random order drawn from its own stream (seating: "
+                "random), so seats and neighbours are random and cancel on average rather "
+                "than by design"
+            )
+        else:
+            design = (
+                f"{t.rotations} seatings of {t.players} seats, balanced so that each strategy "
+                "sits in every seat and has every other strategy as its next player equally "
+                "often: seat and neighbour effects cancel"
+            )
         doc.para(
-            f"{t.name}: {len(t.rows)} strategies in {t.rotations} seatings of {t.players} "
-            "seats, balanced so that each strategy sits in every seat and has every other "
-            "strategy as its next player equally often: seat and neighbour effects cancel; "
+            f"{t.name}: {len(t.rows)} strategies in {design}; "
             f"{t.n_won:,} won rounds pooled over {t.games.size:,} deals.{same}"
         )
         doc.table(

@@ -61,7 +61,7 @@ def _digits(*xs: float) -> int:
 
 
 def holm_floor(c: MetricComparison) -> float | None:
-    """When a bootstrap p is below its resolution 1/R: the bound its Holm p stays below
+    """When a resampling p is below its resolution 1/R: the bound its Holm p stays below
     (R resamples, m tests in the family: m / R); None otherwise."""
     if c.p_resolution and c.p < c.p_resolution:
         return min(1.0, c.p_resolution * max(1, c.family))
@@ -82,7 +82,7 @@ def _change(c: MetricComparison) -> str:
         v, lo, hi = (100 * x for x in (d.value, d.low, d.high))
         k = max(2, _digits(lo, hi))
         return f"{_signed(v, k)} pp, 95% CI {_signed(lo, k)} to {_signed(hi, k)} pp"
-    k = _digits(d.low, d.high, d.high - d.low) if c.kind == "mean" else 0
+    k = _digits(d.low, d.high, d.high - d.low)
     unit = f" {c.unit}" if c.unit else ""
     return f"{_signed(d.value, k)}{unit}, 95% CI {_signed(d.low, k)} to {_signed(d.high, k)}"
 

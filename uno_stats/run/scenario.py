@@ -32,7 +32,7 @@ from uno_stats.run.scenario_fields import (
     show_value,
 )
 from uno_stats.run.scenario_yaml import MAP_TAG, SEQ_TAG, LimitError, Loader, read_text
-from uno_stats.run.seatings import balanced_seatings
+from uno_stats.run.seatings import balanced_seatings, random_seating_tables
 
 
 @dataclass(frozen=True)
@@ -42,8 +42,8 @@ class Scenario:
     With a sweep, the top-level fields are the file's template and each of
     :meth:`sweep_points` is a whole scenario, checked as such (the template alone may rely on
     the sweep, e.g. a ``match`` under ``draw-until-playable`` with a ``rules.scoring`` axis).
-    A ``tournament`` expands the same way into one point per balanced seating
-    (:mod:`uno_stats.run.seatings`).
+    A ``tournament`` expands the same way into one point per balanced seating, or with
+    ``seating: random`` one point per table of strategies (:mod:`uno_stats.run.seatings`).
     """
 
     name: str
@@ -195,11 +195,18 @@ def _to_python(node: yaml.Node, loader: Loader, path: str, ctx: ErrorContext) ->
 def _rotation_points(
     data: dict, names: tuple[str, ...], players: int, ctx: ErrorContext
 ) -> tuple[SweepPoint, ...]:
-    """Seating r puts ``names[balanced_seatings(...)[r][s]]`` at seat s; knobs are shared."""
+    """Seating r puts ``names[balanced_seatings(...)[r][s]]`` at seat s; knobs are shared.
+
+    With ``rules.seating: random`` the points are the tables of
+    :func:`uno_stats.run.seatings.random_seating_tables`, each seated at random per game.
+    """
     template = {k: v for k, v in data.items() if k != "tournament"}
     entry = (data.get("strategies") or [{}])[0]
     points = []
-    for r, seating in enumerate(balanced_seatings(len(names), players)):
+    rules = data.get("rules")
+    random = isinstance(rules, dict) and rules.get("seating") == "random"
+    design = random_seating_tables if random else balanced_seatings
+    for r, seating in enumerate(design(len(names), players)):
         point = copy.deepcopy(template)
         point["strategies"] = [{**entry, "strategy": names[i]} for i in seating]
         fields = check_fields(

@@ -339,10 +339,6 @@ def check_tournament(data: dict, ctx: ErrorContext) -> tuple[str, ...] | None:
         ctx.fail("tournament", message)
     if "sweep" in data:
         ctx.fail("sweep", "cannot combine sweep with tournament: run them as separate scenarios")
-    rules = data.get("rules")
-    if isinstance(rules, dict) and rules.get("seating") == "random":  # RULES.md S16
-        message = "a tournament balances the seats itself: use seating: fixed (the default)"
-        ctx.fail("rules.seating", message)
     if isinstance(data.get("strategies"), list) and len(data["strategies"]) > 1:
         message = "a tournament takes 1 entry (the knobs every seat shares), not per-seat entries"
         ctx.fail("strategies", message)

@@ -5,6 +5,10 @@ strategy in every seat equally often and every ordered pair (A, B) as (player, n
 equally often, so neither seat advantage nor who-sits-behind-whom favours a strategy; in the
 pairwise table each pair then meets in the same seat relations. Cyclic rotations of one list
 are seat-balanced only: with k = n each strategy always has the same next player.
+
+With ``seating: random`` (RULES.md S16) each game seats its table in a random order drawn
+from the game's seating stream, so a tournament needs only the *tables* (which strategies
+play together): :func:`random_seating_tables`.
 """
 
 from __future__ import annotations
@@ -97,3 +101,18 @@ def balanced_seatings(k: int, n: int) -> tuple[tuple[int, ...], ...]:
         if found is not None:
             return tuple(found)
     return tuple(itertools.permutations(range(k), n))
+
+
+def random_seating_tables(k: int, n: int) -> tuple[tuple[int, ...], ...]:
+    """Tables of ``n`` seats from ``k`` strategies for a tournament seated at random each game.
+
+    Reading (the issue allows "a random seating drawn from each game's stream" in place of a
+    balanced set): the order within a table is left to the seating stream, so only who plays
+    with whom is fixed. ``n <= k``: every set of n of the k strategies, once (one table when
+    n = k): each strategy plays in as many tables, each pair meets in as many. ``n > k``:
+    strategies repeat at the table, so the k cyclic rotations of the list, as in
+    :func:`balanced_seatings` (every strategy holds the same number of seats over them).
+    """
+    if n > k:
+        return tuple(tuple((s + r) % k for s in range(n)) for r in range(k))
+    return tuple(itertools.combinations(range(k), n))

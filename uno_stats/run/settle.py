@@ -3,7 +3,10 @@
 Both scenarios are run with the same seed (so game k of each starts from the same deal)
 and grown one batch of games at a time through :func:`uno_stats.run.runner.run_scenario`.
 After every batch the paired differences d_k = b_k - a_k update an anytime-valid
-confidence sequence (:mod:`uno_stats.analysis.sequential`); the loop stops as soon as it
+confidence sequence (:mod:`uno_stats.analysis.sequential`); for a quantile metric
+(``median_COL``, ``pNN_COL``) each run's values update a time-uniform band on its
+mid-quantile instead (:mod:`uno_stats.analysis.sequential_quantiles`, alpha / 2 per run,
+combined into a conservative interval of the difference). The loop stops as soon as it
 decides (``different`` / ``same``) or at ``max_games`` (``undecided``). The runs stay on
 disk, as ordinary (incomplete) results folders for ``summary``, ``compare`` and ``report``.
 """
@@ -21,6 +24,7 @@ import polars as pl
 from tqdm import tqdm
 
 from uno_stats.analysis.metrics import Margin, MetricSpec, metric_spec
+from uno_stats.analysis.quantiles import mid_quantile
 from uno_stats.analysis.sequential import (
     ALPHA,
     RunningMoments,
@@ -28,19 +32,26 @@ from uno_stats.analysis.sequential import (
     decide,
     rho_squared,
 )
+from uno_stats.analysis.sequential_quantiles import RunningCounts, difference_bounds
 from uno_stats.errors import RunError
 from uno_stats.run.results import Run, part_path
 from uno_stats.run.runner import run_scenario
 from uno_stats.run.scenario import Scenario, with_overrides
 
-SETTLE_METRICS = "mean_COL (e.g. mean_turns, mean_cards_drawn), won_rate, void_rate, capped_rate"
+SETTLE_METRICS = (
+    "mean_COL (e.g. mean_turns, mean_cards_drawn), median_COL, pNN_COL (e.g. p90_turns), "
+    "won_rate, void_rate, capped_rate"
+)
 DEFAULT_BATCH = 20_000
 DEFAULT_MAX_GAMES = 1_000_000
 
 
 @dataclass(frozen=True)
 class SettleResult:
-    """What ``settle`` decided: b - a on the metric, its confidence sequence, games, time."""
+    """What ``settle`` decided: b - a on the metric, its confidence sequence, games, time.
+
+    ``mean_a`` / ``mean_b``: each run's value of the metric (its mid-quantile for a
+    quantile metric)."""
 
     metric: MetricSpec
     a: Run
@@ -62,8 +73,10 @@ class SettleResult:
 def _check(spec: MetricSpec, s: Scenario) -> None:
     if s.sweep_points():
         raise RunError(f"settle compares two single scenarios; {s.name} is a sweep or tournament")
-    if spec.kind not in ("mean", "rate"):
-        raise RunError(f"settle decides means and rates ({SETTLE_METRICS}), not {spec.key}")
+    if spec.kind not in ("mean", "rate", "quantile"):
+        raise RunError(
+            f"settle decides means, rates and quantiles ({SETTLE_METRICS}), not {spec.key}"
+        )
     if s.match_target is not None and spec.column != "match_rounds":
         raise RunError(
             f"{s.name} plays matches, whose rounds do not line up game by game: settle "
@@ -104,7 +117,9 @@ def settle(
     The decision uses the (1 - alpha) asymptotic confidence sequence of the mean paired
     difference b - a (see :mod:`uno_stats.analysis.sequential`), tuned to be tightest near
     sqrt(batch x max_games) games (a reading: halfway, on a log scale, between the first
-    look and the last). A relative margin is taken of a's running mean. Runs go to
+    look and the last). A quantile metric uses the time-uniform band of each run's
+    mid-quantile instead (:func:`uno_stats.analysis.sequential_quantiles.difference_bounds`,
+    valid from the first look on). A relative margin is taken of a's running value. Runs go to
     ``out_dir/<name>/`` with chunks of ``batch`` games. Batches already on disk from an
     earlier settle of the same scenarios (same ``max_games`` and ``batch``) are reused; a
     folder holding other results is an error unless ``fresh`` (which clears it first).
@@ -121,6 +136,7 @@ def settle(
     b = with_overrides(b, games=max_games, seed=a.seed)
     rho2 = rho_squared(math.sqrt(batch * max_games), alpha)
     diffs, ma, mb = RunningMoments.empty(), RunningMoments.empty(), RunningMoments.empty()
+    seen_a, seen_b = RunningCounts(), RunningCounts()
     changed = 0
     started = time.perf_counter()
     bar = tqdm(
@@ -133,6 +149,7 @@ def settle(
         dynamic_ncols=True,
     )
     outcome, low, high, bound = "undecided", math.nan, math.nan, None
+    estimate = value_a = value_b = math.nan
     runs: list[Run] = []
     try:
         for look, limit in enumerate(range(batch, max_games + batch, batch)):
@@ -158,12 +175,24 @@ def settle(
             ma.update(x)
             mb.update(y)
             changed += int(np.count_nonzero(y != x))
-            lo, hi = confidence_sequence(diffs, rho2, alpha)
+            if spec.kind == "quantile":
+                assert spec.q is not None
+                seen_a.update(x)
+                seen_b.update(y)
+                estimate, lo, hi = difference_bounds(seen_a, seen_b, spec.q, alpha, batch)
+                spread = 1.0  # Reading: the band is never degenerate, so it may decide
+                baseline = mid_quantile(seen_a.values, seen_a.counts, spec.q)
+                value_a, value_b = baseline, baseline + estimate
+            else:
+                cs_low, cs_high = confidence_sequence(diffs, rho2, alpha)
+                lo, hi = float(cs_low), float(cs_high)
+                estimate, spread, baseline = float(diffs.mean), float(diffs.sd), float(ma.mean)
+                value_a, value_b = float(ma.mean), float(mb.mean)
             low, high = float(lo), float(hi)
-            bound = None if margin is None else margin.absolute(float(ma.mean), spec.kind == "rate")
+            bound = None if margin is None else margin.absolute(baseline, spec.kind == "rate")
             bar.update(joined.height)
-            bar.set_postfix_str(f"d={float(diffs.mean):+.4g} [{low:+.4g}, {high:+.4g}]")
-            decision = str(decide(lo, hi, diffs.sd, bound))
+            bar.set_postfix_str(f"d={estimate:+.4g} [{low:+.4g}, {high:+.4g}]")
+            decision = str(decide(np.array(lo), np.array(hi), np.array(spread), bound))
             if decision:
                 outcome = decision
                 break
@@ -174,9 +203,9 @@ def settle(
         a=runs[0],
         b=runs[1],
         outcome=outcome,
-        mean_a=float(ma.mean),
-        mean_b=float(mb.mean),
-        estimate=float(diffs.mean),
+        mean_a=value_a,
+        mean_b=value_b,
+        estimate=estimate,
         low=low,
         high=high,
         games=int(diffs.n),
