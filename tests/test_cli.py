@@ -96,8 +96,9 @@ def test_validate_ok(tiny, tmp_path):
     result = cli.invoke(app, ["validate", str(tiny), str(sweep)])
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() == [
-        f"ok: {tiny}: tiny-cli, 3 players, preset mattel-2022, no sweep",
-        f"ok: {sweep}: tiny-sweep, 4 players, preset mattel-2022, 2 sweep points",
+        f"ok: {tiny}: tiny-cli, 3 players, preset mattel-2022, deck 1 x 112 cards, no sweep",
+        f"ok: {sweep}: tiny-sweep, 4 players, preset mattel-2022, deck 1 x 112 cards, "
+        "2 sweep points",
     ]
 
 

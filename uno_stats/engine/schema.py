@@ -53,6 +53,8 @@ class Column:
     nullable: bool = False
 
 
+# Hand sizes (and the columns made of them) are uint16: with several decks (RULES.md S19) a
+# hand can hold more than 255 cards.
 COLUMNS: tuple[Column, ...] = (
     Column("game", "uint64", False),
     Column("round", "uint16", False),
@@ -64,9 +66,9 @@ COLUMNS: tuple[Column, ...] = (
     Column("turns", "uint32", False),
     Column("cards_drawn", "uint32", False),
     Column("reshuffles", "uint16", False),
-    Column("hand_sizes", "uint8", True),
+    Column("hand_sizes", "uint16", True),
     Column("points", "uint16", True),
-    Column("max_deficit", "uint8", True),
+    Column("max_deficit", "uint16", True),
     Column("match_winner", "int8", False, True),
     Column("match_rounds", "uint16", False, True),
     Column("longest_stack", "uint8", False),
@@ -79,8 +81,8 @@ COLUMNS: tuple[Column, ...] = (
     Column("jump_ins", "uint16", False),
     Column("mistakes", "uint16", False),
     Column("hand_shuffles", "uint16", False),
-    *(Column(f"hands_t{t}", "uint8", True, True) for t in CHECKPOINT_TURNS),
-    Column("largest_hand", "uint8", False),
+    *(Column(f"hands_t{t}", "uint16", True, True) for t in CHECKPOINT_TURNS),
+    Column("largest_hand", "uint16", False),
     Column("turn_draws", "uint16", False),
     Column("turn_draw_cards", "uint32", False),
     Column("seating", "uint8", True),
