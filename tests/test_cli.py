@@ -196,6 +196,23 @@ def test_trace_prints_lines(tiny):
     assert len(result.stdout.splitlines()) > 5
 
 
+def test_deck_in_validate_and_trace(tmp_path):
+    """RULES.md S19: validate names each point's deck; trace states a deck other than the
+    classic one first, then deals from it."""
+    text = "name: big\nplayers: 12\nsweep:\n  deck.decks: [1, 2]\n"
+    big = write(tmp_path, "big.yaml", text)
+    result = cli.invoke(app, ["validate", str(big)])
+    assert result.exit_code == 0, result.output
+    assert "deck 1 x 112 cards; 2 x 112 = 224 cards, 2 sweep points" in result.stdout
+    result = cli.invoke(app, ["trace", str(big), "--game", "0", "--point", "decks-2"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "deck: 2 x 112 = 224 cards"
+    assert [line.count(",") + 1 for line in lines[2:14]] == [7] * 12  # 12 hands of 7
+    result = cli.invoke(app, ["trace", str(big), "--game", "0", "--point", "decks-1"])
+    assert not result.stdout.startswith("deck:")  # the classic deck's trace is unchanged
+
+
 def test_trace_sweep_needs_point(tmp_path):
     sweep = write(tmp_path, "sweep.yaml", SWEEP)
     result = cli.invoke(app, ["trace", str(sweep), "--game", "0"])

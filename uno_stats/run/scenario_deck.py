@@ -49,7 +49,10 @@ _RULE_KEY_KINDS = {
     "customizable": "custom_cards",
     "wild_customizable": "custom_cards",
 }
-"""Names of the special wilds: their count is a rule key, one source of truth."""
+"""Names of the special wilds: their count is a rule key, one source of truth.
+
+Reading: besides the rule keys themselves, the names a user is likely to try for these two
+cards get the same hint instead of a "did you mean"."""
 
 
 def _top(kind: str) -> int:
@@ -71,6 +74,8 @@ def _counts(raw: Any, ctx: ErrorContext) -> dict[str, int]:
         for name, key in _RULE_KEY_KINDS.items()
     }
     check_keys(raw, list(COUNT_KINDS), "deck.counts.", ctx, hints)
+    # Reading: numbers is a shorthand, not a kind; with one of one .. nine beside it the
+    # file would say two things about that kind, so it is an error rather than an override
     if NUMBERS in raw:
         given = [kind for kind in NUMBER_KINDS if kind in raw]
         if given:
@@ -85,6 +90,8 @@ def _counts(raw: Any, ctx: ErrorContext) -> dict[str, int]:
             ctx.fail(key, f"{value} is out of range: {_allowed(kind)}", ctx.values.get(key))
         for name in NUMBER_KINDS if kind == NUMBERS else (kind,):
             counts[name] = value
+    # Reading: a count equal to the classic one is no change, so it is dropped (the hash of
+    # a scenario does not depend on whether the classic counts are spelled out)
     classic = CLASSIC_COUNTS
     return {k: counts[k] for k in DECK_KINDS if counts.get(k, classic[k]) != classic[k]}
 
@@ -131,6 +138,9 @@ def check_deck_table(rules: dict[str, Any], deck: dict[str, Any] | None, ctx: Er
     ``opening_action: redraw``, a number card (only a number card ends the redraw).
     The classic deck (``deck`` None) passes every check.
     """
+    # Reading (the issue asks to reject a deck that "loops forever"): the engine never loops,
+    # but a deck of only Wild Draw Fours could never open a round, and under redraw a deck
+    # without number cards would turn its whole pile; both are refused when the file loads
     counts = dict((deck or {}).get("counts", {}))
     key = "deck.counts" if counts else "deck"
     copies = int((deck or {}).get("decks", 1))
