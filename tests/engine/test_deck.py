@@ -131,12 +131,12 @@ def test_cards_are_conserved_with_several_decks_and_twenty_players() -> None:
 
 
 def test_hand_columns_are_wide_enough_for_three_decks() -> None:
-    config = _config(20, {"decks": 3}, hand_size=17, max_turns=60)
+    config = _config(20, {"decks": 3}, hand_size=16, max_turns=60)  # 320 of 324 cards dealt
     cols = simulate(config, 0, 5)
     assert cols["hand_sizes"].dtype == np.uint16 and cols["largest_hand"].dtype == np.uint16
     assert cols["max_deficit"].dtype == np.uint16 and cols["hands_t5"].dtype == np.uint16
     assert (cols["hand_sizes"].astype(int).sum(axis=1) <= 3 * 108 - 1).all()
-    assert (cols["largest_hand"] >= 17).all()
+    assert (cols["largest_hand"] >= 16).all()
 
 
 def _openings(config: EngineConfig, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -182,3 +182,32 @@ def test_opening_card_and_deal_match_the_counts() -> None:
 def test_unknown_kinds_are_refused_by_the_engine() -> None:
     with pytest.raises(ValueError, match="unknown card kinds \\['numbers'\\]"):
         build_deck(0, 0, {"numbers": 1})
+
+
+def test_a_table_the_deck_cannot_deal_is_refused_not_played() -> None:
+    # A scenario refuses these with a line number; the engine's own guard keeps a notebook's
+    # config from writing past the table's arrays.
+    counts = dict.fromkeys(COLORED_KINDS[1:], 0) | {"wild": 0, "wild_draw_four": 16}
+    small = _config(10, {"decks": 3, "counts": counts})  # 3 x (4 zeros + 16) = 60 cards
+    with pytest.raises(ValueError, match="70 cards dealt, but the deck holds 60"):
+        simulate(small, 0, 1)
+    many = _config(21, {"decks": 3})
+    with pytest.raises(ValueError, match="21 players: a table seats 1 to 20"):
+        simulate(many, 0, 1)
+
+
+def test_challenge_counts_are_wide_enough_for_many_wild_draw_fours() -> None:
+    counts = dict.fromkeys(COLORED_KINDS[1:], 0) | {"wild": 0, "wild_draw_four": 16}
+    seats = [default_seat() | {"challenge": "always"}] * 2
+    config = EngineConfig.build(
+        2,
+        preset_rules("classic-house") | {"wd4_challenge": True},
+        seats,
+        seed=3,
+        deck={"decks": 3, "counts": counts},
+    )
+    cols = simulate(config, 0, 50)
+    assert cols["challenges"].dtype == np.uint16 and cols["challenges_won"].dtype == np.uint16
+    # most plays are Wild Draw Fours, each challenged: a challenge follows a turn's play
+    assert cols["challenges"].max() > 20
+    assert (cols["challenges"] <= cols["turns"]).all()

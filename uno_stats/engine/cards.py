@@ -122,6 +122,8 @@ def build_deck(
             cards += [base + sym] * have[COLORED_KINDS[sym]]
     cards += [WILD] * have["wild"] + [WILD_DRAW_FOUR] * have["wild_draw_four"]
     cards += [WILD_SHUFFLE] * shuffle_hands_cards + [WILD_CUSTOM] * custom_cards
+    # Reading: the copies lie one after another before the shuffle (only a scripted deal,
+    # which keeps the order, could tell); the classic deck keeps the order it always had
     return np.array(cards * decks, dtype=np.int16)
 
 

@@ -54,7 +54,8 @@ class Column:
 
 
 # Hand sizes (and the columns made of them) are uint16: with several decks (RULES.md S19) a
-# hand can hold more than 255 cards.
+# hand can hold more than 255 cards; so are the challenge counts, since a deck of many Wild
+# Draw Fours can see more than 255 of them challenged in one long round.
 COLUMNS: tuple[Column, ...] = (
     Column("game", "uint64", False),
     Column("round", "uint16", False),
@@ -73,8 +74,8 @@ COLUMNS: tuple[Column, ...] = (
     Column("match_rounds", "uint16", False, True),
     Column("longest_stack", "uint8", False),
     Column("stack_total", "uint16", False),
-    Column("challenges", "uint8", False),
-    Column("challenges_won", "uint8", False),
+    Column("challenges", "uint16", False),
+    Column("challenges_won", "uint16", False),
     Column("uno_penalties", "uint8", False),
     Column("seven_swaps", "uint16", False),
     Column("zero_passes", "uint16", False),

@@ -12,6 +12,7 @@ import numpy as np
 
 from uno_stats.engine.cards import MAX_CARDS, MAX_DECK_CARDS
 from uno_stats.engine.jit import engine_inline
+from uno_stats.engine.rules import R_HAND_SIZE
 from uno_stats.engine.schema import CHECKPOINT_TURNS, ROUND_COUNTERS
 from uno_stats.engine.slots import check_slots
 
@@ -159,6 +160,13 @@ class Table:
     def __init__(
         self, players: int, rules: np.ndarray, deck: np.ndarray, max_events: int = 0
     ) -> None:
+        # the compiled code trusts these (a scenario checks them, with a line number): a
+        # table past them would write outside its arrays
+        if not 1 <= players <= MAX_SEATS:
+            raise ValueError(f"{players} players: a table seats 1 to {MAX_SEATS}")
+        dealt = players * int(rules[R_HAND_SIZE])
+        if dealt >= len(deck):
+            raise ValueError(f"{dealt} cards dealt, but the deck holds {len(deck)}")
         width = table_width(len(deck))
         self.tab = np.zeros((T_HANDS + players + 1, width), dtype=np.int64)
         self.st = self.tab[T_ST]
