@@ -19,11 +19,14 @@ SCENARIO ?= scenarios/mattel-2022-4p.yaml
 REPORT_SCENARIOS ?= mattel-2022-4p seven-zero jump-in draw-until-playable forced-play \
 	no-action-finish uno-penalty challenge-bluffing match-points match-low-score match-partners \
 	players-sweep strategies-mixed tournament opening-ignore wd4-no-other-play seating-random \
-	no-reshuffle deflect multi-play
+	no-reshuffle deflect multi-play two-decks-12-players numbers-only
 # Skill vs luck: one tournament per preset (tournament = mattel-2022), reported together.
 TOURNAMENTS := tournament tournament-mattel-2001 tournament-classic-house tournament-draw-until-playable
 # The stacking debate compares three scenarios in one report.
 STACKING := stacking-off stacking-draw-two stacking-all
+# "How much of UNO is the action cards?": the classic deck (stacking-off: classic house, no
+# stacking) against numbers-only, same table, seed and games, in one report.
+ACTION_CARDS := stacking-off numbers-only
 # Rounds per measurement of `make bench` (memory runs use 10x and 1/10 of it).
 BENCH_GAMES ?= 1000000
 # Serial pytest is faster than -n 2 on this 2-core machine (see README "Development").
@@ -75,6 +78,8 @@ reports: $(STAMP)
 	done
 	$(BIN)/uno-stats report $(addprefix results/,$(STACKING)) --out reports/stacking \
 		--title "Does stacking make rounds drag on?"
+	$(BIN)/uno-stats report $(addprefix results/,$(ACTION_CARDS)) --out reports/action-cards \
+		--title "How much of UNO is the action cards?"
 	@set -e; for name in $(TOURNAMENTS); do \
 		$(BIN)/uno-stats run scenarios/$$name.yaml --out results --quiet --fresh; \
 	done

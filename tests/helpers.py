@@ -144,6 +144,7 @@ def run_manifest(
     sweep_label: str | None = None,
     sweep_assignment: dict[str, Any] | None = None,
     tournament: list[str] | None = None,
+    deck: dict[str, Any] | None = None,
 ) -> Manifest:
     """The manifest the runner writes for this scenario (built by the runner's own function).
 
@@ -161,6 +162,8 @@ def run_manifest(
         data["strategies"] = [default_seat() | seat for seat in seats]
     if match_target is not None:
         data["match"] = {"target": match_target}
+    if deck is not None:
+        data["deck"] = deck
     point = None
     if sweep_label is not None:
         point = SweepPoint(dict(sweep_assignment or {}), sweep_label, scenario_from_dict(data))

@@ -96,8 +96,9 @@ def test_validate_ok(tiny, tmp_path):
     result = cli.invoke(app, ["validate", str(tiny), str(sweep)])
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() == [
-        f"ok: {tiny}: tiny-cli, 3 players, preset mattel-2022, no sweep",
-        f"ok: {sweep}: tiny-sweep, 4 players, preset mattel-2022, 2 sweep points",
+        f"ok: {tiny}: tiny-cli, 3 players, preset mattel-2022, deck 1 x 112 cards, no sweep",
+        f"ok: {sweep}: tiny-sweep, 4 players, preset mattel-2022, deck 1 x 112 cards, "
+        "2 sweep points",
     ]
 
 
@@ -193,6 +194,23 @@ def test_trace_prints_lines(tiny):
     result = cli.invoke(app, ["trace", str(tiny), "--game", "3"])
     assert result.exit_code == 0, result.output
     assert len(result.stdout.splitlines()) > 5
+
+
+def test_deck_in_validate_and_trace(tmp_path):
+    """RULES.md S19: validate names each point's deck; trace states a deck other than the
+    classic one first, then deals from it."""
+    text = "name: big\nplayers: 12\nsweep:\n  deck.decks: [1, 2]\n"
+    big = write(tmp_path, "big.yaml", text)
+    result = cli.invoke(app, ["validate", str(big)])
+    assert result.exit_code == 0, result.output
+    assert "deck 1 x 112 cards; 2 x 112 = 224 cards, 2 sweep points" in result.stdout
+    result = cli.invoke(app, ["trace", str(big), "--game", "0", "--point", "decks-2"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "deck: 2 x 112 = 224 cards"
+    assert [line.count(",") + 1 for line in lines[2:14]] == [7] * 12  # 12 hands of 7
+    result = cli.invoke(app, ["trace", str(big), "--game", "0", "--point", "decks-1"])
+    assert not result.stdout.startswith("deck:")  # the classic deck's trace is unchanged
 
 
 def test_trace_sweep_needs_point(tmp_path):

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from uno_stats.check.games import check_played_game
 from uno_stats.engine import EngineConfig, simulate, trace_events
 from uno_stats.engine import events as E
+from uno_stats.engine.cards import CLASSIC_COUNTS, DECK_KINDS, MAX_DECK_CARDS, build_deck
 from uno_stats.engine.chunk import MATCH_ROUND_CAP
 from uno_stats.engine.rules import RULES, deck_size
 from uno_stats.engine.strategy_table import CHALLENGE_CHOICES, STRATEGIES
@@ -31,11 +32,41 @@ def _rule_value(spec):
     return st.integers(spec.low, spec.high)
 
 
+def _opens(rules, deck) -> bool:
+    """The deck passes the scenario checks of RULES.md S19 (size, an opening card)."""
+    counts, copies = deck.get("counts", {}), deck["decks"]
+    cards = build_deck(rules["shuffle_hands_cards"], rules["custom_cards"], counts, copies)
+    numbers = any(c < 52 and c % 13 < 10 for c in cards.tolist())
+    if not 0 < len(cards) <= MAX_DECK_CARDS or (cards == 53).all():
+        return False
+    return numbers or rules["opening_action"] != "redraw"
+
+
+@st.composite
+def decks(draw, rules):
+    """Half the time the classic deck; else 1-3 copies with some kinds' counts changed."""
+    if draw(st.booleans()):
+        return None
+    kinds = draw(st.lists(st.sampled_from(DECK_KINDS), max_size=6, unique=True))
+    top = {"wild": 16, "wild_draw_four": 16}
+    counts = {k: draw(st.integers(0, top.get(k, 8))) for k in kinds}
+    counts = {k: v for k, v in counts.items() if v != CLASSIC_COUNTS[k]}
+    deck = {"decks": draw(st.integers(1, 3)), "counts": counts}
+    while not _opens(rules, deck) and deck["counts"]:  # drop kinds until the deck opens
+        deck["counts"].pop(next(iter(deck["counts"])))
+    return deck if _opens(rules, deck) else None
+
+
 @st.composite
 def scenarios(draw):
     rules = {spec.key: draw(_rule_value(spec)) for spec in RULES}
-    players = 4 if rules["scoring"] == "partners" else draw(st.integers(2, 10))
-    size = deck_size(rules)
+    deck = draw(decks(rules))
+    if deck_size(rules, deck) < 5:  # no room for 4 hands and an opening card
+        deck = None
+    size = deck_size(rules, deck)
+    most = min(20, size - 1)  # S19: up to 20 players when the deck deals them a card each
+    seated = st.one_of(st.integers(2, min(10, most)), st.integers(2, most))
+    players = 4 if rules["scoring"] == "partners" else draw(seated)
     max_hand = min(20, (size - 1) // players)
     if players * rules["hand_size"] >= size:
         rules["hand_size"] = draw(st.integers(1, max_hand))
@@ -61,18 +92,18 @@ def scenarios(draw):
         # 400 (one of the generated caps) keeps that worst case near 2 M turns.
         rules["max_turns"] = 400
         rules["no_action_finish"] = False
-    return players, rules, seats, target, draw(st.integers(0, 2**32))
+    return players, rules, seats, target, draw(st.integers(0, 2**32)), deck
 
 
-def _config(players, rules, seats, target, seed):
-    return EngineConfig.build(players, rules, seats, target, seed)
+def _config(players, rules, seats, target, seed, deck):
+    return EngineConfig.build(players, rules, seats, target, seed, deck)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios())
 def test_replayed_games_obey_the_rules(scenario):
-    players, rules, seats, target, seed = scenario
-    config = _config(players, rules, seats, target, seed)
+    players, rules, seats, target, seed, deck = scenario
+    config = _config(players, rules, seats, target, seed, deck)
     limit = 60_000  # a long match is replayed as far as this many events
     for game in range(1 if target else 3):
         problems = check_played_game(config, game, max_events=limit)
@@ -82,8 +113,10 @@ def test_replayed_games_obey_the_rules(scenario):
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios())
 def test_simulated_columns_are_consistent(scenario):
-    players, rules, seats, target, seed = scenario
-    config = _config(players, rules, seats, target, seed)
+    players, rules, seats, target, seed, deck = scenario
+    config = _config(players, rules, seats, target, seed, deck)
+    size = len(config.deck)
+    assert size == deck_size(rules, deck)
     n = 1 if target else 20  # one match, as the replay test above (bounded work)
     cols = simulate(config, 0, n)
     status = cols["status"]
@@ -101,7 +134,7 @@ def test_simulated_columns_are_consistent(scenario):
     assert (cols["turns"] <= rules["max_turns"]).all()
     assert ((status != 2) | (cols["turns"] >= rules["max_turns"])).all()
     hs = cols["hand_sizes"].astype(int)
-    assert (hs.sum(axis=1) <= deck_size(rules) - 1).all()
+    assert (hs.sum(axis=1) <= size - 1).all()
     won = np.flatnonzero(status == 0)
     assert (hs[won, winner[won]] == 0).all()
     assert (cols["points"][won, winner[won]] == 0).all()
@@ -110,8 +143,9 @@ def test_simulated_columns_are_consistent(scenario):
     assert (np.sort(seating, axis=1) == np.arange(players)).all()  # a permutation (S16)
     if rules["seating"] == "fixed":
         assert (seating == np.arange(players)).all()
-    assert (cols["max_deficit"].astype(int) <= deck_size(rules)).all()
-    if rules["multi_play"] == "off":  # S19: nothing is played together
+    assert (cols["max_deficit"].astype(int) <= size).all()
+    assert (cols["largest_hand"].astype(int) <= size - 1).all()
+    if rules["multi_play"] == "off":  # S20: nothing is played together
         assert (cols["multi_plays"] == 0).all() and (cols["multi_cards"] == 0).all()
     if target == 0:
         assert len(status) == n and (cols["dealer"] == players - 1).all()
@@ -126,12 +160,12 @@ def test_simulated_columns_are_consistent(scenario):
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios(), st.sampled_from(["same-number", "same-number-color"]), st.booleans())
 def test_multi_plays_obey_the_rules_and_are_counted(scenario, mode, actions):
-    """RULES.md S19: with multi_play on, every multi-play the replay meets is legal (first
+    """RULES.md S20: with multi_play on, every multi-play the replay meets is legal (first
     card, common symbol and color, per-card effects, UNO, turn order), cards are conserved,
     and the columns count the EV_MULTI events of the trace."""
-    players, rules, seats, _target, seed = scenario
+    players, rules, seats, _target, seed, deck = scenario
     rules = {**rules, "multi_play": mode, "multi_play_actions": actions}
-    config = _config(players, rules, seats, 0, seed)
+    config = _config(players, rules, seats, 0, seed, deck)
     cols = simulate(config, 0, 3)
     for game in range(3):
         events = trace_events(config, game, max_events=60_000)

@@ -24,9 +24,10 @@ from uno_stats.engine.rules import preset_rules
 from uno_stats.engine.strategy_table import default_seat
 rules = preset_rules("classic-house")
 rules.update(json.loads(sys.argv[1]))
+deck, players = json.loads(sys.argv[2]), int(sys.argv[3])  # RULES.md S19
 strategies = ("random", "color-denier", "aggressive")  # a strategy memory; keep_drawn
-seats = [default_seat() | {"strategy": s, "keep_drawn": 0.5} for s in strategies]
-config = EngineConfig.build(3, rules, seats, seed=11)
+seats = [default_seat() | {"strategy": strategies[i % 3], "keep_drawn": 0.5} for i in range(players)]
+config = EngineConfig.build(players, rules, seats, seed=11, deck=deck)
 cols = simulate(config, 0, 3)
 print(json.dumps({k: v.tolist() for k, v in cols.items()}))
 """
@@ -50,6 +51,14 @@ OVERRIDES = {
     "multi-identical": dict(multi_play="same-number-color", draw="until-playable"),
     # no reshuffle (S17): big hands run the pile out (game 2 ends exhausted)
     "reshuffle": dict(reshuffle=False, exhausted_winner="fewest-points", hand_size=20),
+    # any deck (S19): below, two and three decks at 12 and 20 seats
+    "two-decks": dict(stack_draw_two=True, jump_in=True, wd4_challenge=True),
+    "three-decks": dict(seven_zero=True, shuffle_hands_cards=2, hand_size=10),
+}
+# (deck, players) per case; the others play one classic deck at 3 seats
+DECKS = {
+    "two-decks": ({"decks": 2, "counts": {"wild_draw_four": 8, "seven": 4}}, 12),
+    "three-decks": ({"decks": 3}, 20),
 }
 
 
@@ -57,9 +66,10 @@ OVERRIDES = {
 @pytest.mark.parametrize("name", list(OVERRIDES))
 def test_uncompiled_engine_plays_the_same_games(name):
     overrides = OVERRIDES[name]
+    deck, players = DECKS.get(name, (None, 3))
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     out = subprocess.run(
-        [sys.executable, "-c", SCRIPT, json.dumps(overrides)],
+        [sys.executable, "-c", SCRIPT, json.dumps(overrides), json.dumps(deck), str(players)],
         env=env,
         capture_output=True,
         text=True,
@@ -68,11 +78,11 @@ def test_uncompiled_engine_plays_the_same_games(name):
     interpreted = json.loads(out.stdout)
     rules = preset_rules("classic-house")
     rules.update(overrides)
+    strategies = ("random", "color-denier", "aggressive")
     seats = [
-        default_seat() | {"strategy": s, "keep_drawn": 0.5}
-        for s in ("random", "color-denier", "aggressive")
+        default_seat() | {"strategy": strategies[i % 3], "keep_drawn": 0.5} for i in range(players)
     ]
-    compiled = simulate(EngineConfig.build(3, rules, seats, seed=11), 0, 3)
+    compiled = simulate(EngineConfig.build(players, rules, seats, seed=11, deck=deck), 0, 3)
     for column_name, column in compiled.items():
         assert np.array_equal(np.asarray(interpreted[column_name]), column), column_name
     if name == "reshuffle":

@@ -294,3 +294,21 @@ def test_stacking_chains_and_mixed_seat_caveat(tmp_path) -> None:
     mixed = write_run(tmp_path, "mixed", games=500, seed=5, manifest=manifest)
     assert "seat and strategy are confounded" in report.summary_text(open_runs(mixed))
     assert "seat and strategy are confounded" in report.run_summary_text(open_runs(mixed)[0])
+
+
+def test_the_deck_is_stated_and_other_decks_deal_other_hands(tmp_path) -> None:
+    """RULES.md S19: the deck shows in the run summary, the runs table and the JSON; two runs
+    with the same seed but other decks draw on the same random numbers, not the same deal."""
+    two = run_manifest("two-decks", 400, 4, 5, deck={"decks": 2, "counts": {"wild": 6}})
+    one = write_run(tmp_path, "one-deck", games=400, seed=5)
+    both = write_run(tmp_path, "two-decks", games=400, seed=5, manifest=two)
+    runs = open_runs(one) + open_runs(both)
+    label = "2 x 114 = 228 cards (counts changed: wild 6)"
+    assert f"deck {label}, seed 5" in report.run_summary_text(runs[1])
+    data = json.loads(report.summary_text(runs, "json"))
+    assert [r["deck"] for r in data["runs"]] == ["1 x 112 cards", label]
+    assert label in report.summary_text(runs, "md")
+    text = report.compare_text(runs)
+    assert "game k of two-decks draw on the same random numbers" in text
+    alike = write_run(tmp_path, "alike", games=400, seed=5)
+    assert "start from the same deal" in report.compare_text(open_runs(one) + open_runs(alike))

@@ -135,6 +135,22 @@ def test_hand_of_sentinel_size_rejected(tmp_path):
         write_part(tmp_path, 0, cols, PLAYERS)
 
 
+def test_hand_above_a_byte_is_rejected_not_wrapped(tmp_path):
+    # RULES.md S19: with several decks a hand can pass 255 cards; u16 columns hold it, the
+    # checkpoint bytes cannot, so the part is refused (300 would otherwise be stored as 44)
+    cols = fake_columns(5, PLAYERS)
+    assert cols["hands_t5"].dtype == np.uint16 and cols["hand_sizes"].dtype == np.uint16
+    cols["hands_t5"][1, 2] = 300
+    cols["hands_t5__valid"][1] = True
+    with pytest.raises(ResultsError, match="a hand of 300 cards cannot be stored"):
+        write_part(tmp_path, 0, cols, PLAYERS)
+    cols["hand_sizes"][0, 0] = 300
+    cols["hands_t5"][1, 2] = 3
+    make_run(tmp_path, {0: cols})
+    sizes = open_run(tmp_path).scan().select("hand_sizes").collect()["hand_sizes"]
+    assert sizes[0][0] == 300
+
+
 def test_parts_read_together_in_chunk_order(tmp_path):
     make_run(tmp_path, {1: fake_columns(7, PLAYERS, first_game=7), 0: fake_columns(7, PLAYERS)})
     run = open_run(tmp_path)

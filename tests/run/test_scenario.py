@@ -167,8 +167,8 @@ def test_largest_table_that_fits() -> None:
 
 
 def test_error_messages_match_the_brief() -> None:
-    text = "name: x\ndescription: y\nplayers: 12\n"
-    assert str(fails(text)) == "x.yaml:3: players: 12 is out of range: an integer from 2 to 10"
+    text = "name: x\ndescription: y\nplayers: 21\n"
+    assert str(fails(text)) == "x.yaml:3: players: 21 is out of range: an integer from 2 to 20"
     text = "name: x\nrules:\n  preset: mattel-2022\n  jump_in: yes\n"
     assert str(fails(text)) == "x.yaml:4: rules.jump_in: 'yes' is not allowed: true or false"
 
@@ -197,8 +197,8 @@ def test_misspelt_rule_key_in_a_file() -> None:
         ("name: Big_One\n", 1, "name", "'Big_One' is not allowed: lowercase letters, digits"),
         ("name: 2026\n", 1, "name", "2026 is not allowed"),
         ("name: x\ndescription: [a]\n", 2, "description", "is not allowed: text"),
-        ("name: x\nplayers: 1\n", 2, "players", "1 is out of range: an integer from 2 to 10"),
-        ("name: x\nplayers: 4.0\n", 2, "players", "4.0 is not allowed: an integer from 2 to 10"),
+        ("name: x\nplayers: 1\n", 2, "players", "1 is out of range: an integer from 2 to 20"),
+        ("name: x\nplayers: 4.0\n", 2, "players", "4.0 is not allowed: an integer from 2 to 20"),
         ("name: x\nplayers: true\n", 2, "players", "true is not allowed"),
         ("name: x\nplayers:\n", 2, "players", "null is not allowed"),
         ("name: x\ngames: 0\n", 2, "games", "0 is out of range: an integer from 1 to 10000000000"),
@@ -470,13 +470,13 @@ def test_sweep_over_strategies_and_preset() -> None:
         ("  strategies.blf: [0.1]\n", 3, "sweep.strategies.blf", "did you mean 'strategies.bluff'"),
         ("  players: []\n", 3, "sweep.players", "[] is not allowed: a non-empty list"),
         ("  players: 4\n", 3, "sweep.players", "4 is not allowed: a non-empty list"),
-        ("  players: [2, 11]\n", 3, "sweep.players", "11 is out of range: an integer from 2 to 10"),
+        ("  players: [2, 21]\n", 3, "sweep.players", "21 is out of range: an integer from 2 to 20"),
         ("  rules.jump_in: [false, yes]\n", 3, "sweep.rules.jump_in", "'yes' is not allowed"),
         ("  rules.preset: [mattel]\n", 3, "sweep.rules.preset", "did you mean 'mattel-2022'"),
         ("  strategies.strategy: [rnd]\n", 3, "sweep.strategies.strategy", "'rnd' is not allowed"),
         ("  strategies.bluff: [0, 2]\n", 3, "sweep.strategies.bluff", "2 is out of range"),
         ("  players: [2, 3, 2]\n", 3, "sweep.players", "2 is listed twice"),
-        ("  players:\n    - 2\n    - 3\n    - 12\n", 6, "sweep.players", "12 is out of range"),
+        ("  players:\n    - 2\n    - 3\n    - 21\n", 6, "sweep.players", "21 is out of range"),
     ],
 )
 def test_sweep_errors(sweep: str, line: int, key: str, message: str) -> None:

@@ -73,11 +73,18 @@ def run(
 
 
 def _describe(path: Path, scenario: Any) -> str:
+    from uno_stats.run.scenario_deck import deck_label
+
     points = scenario.sweep_points()
     seats = sorted({p.scenario.players for p in points} or {scenario.players})
     players = ", ".join(str(n) for n in seats)
     sweep = f"{len(points)} sweep points" if points else "no sweep"
-    return f"ok: {path}: {scenario.name}, {players} players, preset {scenario.preset}, {sweep}"
+    each = [p.scenario for p in points] or [scenario]
+    decks = "; ".join(dict.fromkeys(deck_label(s.rules, s.deck) for s in each))
+    return (
+        f"ok: {path}: {scenario.name}, {players} players, preset {scenario.preset}, "
+        f"deck {decks}, {sweep}"
+    )
 
 
 @app.command()
@@ -214,6 +221,10 @@ def trace(
     with one_line_errors():
         resolved = _trace_scenario(load_scenario(scenario), point)
         ensure_compiled()  # the notice, when the engine has to be compiled first
+        if resolved.deck is not None:  # RULES.md S19; the classic deck's trace is unchanged
+            from uno_stats.run.scenario_deck import deck_label
+
+            typer.echo(f"deck: {deck_label(resolved.rules, resolved.deck)}")
         for line in engine.trace_game(engine.EngineConfig.from_scenario(resolved), index):
             typer.echo(line)
 

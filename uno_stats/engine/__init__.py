@@ -19,7 +19,7 @@ from uno_stats.engine.rules import (
     SEATING_RANDOM,
     encode_rules,
 )
-from uno_stats.engine.schema import CHECKPOINT_TURNS, COLUMNS
+from uno_stats.engine.schema import CHECKPOINT_TURNS, COLUMNS, COLUMNS_BY_NAME
 from uno_stats.engine.strategy_table import encode_strategies, keeps_memory
 
 if TYPE_CHECKING:
@@ -58,6 +58,7 @@ class EngineConfig:
             seats=scenario.seats,
             match_target=scenario.match_target or 0,
             seed=scenario.seed,
+            deck=scenario.deck,
         )
 
     @classmethod
@@ -68,16 +69,24 @@ class EngineConfig:
         seats: list[dict[str, Any]] | tuple[dict[str, Any], ...],
         match_target: int = 0,
         seed: int = 0,
+        deck: dict[str, Any] | None = None,
     ) -> EngineConfig:
-        """Encode resolved rules and per-seat strategies (a notebook-friendly constructor)."""
+        """Encode resolved rules and per-seat strategies (a notebook-friendly constructor).
+
+        ``deck`` is a scenario's resolved ``deck`` section (S19: ``decks`` and ``counts``);
+        None plays one classic deck.
+        """
         encoded = encode_rules(rules)
         return cls(
             players=players,
             rules=encoded,
             seats=encode_strategies(list(seats)),
-            deck=build_deck(int(rules["shuffle_hands_cards"]), int(rules["custom_cards"])).astype(
-                np.int64
-            ),
+            deck=build_deck(
+                int(rules["shuffle_hands_cards"]),
+                int(rules["custom_cards"]),
+                dict((deck or {}).get("counts", {})),
+                int((deck or {}).get("decks", 1)),
+            ).astype(np.int64),
             match_target=int(match_target),
             key=seed_key(seed),
         )
@@ -166,7 +175,9 @@ def _columns(config: EngineConfig, out_s: np.ndarray, out_p: np.ndarray) -> dict
     cols["match_rounds__valid"] = match_valid
     bits = out_s[OC_CHECKPOINTS]
     for k, turn in enumerate(CHECKPOINT_TURNS[:N_CHECKPOINTS]):
-        cols[f"hands_t{turn}"] = out_p[OP_CHECKPOINT0 + k].astype(np.uint8)
+        cols[f"hands_t{turn}"] = out_p[OP_CHECKPOINT0 + k].astype(
+            COLUMNS_BY_NAME[f"hands_t{turn}"].dtype
+        )
         cols[f"hands_t{turn}__valid"] = (bits >> k) & 1 == 1
     return cols
 

@@ -20,7 +20,9 @@ N_CARD_TYPES = 56
 # Symbols of the wilds: never equal to a colored card's symbol, so they only match by color.
 SYM_WILD, SYM_WILD_DRAW_FOUR, SYM_SHUFFLE, SYM_CUSTOM = 13, 14, 15, 16
 
-MAX_CARDS = 128  # room for the largest deck (108 + 4 + 4) in every pile and hand
+MAX_CARDS = 128  # a table's narrowest width: room for one classic deck (108 + 4 + 4)
+MAX_DECKS = 3  # the most copies of one deck a scenario may shuffle together (RULES.md S19)
+MAX_DECK_CARDS = MAX_DECKS * (108 + 4 + 4)  # 348: the most cards a scenario's deck may hold
 
 
 def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -66,17 +68,63 @@ wild; ``OTHER_WILDS_MASK``: the wilds but the Wild Draw Four."""
 WD4_BIT = 1 << WILD_DRAW_FOUR
 
 
-def build_deck(shuffle_hands_cards: int = 0, custom_cards: int = 0) -> np.ndarray:
-    """The deck as card ids: the classic 108 plus the special wilds asked for."""
+DECK_KINDS: tuple[str, ...] = (
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "skip",
+    "reverse",
+    "draw_two",
+    "wild",
+    "wild_draw_four",
+)
+"""The card kinds a scenario's ``deck.counts`` may set (RULES.md S19): the colored kinds
+(symbols 0-12, in symbol order) count per color, the two wilds count per deck."""
+COLORED_KINDS = DECK_KINDS[:SYMBOLS_PER_COLOR]
+CLASSIC_COUNTS: dict[str, int] = {
+    **{kind: 2 for kind in COLORED_KINDS},
+    "zero": 1,
+    "wild": 4,
+    "wild_draw_four": 4,
+}
+"""How many of each kind one classic deck holds (per color for the colored kinds)."""
+
+
+def build_deck(
+    shuffle_hands_cards: int = 0,
+    custom_cards: int = 0,
+    counts: dict[str, int] | None = None,
+    decks: int = 1,
+) -> np.ndarray:
+    """The deck as card ids: ``decks`` copies of one deck (S19), each the classic 108 with
+    the kinds of ``counts`` changed, plus the special wilds asked for.
+
+    One copy lists, per color, its zeros then each symbol's cards, then the Wilds, Wild Draw
+    Fours, Shuffle Hands and Customizable wilds; copies follow each other. The classic deck
+    (no ``counts``, one copy) is the order every seed's games were played from. ``counts``
+    names kinds of :data:`DECK_KINDS` only (ValueError otherwise).
+    """
+    unknown = sorted(set(counts or {}) - set(DECK_KINDS))
+    if unknown:  # e.g. the scenario shorthand "numbers", which a scenario resolves first
+        raise ValueError(f"unknown card kinds {unknown}: the kinds are {', '.join(DECK_KINDS)}")
+    have = {**CLASSIC_COUNTS, **(counts or {})}
     cards: list[int] = []
     for color in range(N_COLORS):
         base = color * SYMBOLS_PER_COLOR
-        cards.append(base)  # one 0
-        for sym in range(1, SYMBOLS_PER_COLOR):
-            cards += [base + sym, base + sym]  # two each of 1-9, Skip, Reverse, Draw Two
-    cards += [WILD] * 4 + [WILD_DRAW_FOUR] * 4
+        for sym in range(SYMBOLS_PER_COLOR):  # classic: one 0, two each of 1-9, Skip, ...
+            cards += [base + sym] * have[COLORED_KINDS[sym]]
+    cards += [WILD] * have["wild"] + [WILD_DRAW_FOUR] * have["wild_draw_four"]
     cards += [WILD_SHUFFLE] * shuffle_hands_cards + [WILD_CUSTOM] * custom_cards
-    return np.array(cards, dtype=np.int8)
+    # Reading: the copies lie one after another before the shuffle (only a scripted deal,
+    # which keeps the order, could tell); the classic deck keeps the order it always had
+    return np.array(cards * decks, dtype=np.int16)
 
 
 _SYMBOL_NAMES = {SKIP: "Skip", REVERSE: "Reverse", DRAW_TWO: "Draw Two"}

@@ -224,6 +224,13 @@ def encode_rules(rules: dict[str, Any]) -> np.ndarray:
     return out
 
 
-def deck_size(rules: dict[str, Any]) -> int:
-    """Cards in the deck these rules play with (108 plus special wilds)."""
-    return 108 + int(rules["shuffle_hands_cards"]) + int(rules["custom_cards"])
+def deck_size(rules: dict[str, Any], deck: dict[str, Any] | None = None) -> int:
+    """Cards in the deck these rules play with: 108 plus special wilds, or with a scenario's
+    resolved ``deck`` section (S19) that many copies of its counts."""
+    from uno_stats.engine.cards import build_deck
+
+    counts = dict((deck or {}).get("counts", {}))
+    copies = int((deck or {}).get("decks", 1))
+    return len(
+        build_deck(int(rules["shuffle_hands_cards"]), int(rules["custom_cards"]), counts, copies)
+    )

@@ -8,7 +8,7 @@ Cards are written as :func:`uno_stats.engine.cards.card_name` writes them ("red 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -78,8 +78,10 @@ def _config(
     rules: dict[str, Any] | None,
     seats: Sequence[dict[str, Any]] | dict[str, Any] | None,
     seed: int,
+    deck: dict[str, Any] | None = None,
 ) -> EngineConfig:
-    """Rules from ``preset`` with ``rules`` overridden; seats completed with default knobs."""
+    """Rules from ``preset`` with ``rules`` overridden; seats completed with default knobs;
+    ``deck`` a resolved scenario ``deck`` section (S19), None for one classic deck."""
     resolved = preset_rules(preset)
     resolved.update(rules or {})
     if seats is None:
@@ -88,7 +90,7 @@ def _config(
         seats = [{**default_seat(), **seats} for _ in range(players)]
     else:
         seats = [{**default_seat(), **s} for s in seats]
-    return EngineConfig.build(players, resolved, seats, seed=seed)
+    return EngineConfig.build(players, resolved, seats, seed=seed, deck=deck)
 
 
 def _ids(cards: Sequence[str]) -> list[int]:
@@ -166,16 +168,18 @@ def play_position(
     seats: Sequence[dict[str, Any]] | dict[str, Any] | None = None,
     turns: int | None = 1,
     seed: int = 0,
+    deck: dict[str, Any] | None = None,
 ) -> Position:
     """Play from a written position; stop after ``turns`` turns (``None``: to the round's end).
 
     ``discard`` lists cards under ``top`` (used by refills); ``color`` is the active
     color (default: the top card's). Rules are ``preset`` with ``rules`` overridden. A
     round still going after ``turns`` turns has status ``"playing"``; ``"capped"`` means
-    the ``max_turns`` rule ended it.
+    the ``max_turns`` rule ended it. ``deck`` (a resolved scenario ``deck`` section) is the
+    deck the strategies know of (S19); the cards in play are the ones written.
     """
     players = len(hands)
-    config = _config(players, preset, rules, seats, seed)
+    config = _config(players, preset, rules, seats, seed, deck)
     table = _new_table(config, max_events=10_000)
     st = table.st
     st[ST_TRACE] = 1
@@ -219,8 +223,9 @@ def deal_position(
     """Deal from a deck in the given order (first card dealt first), open, and stop after
     ``turns`` turns (``None``: play to the round's end)."""
     config = _config(players, preset, rules, seats, seed)
-    table = _new_table(config, max_events=10_000)
     deck = np.array(_ids(deck_top_first)[::-1], dtype=np.int64)
+    # the table is as wide as the written deck needs (S19: up to 348 cards)
+    table = _new_table(replace(config, deck=deck), max_events=10_000)
     seed_stream(table.rng, np.uint64(config.key), 0)
     table.set_deck(deck)
     setup_round(

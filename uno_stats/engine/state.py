@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from uno_stats.engine.cards import MAX_CARDS
+from uno_stats.engine.cards import MAX_CARDS, MAX_DECK_CARDS
 from uno_stats.engine.jit import engine_inline
+from uno_stats.engine.rules import R_HAND_SIZE
 from uno_stats.engine.schema import CHECKPOINT_TURNS, ROUND_COUNTERS
 from uno_stats.engine.slots import check_slots
 
-MAX_SEATS = 10  # the most players a scenario may seat (SCENARIO.md: 2-10)
+MAX_SEATS = 20  # the most players a scenario may seat (SCENARIO.md: 2-20)
 
 STATE_SLOTS: tuple[str, ...] = (
     # Table and turn state
@@ -103,7 +104,7 @@ N_CHECKPOINTS = len(CHECKPOINT_TURNS)  # after turns 5, 10, ..., 100
 EVENT_FIELDS = 6
 MEMORY_WIDTH = MAX_CARDS  # int64 entries of a seat's strategy memory
 
-# Rows of the table array ``tab`` (int64, MAX_CARDS wide): every int64 work array of a
+# Rows of the table array ``tab`` (int64, table_width(deck) wide): every int64 work array of a
 # table lives in it, so compiled helpers pass one array instead of a dozen (numba copies
 # each array argument's descriptor on every call; with few arguments calls stay cheap).
 T_ST = 0  # scalar state, indexed by ST_*
@@ -119,6 +120,18 @@ T_CHECKPOINTS = 9  # N_CHECKPOINTS rows: hand sizes by seat after turns 5, 10, .
 T_MEMORY = T_CHECKPOINTS + N_CHECKPOINTS  # MAX_SEATS rows: each seat's strategy memory
 T_SEATING = T_MEMORY + MAX_SEATS  # by position, the scenario seat sitting there (S16)
 T_HANDS = T_SEATING + 1  # one row per seat, then a scratch row
+
+
+def table_width(deck_cards: int) -> int:
+    """Columns of ``tab`` for a deck of ``deck_cards`` cards: MAX_CARDS, or the deck's size
+    when larger (S19), so that every pile and hand row can hold the whole deck.
+
+    Sized per run: rows such as the hand counts are cleared every round, so a classic deck's
+    table stays as narrow (and as fast) as before several decks were possible.
+    """
+    if deck_cards > MAX_DECK_CARDS:
+        raise ValueError(f"a deck of {deck_cards} cards: at most {MAX_DECK_CARDS}")
+    return max(MAX_CARDS, deck_cards)
 
 
 @engine_inline
@@ -149,7 +162,15 @@ class Table:
     def __init__(
         self, players: int, rules: np.ndarray, deck: np.ndarray, max_events: int = 0
     ) -> None:
-        self.tab = np.zeros((T_HANDS + players + 1, MAX_CARDS), dtype=np.int64)
+        # the compiled code trusts these (a scenario checks them, with a line number): a
+        # table past them would write outside its arrays
+        if not 1 <= players <= MAX_SEATS:
+            raise ValueError(f"{players} players: a table seats 1 to {MAX_SEATS}")
+        dealt = players * int(rules[R_HAND_SIZE])
+        if dealt >= len(deck):
+            raise ValueError(f"{dealt} cards dealt, but the deck holds {len(deck)}")
+        width = table_width(len(deck))
+        self.tab = np.zeros((T_HANDS + players + 1, width), dtype=np.int64)
         self.st = self.tab[T_ST]
         self.hands = self.tab[T_HANDS:]
         self.hn = self.tab[T_HN]

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from uno_stats.analysis.compare import RunComparison
 from uno_stats.analysis.metrics import RATE_KINDS, MetricComparison
 from uno_stats.present.document import Document
 from uno_stats.present.sections import est, num, p_cell, pct
 from uno_stats.present.verdicts import holm_floor, pairing_text, verdict
+from uno_stats.run.scenario_deck import deck_label
+
+if TYPE_CHECKING:
+    from uno_stats.run.results import Run
 
 CRN_NOTE = (
     "Common random numbers: every game's random stream depends only on the seed and the "
@@ -19,6 +23,11 @@ CRN_NOTE = (
     "signed-rank), which removes the deal-to-deal noise the rule did not cause; runs with "
     "different seeds are compared as independent samples."
 )
+
+
+def _deck(run: Run) -> str:
+    """The run's deck in words (RULES.md S19): runs with other decks deal other hands."""
+    return deck_label(run.scenario.rules, run.scenario.deck)
 
 
 def comparison_verdict(r: RunComparison) -> str:
@@ -94,7 +103,7 @@ def comparison_section(
     for r in results:
         if r.run.name not in seen:
             seen.add(r.run.name)
-            same_table = r.baseline.players == r.run.players
+            same_table = r.baseline.players == r.run.players and _deck(r.baseline) == _deck(r.run)
             doc.para(pairing_text(r.pairing, r.baseline.name, r.run.name, same_table))
     rows = []
     for r in results:

@@ -57,6 +57,7 @@ from uno_stats.present.sections import (
 )
 from uno_stats.present.tournament_sections import skill_section, tournament_section
 from uno_stats.run.results import Run, tool_version
+from uno_stats.run.scenario_deck import deck_label
 
 FORMATS = ("table", "md", "json", "csv")
 METHODS = (
@@ -103,7 +104,9 @@ def run_summary_text(run: Run, games_per_s: float | None = None) -> str:
     status = status_counts(lf)
     length = round_length(lf)
     doc = Document()
-    doc.para(f"{run.name}: {status.n:,} rounds, {run.players} players, seed {run.manifest.seed}")
+    deck = deck_label(run.scenario.rules, run.scenario.deck)
+    seed = run.manifest.seed
+    doc.para(f"{run.name}: {status.n:,} rounds, {run.players} players, deck {deck}, seed {seed}")
     shown = shown_statuses([status])
     doc.table(
         ["rounds", *(STATUS_NAMES[k] for k in shown)],

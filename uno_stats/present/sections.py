@@ -24,6 +24,7 @@ from uno_stats.engine.rules import preset_rules
 from uno_stats.engine.schema import STATUS_NAMES
 from uno_stats.present.document import Document
 from uno_stats.run.results import Run
+from uno_stats.run.scenario_deck import deck_label
 
 DEFICIT_TURNS = (10, 20, 30, 50, 75, 100)
 DEFICIT_ROWS = 10
@@ -92,7 +93,8 @@ def seats_text(run: Run) -> str:
 
 
 def run_meta(run: Run) -> dict[str, Any]:
-    """What a report states about a run: identity, seed, version, rules, seats, size, time."""
+    """What a report states about a run: identity, seed, version, rules, deck (RULES.md S19),
+    seats, size, time."""
     m = run.manifest
     return {
         "run": run.name,
@@ -102,6 +104,7 @@ def run_meta(run: Run) -> dict[str, Any]:
         "version": m.version,
         "players": run.players,
         "preset": run_preset(run),
+        "deck": deck_label(run.scenario.rules, run.scenario.deck),
         "rules_changed": rules_changed(run),
         "seats": seats_text(run),
         "rows": m.rows,
@@ -115,7 +118,7 @@ def run_meta(run: Run) -> dict[str, Any]:
 
 
 def runs_section(doc: Document, runs: Sequence[Run]) -> None:
-    """The table of runs: seed, version, preset and changed rules, seats, size, wall time."""
+    """The table of runs: seed, version, preset, deck and changed rules, seats, size, time."""
     doc.heading("Runs")
     rows = []
     for run in runs:
@@ -130,6 +133,7 @@ def runs_section(doc: Document, runs: Sequence[Run]) -> None:
                 meta["version"],
                 meta["players"],
                 meta["preset"],
+                meta["deck"],
                 changed,
                 meta["seats"],
                 f"{meta['rows'] or 0:,}",
@@ -144,6 +148,7 @@ def runs_section(doc: Document, runs: Sequence[Run]) -> None:
             "version",
             "players",
             "preset",
+            "deck",
             "rules changed from preset",
             "seats",
             "rows",

@@ -28,8 +28,8 @@ DOWN_WORDS = ("shorter", "lower", "lowers")
 def pairing_text(p: Pairing, a_name: str, b_name: str, same_table: bool = True) -> str:
     """How the two runs are compared: paired by common random numbers, or independent.
 
-    ``same_table``: both runs seat the same number of players (otherwise game k draws on
-    the same random numbers but cannot deal the same hands).
+    ``same_table``: both runs seat the same number of players and play the same deck
+    (otherwise game k draws on the same random numbers but cannot deal the same hands).
     """
     if p.paired:
         start = "start from the same deal" if same_table else "draw on the same random numbers"

@@ -17,6 +17,8 @@ MAX_NAME = 64
 """Characters in a scenario name (it names a folder)."""
 MAX_DESCRIPTION = 2_000
 """Characters in a description (it is copied into every manifest)."""
+MAX_PLAYERS = 20
+"""Seats at a table (the engine's ``state.MAX_SEATS``); the deal must still fit the deck."""
 MAX_GAMES = 10_000_000_000
 """Games (rounds or matches) per run: about 17 hours at 160,000 rounds/s."""
 MAX_SEED = 2**64 - 1

@@ -54,7 +54,7 @@ levels 3 and 6 cost time and save nothing."""
 CHECKPOINTS = "hand_checkpoints"
 """The one column holding every hand-size checkpoint of a round (see pack_checkpoints)."""
 NOT_REACHED = 255
-"""Byte of a checkpoint the round ended before (no hand holds 255 cards: decks are smaller)."""
+"""Byte of a checkpoint the round ended before (a hand of 255 cards by turn 100 is an error)."""
 _CHECKPOINT_NAMES = frozenset(f"hands_t{t}" for t in CHECKPOINT_TURNS)
 
 PART_META_KEY = b"uno_stats.part"
@@ -262,10 +262,14 @@ def pack_checkpoints(columns: dict[str, np.ndarray], players: int) -> pa.Array:
         hands.append(data)
         valid = _validity(columns, column, rows)
         masks.append(np.ones(rows, dtype=bool) if valid is None else valid)
-    packed = np.stack(hands, axis=1).astype(np.uint8, copy=False)  # (rows, checkpoints, seats)
+    sizes = np.stack(hands, axis=1)  # (rows, checkpoints, seats); u16 since decks (S19)
     reached = np.stack(masks, axis=1)
-    if packed.max(initial=0) >= NOT_REACHED and (packed[reached] == NOT_REACHED).any():
-        raise ResultsError(f"a hand of {NOT_REACHED} cards cannot be stored in {CHECKPOINTS}")
+    if sizes.max(initial=0) >= NOT_REACHED and (sizes[reached] >= NOT_REACHED).any():
+        # Reading: only with several decks can a hand reach 255 cards by turn 100; the
+        # checkpoint bytes cannot hold it, so the run stops rather than store a wrong size
+        largest = int(sizes[reached].max())
+        raise ResultsError(f"a hand of {largest} cards cannot be stored in {CHECKPOINTS}")
+    packed = sizes.astype(np.uint8)
     packed[~reached] = NOT_REACHED
     width = len(CHECKPOINT_TURNS) * players
     return pa.FixedSizeBinaryArray.from_buffers(

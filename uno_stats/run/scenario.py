@@ -58,6 +58,7 @@ class Scenario:
     sweep: dict[str, list] | None
     source: str | None
     tournament: tuple[str, ...] | None = None
+    deck: dict[str, Any] | None = None  # RULES.md S19; None: one classic deck
     _points: tuple[SweepPoint, ...] = field(default=(), repr=False, compare=False)
     _given_rules: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
 
@@ -65,8 +66,9 @@ class Scenario:
         """The resolved scenario in the file's shape, JSON-serialisable; reloadable as is.
 
         ``strategies`` is a single entry when every seat is the same; ``match`` and ``sweep``
-        appear only when set. Under a ``rules.preset`` sweep, ``rules`` holds only the keys the
-        file set, so that each point still takes its own preset's values.
+        appear only when set, ``deck`` only for a deck other than the classic one. Under a
+        ``rules.preset`` sweep, ``rules`` holds only the keys the file set, so that each point
+        still takes its own preset's values.
         """
         seats = [dict(seat) for seat in self.seats]
         rules = self.rules
@@ -79,6 +81,8 @@ class Scenario:
             "games": self.games,
             "seed": self.seed,
             "rules": {"preset": self.preset, **rules},
+            # only a deck other than the classic one: older folders keep their config hash
+            **({"deck": copy.deepcopy(self.deck)} if self.deck is not None else {}),
             "strategies": seats[:1] if all(s == seats[0] for s in seats) else seats,
         }
         if self.match_target is not None:
@@ -257,6 +261,8 @@ def _point(data: dict, assignment: dict[str, Any], ctx: ErrorContext) -> SweepPo
         section, _, key = axis.partition(".")
         if axis == "players":
             point["players"] = value
+        elif section == "deck":  # deck.decks, the only deck axis
+            point["deck"] = {**point.get("deck", {}), key: value}
         elif section == "rules":
             point["rules"] = {**point.get("rules", {}), key: value}
         else:

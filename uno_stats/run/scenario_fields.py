@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, NoReturn
 
-from uno_stats.engine.rules import PRESET_NAMES, RULES_BY_KEY, RuleSpec, deck_size, resolve_rules
+from uno_stats.engine.cards import MAX_DECKS
+from uno_stats.engine.rules import PRESET_NAMES, RULES_BY_KEY, RuleSpec, resolve_rules
 from uno_stats.engine.strategy_table import KNOBS_BY_KEY, STRATEGIES_BY_NAME, KnobSpec, default_seat
 from uno_stats.errors import ScenarioError
 from uno_stats.run.limits import (
@@ -27,16 +28,18 @@ from uno_stats.run.limits import (
     MAX_DESCRIPTION,
     MAX_GAMES,
     MAX_NAME,
+    MAX_PLAYERS,
     MAX_SEED,
     MAX_SWEEP_POINTS,
 )
 
-_SECTIONS = ("rules", "strategies", "match", "sweep", "tournament")
+_SECTIONS = ("rules", "deck", "strategies", "match", "sweep", "tournament")
 TOP_KEYS = ("name", "description", "players", "games", "seed", *_SECTIONS)
 DEFAULTS: dict[str, Any] = {"players": 4, "games": 10_000, "seed": 0, "preset": "mattel-2022"}
 MATCH_TARGET_DEFAULT = 500
 SWEEP_AXES: tuple[str, ...] = (
     "players",
+    "deck.decks",
     "rules.preset",
     *(f"rules.{key}" for key in RULES_BY_KEY),
     "strategies.strategy",
@@ -46,6 +49,9 @@ _NAME_RE = re.compile(r"[a-z0-9-]+")
 _TOP_HINTS = {"target": "not a top-level key: the match target is match.target"}
 _TOP_HINTS.update({k: f"not a top-level key: write it under rules: ({k})" for k in RULES_BY_KEY})
 _TOP_HINTS["preset"] = "not a top-level key: write it under rules: (preset)"
+_TOP_HINTS.update(
+    {k: f"not a top-level key: write it under deck: ({k})" for k in ("decks", "counts")}
+)
 for _knob in ("strategy", *KNOBS_BY_KEY):
     _TOP_HINTS[_knob] = f"not a top-level key: write it in a strategies entry ({_knob})"
 
@@ -148,7 +154,9 @@ def _axis_check(axis: str) -> _Check | None:
     """The check a sweep axis's values get, as if written in the file; None if unknown."""
     section, _, key = axis.partition(".")
     if axis == "players":
-        return int_check(2, 10)
+        return int_check(2, MAX_PLAYERS)
+    if axis == "deck.decks":  # RULES.md S19: e.g. one deck against two at the same table
+        return int_check(1, MAX_DECKS)
     if section == "rules" and key == "preset":
         return _preset
     if section == "rules" and key in RULES_BY_KEY:
@@ -160,13 +168,13 @@ def _axis_check(axis: str) -> _Check | None:
     return None
 
 
-def _mapping(value: Any, key: str, ctx: ErrorContext, example: str) -> dict[str, Any]:
+def mapping(value: Any, key: str, ctx: ErrorContext, example: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         ctx.bad_value(key, value, f"a mapping such as {example}")
     return value
 
 
-def _check_keys(
+def check_keys(
     mapping: dict, allowed: list[str], prefix: str, ctx: ErrorContext, hints: dict
 ) -> None:
     for key in mapping:
@@ -190,10 +198,10 @@ def _name(data: dict, ctx: ErrorContext) -> str:
 
 
 def _rules(data: dict, ctx: ErrorContext) -> tuple[str, dict[str, Any]]:
-    raw = _mapping(data.get("rules", {}), "rules", ctx, "{preset: mattel-2022}")
+    raw = mapping(data.get("rules", {}), "rules", ctx, "{preset: mattel-2022}")
     hints = {"target": "not a rule key: the match target is match.target (match: {target: 500})"}
     hints["players"] = "not a rule key: players is a top-level key"
-    _check_keys(raw, ["preset", *RULES_BY_KEY], "rules.", ctx, hints)
+    check_keys(raw, ["preset", *RULES_BY_KEY], "rules.", ctx, hints)
     preset = DEFAULTS["preset"]
     if "preset" in raw:
         preset = ctx.checked("rules.preset", _preset, raw["preset"])
@@ -206,8 +214,8 @@ def _rules(data: dict, ctx: ErrorContext) -> tuple[str, dict[str, Any]]:
 
 
 def _seat(entry: Any, key: str, ctx: ErrorContext) -> dict[str, Any]:
-    entry = _mapping(entry, key, ctx, "{strategy: random}")
-    _check_keys(entry, ["strategy", *KNOBS_BY_KEY], f"{key}.", ctx, {})
+    entry = mapping(entry, key, ctx, "{strategy: random}")
+    check_keys(entry, ["strategy", *KNOBS_BY_KEY], f"{key}.", ctx, {})
     seat = default_seat()
     for knob, value in entry.items():
         check = _strategy_name if knob == "strategy" else partial(_knob_value, KNOBS_BY_KEY[knob])
@@ -234,8 +242,8 @@ def _seats(data: dict, players: int, ctx: ErrorContext, sweeps_players: bool) ->
 def _match_target(data: dict, ctx: ErrorContext) -> int | None:
     if "match" not in data:
         return None
-    raw = _mapping(data["match"], "match", ctx, "{target: 500}")
-    _check_keys(raw, ["target"], "match.", ctx, {})
+    raw = mapping(data["match"], "match", ctx, "{target: 500}")
+    check_keys(raw, ["target"], "match.", ctx, {})
     if "target" not in raw:
         return MATCH_TARGET_DEFAULT
     return ctx.checked("match.target", int_check(1, 100_000), raw["target"])
@@ -245,7 +253,7 @@ def check_sweep(data: dict, ctx: ErrorContext) -> dict[str, list] | None:
     """The ``sweep`` axes and their checked values (None without a sweep), within the limits."""
     if "sweep" not in data:
         return None
-    raw = _mapping(data["sweep"], "sweep", ctx, "{players: [2, 4]}")
+    raw = mapping(data["sweep"], "sweep", ctx, "{players: [2, 4]}")
     if not raw:
         ctx.fail("sweep", "needs at least one axis, such as players: [2, 4]")
     axes: dict[str, list] = {}
@@ -253,7 +261,9 @@ def check_sweep(data: dict, ctx: ErrorContext) -> dict[str, list] | None:
         key = f"sweep.{axis}"
         check = _axis_check(axis)
         if check is None:
-            allowed = "players, rules.<rule key>, strategies.<knob> or strategies.strategy"
+            allowed = (
+                "players, deck.decks, rules.<rule key>, strategies.<knob> or strategies.strategy"
+            )
             ctx.fail(key, f"unknown sweep axis{_did_you_mean(axis, list(SWEEP_AXES))}: {allowed}")
         if not isinstance(values, list) or not values:
             ctx.bad_value(key, values, "a non-empty list of values, such as [false, true]")
@@ -285,10 +295,12 @@ def check_fields(
     data: Any, ctx: ErrorContext, top_line: int | None, sweeps_players: bool
 ) -> dict[str, Any]:
     """Every field of a Scenario but sweep and source, each value checked on its own."""
+    from uno_stats.run.scenario_deck import check_deck  # it uses this module's checks
+
     if not isinstance(data, dict):
         message = f"the top level must be a mapping (name: ..., players: ...), not {_kind(data)}"
         ctx.fail(None, message, top_line)
-    _check_keys(data, list(TOP_KEYS), "", ctx, _TOP_HINTS)
+    check_keys(data, list(TOP_KEYS), "", ctx, _TOP_HINTS)
     fields: dict[str, Any] = {"name": _name(data, ctx)}
     description = data.get("description", "")
     if not isinstance(description, str):
@@ -297,19 +309,28 @@ def check_fields(
         message = f"{len(description):,} characters: at most {MAX_DESCRIPTION:,}"
         ctx.fail("description", message, ctx.values.get("description"))
     fields["description"] = description
-    for key, low, high in (("players", 2, 10), ("games", 1, MAX_GAMES), ("seed", 0, MAX_SEED)):
+    for key, low, high in (
+        ("players", 2, MAX_PLAYERS),
+        ("games", 1, MAX_GAMES),
+        ("seed", 0, MAX_SEED),
+    ):
         value = data.get(key, DEFAULTS[key])
         fields[key] = ctx.checked(key, int_check(low, high), value) if key in data else value
     fields["preset"], fields["rules"] = _rules(data, ctx)
+    fields["deck"] = check_deck(data, ctx)
     fields["seats"] = _seats(data, fields["players"], ctx, sweeps_players)
     fields["match_target"] = _match_target(data, ctx)
     return fields
 
 
 def check_table(fields: dict[str, Any], data: dict, ctx: ErrorContext) -> None:
-    """Checks across keys: the deal fits the deck, partners has 4 players, match has scoring."""
+    """Checks across keys: the deck suits the rules and the deal fits it (S19), partners has
+    4 players, match has scoring."""
+    from uno_stats.run.scenario_deck import check_deck_table
+
     rules, players = fields["rules"], fields["players"]
-    dealt, deck = players * rules["hand_size"], deck_size(rules)
+    deck = check_deck_table(rules, fields["deck"], ctx)
+    dealt = players * rules["hand_size"]
     if dealt >= deck:
         key = "rules.hand_size" if "hand_size" in data.get("rules", {}) else "players"
         message = f"{players} players x rules.hand_size {rules['hand_size']} = {dealt} cards dealt"
