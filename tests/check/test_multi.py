@@ -1,4 +1,4 @@
-"""The checker judges multi-plays (RULES.md S19): clean games pass, and a doctored
+"""The checker judges multi-plays (RULES.md S20): clean games pass, and a doctored
 multi-play (a card of another symbol, a lost skip, a multi-play the rules do not allow, a
 missing UNO call) is reported."""
 

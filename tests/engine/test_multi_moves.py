@@ -1,4 +1,4 @@
-"""Multi-play moves (RULES.md S19): the closed-form count of moves equals a brute-force
+"""Multi-play moves (RULES.md S20): the closed-form count of moves equals a brute-force
 enumeration, and ``random`` picks uniformly among them."""
 
 from __future__ import annotations

@@ -113,7 +113,7 @@ def _decisions(config, table, seed: int, card_rule: Callable[..., Any]) -> tuple
     if n > 0:
         card = int(hand[card_rule(kind, hand, n, cand, tab[T_RANK], color, hn, nxt, memory, rng)])
     move: tuple = ()
-    if n > 0 and card >= 0:  # a multi-play built on that card, or random's whole move (S19)
+    if n > 0 and card >= 0:  # a multi-play built on that card, or random's whole move (S20)
         rules = tab[T_RULES].copy()
         rules[R_MULTI_PLAY] = MULTI_SAME_NUMBER
         rules[R_MULTI_PLAY_ACTIONS] = 1

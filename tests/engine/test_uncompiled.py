@@ -40,7 +40,7 @@ OVERRIDES = {
     "seating": dict(seating="random"),
     # deflecting a pending draw (S18) with stacking on
     "deflect": dict(deflect=True, stack_draw_two=True, stack_cross=True),
-    # multi-play (S19): numbers and actions together, with stacking, deflect and 7-0
+    # multi-play (S20): numbers and actions together, with stacking, deflect and 7-0
     "multi": dict(
         multi_play="same-number",
         multi_play_actions=True,

@@ -42,7 +42,7 @@ def _has(kind: int, **fields: int) -> Witness:
 
 
 def _multi_of_actions(events: np.ndarray) -> bool:
-    """A multi-play of Skips, Reverses or Draw Twos (``multi_play_actions``, S19)."""
+    """A multi-play of Skips, Reverses or Draw Twos (``multi_play_actions``, S20)."""
     rows = events[events[:, 0] == E.EV_MULTI]
     return any(int(CARD_SYMBOL[int(r[4])]) >= SKIP for r in rows)
 

@@ -1,4 +1,4 @@
-"""Multi-play bookkeeping for the checker (RULES.md S19), from trace events only.
+"""Multi-play bookkeeping for the checker (RULES.md S20), from trace events only.
 
 A multi-play is announced by ``EV_MULTI`` (seat, cards, first card, last card) and
 followed by its cards' ``EV_PLAY`` rows: the first with the way a single card would be

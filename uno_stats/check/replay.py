@@ -46,7 +46,7 @@ from uno_stats.engine.schema import (
 from uno_stats.engine.strategy_table import S_BLUFF, S_KIND, strategy_id
 
 _BASIC = strategy_id("basic")
-# Events that may follow a multi-play within its turn (RULES.md S19, counted by MultiPlays).
+# Events that may follow a multi-play within its turn (RULES.md S20, counted by MultiPlays).
 _MULTI_EFFECTS = (
     E.EV_LOSE_TURN,
     E.EV_REVERSE,
@@ -121,7 +121,7 @@ class Replay:
         self.ignored = False  # S14: the opening card's action was ignored
         self.exhausted = -2  # S17: the winner EV_EXHAUSTED named (-2: none yet)
         self.deflected = 0  # S18: the kind (2 or 4) of a draw total deflected onto the top
-        self.multi = MultiPlays(self.rules, self.players)  # S19: the turn's multi-play
+        self.multi = MultiPlays(self.rules, self.players)  # S20: the turn's multi-play
 
     def hand_sizes(self) -> list[int]:
         """Cards held by each seat, as replayed."""
@@ -220,7 +220,7 @@ class Replay:
             self._check(self.penalties.event(kind, seat, a, b, self.started, self.top))
         elif kind == E.EV_REFILL:
             self._refill(a)
-        elif kind == E.EV_MULTI:  # S19
+        elif kind == E.EV_MULTI:  # S20
             self._fail_all(self.multi.announce(seat, a, b, c))
         elif kind == E.EV_PLAY:
             self.passes = 0
@@ -320,7 +320,7 @@ class Replay:
             ):
                 self._fail(f"seat {seat} deflected with card {card} on {self.top}: not allowed")
         elif how == E.PLAY_MULTI:
-            pass  # S19: a further card of a multi-play, judged by MultiPlays
+            pass  # S20: a further card of a multi-play, judged by MultiPlays
         elif how == E.PLAY_JUMP:
             if not self.rules["jump_in"]:
                 self._fail(f"seat {seat} jumped in without jump_in")
@@ -337,7 +337,7 @@ class Replay:
         # S18: a deflect keeps the chain's kind for stacking although its card is on top
         if how == E.PLAY_DEFLECT:
             self.deflected = draw_value(self.top) or self.deflected
-        elif how != E.PLAY_MULTI:  # S19: a deflecting multi-play keeps it too
+        elif how != E.PLAY_MULTI:  # S20: a deflecting multi-play keeps it too
             self.deflected = 0
         self.discards[card] += 1
         self.top = card

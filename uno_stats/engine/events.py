@@ -38,12 +38,12 @@ EV_KEEP = 25  # seat, card: a playable drawn card kept (drawn_card: may-play, ke
 EV_IGNORED = 26  # seat starting, card: an opening action card without effect (S14)
 EV_EXHAUSTED = 27  # seat that found the draw pile empty (reshuffle: false, S17)
 EV_DEFLECT = 28  # seat now owing the pending total, the total (deflect, S18)
-EV_MULTI = 29  # seat, cards played together, first card, last card (multi_play, S19)
+EV_MULTI = 29  # seat, cards played together, first card, last card (multi_play, S20)
 
 DRAW_TURN, DRAW_PENALTY, DRAW_CHALLENGE, DRAW_UNO, DRAW_MISTAKE, DRAW_FINAL = 0, 1, 2, 3, 4, 5
 PLAY_NORMAL, PLAY_DRAWN, PLAY_STACK, PLAY_JUMP = 0, 1, 2, 3
 PLAY_DEFLECT = 4  # a Skip or Reverse answering a pending draw total (S18)
-PLAY_MULTI = 5  # a further card of a multi-play, after its first (S19)
+PLAY_MULTI = 5  # a further card of a multi-play, after its first (S20)
 
 
 @engine_jit

@@ -1,4 +1,4 @@
-"""Multi-play (RULES.md S19): several cards of one symbol played as one move.
+"""Multi-play (RULES.md S20): several cards of one symbol played as one move.
 
 The rules side: the legal first cards, the seat's choice (asked of
 :mod:`uno_stats.engine.multi_moves`), and playing the move: every card leaves the hand in
@@ -139,10 +139,10 @@ def multi_normal(tab, p, kind, n, seats, rng, ev):
 @engine_jit
 def multi_drawn(tab, p, idx, kind, seats, rng, ev):
     """The playable drawn card at ``idx`` played, alone or as the first card of a
-    multi-play (S19: only the drawn card may start it)."""
+    multi-play (S20: only the drawn card may start it)."""
     st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
     card = hands[p, idx]
-    # Reading: after drawing, only the drawn card may start a multi-play (S19.2).
+    # Reading: after drawing, only the drawn card may start a multi-play (S20.2).
     move = _choose(tab, p, kind, card, 1 << card, rng)
     play_move(tab, p, move, PLAY_DRAWN, seats, rng, ev)
 
@@ -197,7 +197,7 @@ def _uno_call(tab, p, seats, rng, ev):
 
 @engine_jit
 def _add_draw_twos(st, k):
-    """k Draw Twos join the pending chain: 2 each, k cards (S19)."""
+    """k Draw Twos join the pending chain: 2 each, k cards (S20)."""
     for _ in range(k):
         st[ST_PENDING] += 2
         st[ST_PEND_CARDS] += 1
@@ -233,7 +233,7 @@ def _effect(tab, p, k, symbol, how, seats, rng, ev):
     """The effect of k cards of ``symbol``: one number card's, or one per action card."""
     st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
     players = st[ST_PLAYERS]
-    # Reading: deflecting per card (S19.4): each further Skip passes the total one seat on
+    # Reading: deflecting per card (S20.4): each further Skip passes the total one seat on
     # (the seats passed over lose their turn); each Reverse turns play round once more.
     if how == PLAY_DEFLECT:
         if symbol == SKIP:
@@ -297,7 +297,7 @@ def play_move(tab, p, move, how, seats, rng, ev):
     st[ST_PASSES] = 0
     st[ST_COLOR] = CARD_COLOR[last]
     symbol = CARD_SYMBOL[last]
-    # Reading: the UNO call is judged once, when the whole move leaves one card (S19.5).
+    # Reading: the UNO call is judged once, when the whole move leaves one card (S20.5).
     if hn[p] == 1:
         _uno_call(tab, p, seats, rng, ev)
         if st[ST_STATUS] >= 0:  # S17: the UNO penalty ran the pile out
@@ -312,5 +312,5 @@ def play_move(tab, p, move, how, seats, rng, ev):
             draw_cards(tab, victim, st[ST_PENDING], rng, ev, DRAW_FINAL)
         clear_penalty(st)
         return
-    # Reading: nobody jumps in on a multi-play (S19.5): straight to its effect.
+    # Reading: nobody jumps in on a multi-play (S20.5): straight to its effect.
     _effect(tab, p, k, symbol, how, seats, rng, ev)

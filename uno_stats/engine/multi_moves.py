@@ -1,4 +1,4 @@
-"""Multi-play moves (RULES.md S19) and how each strategy chooses one, from its seat view.
+"""Multi-play moves (RULES.md S20) and how each strategy chooses one, from its seat view.
 
 A move is the multiset of cards played together and the card left on top: ``x[id]``
 copies of each card id, a first card whose id is in the legal-first mask and a last card

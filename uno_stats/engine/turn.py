@@ -193,7 +193,7 @@ def resolve_penalty(tab, p, seats, rng, ev):
     if n > 0:
         st[ST_TURNS] += 1
         emit(st, ev, EV_TURN, p, st[ST_TURNS], top, st[ST_COLOR], st[ST_DIR])
-        if rules[R_MULTI_PLAY] != 0:  # S19: the answer may be several cards
+        if rules[R_MULTI_PLAY] != 0:  # S20: the answer may be several cards
             multi_answer(tab, p, n, seats, rng, ev)
         else:
             idx = choose_stack(strategy_of(seats, p), cand, n, rng)
@@ -293,7 +293,7 @@ def normal_turn(tab, p, seats, rng, ev):
         and draws_instead(kind, seats[p], rng)
     )
     if n > 0 and not voluntary and rules[R_MULTI_PLAY] != 0:
-        multi_normal(tab, p, kind, n, seats, rng, ev)  # S19: maybe several cards
+        multi_normal(tab, p, kind, n, seats, rng, ev)  # S20: maybe several cards
     elif n > 0 and not voluntary:
         nxt = next_seat(st, p)
         hand = hands[p, : hn[p]]
@@ -312,7 +312,7 @@ def normal_turn(tab, p, seats, rng, ev):
         if idx >= 0 and not (
             rules[R_DRAWN_CARD] == DRAWN_MAY_PLAY and keeps_drawn(kind, seats[p], rng)
         ):
-            if rules[R_MULTI_PLAY] != 0:  # S19: the drawn card may start a multi-play
+            if rules[R_MULTI_PLAY] != 0:  # S20: the drawn card may start a multi-play
                 multi_drawn(tab, p, idx, kind, seats, rng, ev)
             else:
                 play_card(tab, p, idx, PLAY_DRAWN, seats, rng, ev)
