@@ -24,9 +24,7 @@ import time
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-
-import numba
-from numba import njit
+from typing import TYPE_CHECKING, Any
 
 _PACKAGE = Path(__file__).resolve().parents[1]
 ENGINE_SOURCES = ("engine/*.py",)
@@ -110,14 +108,37 @@ def ensure_compiled(notice: Callable[[str], None] = _stderr) -> float | None:
     return seconds
 
 
-# Read by numba when each decorated function sets up its cache (at import of the module).
-numba.config.CACHE_DIR = str(engine_cache_dir())  # type: ignore[attr-defined]
+_DECORATORS: dict[str, Any] = {}
 
-engine_jit = njit(cache=True, nogil=True, error_model="numpy", _nrt=False)  # type: ignore[call-overload]
+if TYPE_CHECKING:  # made by _decorators() on first use, through the module's __getattr__
+    engine_jit: Any
+    engine_inline: Any
 
-# Inlined at numba's IR level: tiny helpers returning a tuple of arrays (``state.views``),
-# so the tuple never exists at run time, and the per-turn functions that have a single call
-# site (inlining them costs no compile time and saves a call per turn).
-engine_inline = njit(  # type: ignore[call-overload]
-    cache=True, nogil=True, error_model="numpy", _nrt=False, inline="always"
-)
+
+def _decorators() -> dict[str, Any]:
+    """The two decorators, made on first use: importing numba costs about 0.3 s, which the
+    cache helpers above (used by processes that never play a game) do without."""
+    if not _DECORATORS:
+        import numba
+        from numba import njit
+
+        # Read by numba when each decorated function sets up its cache (at import of the module).
+        numba.config.CACHE_DIR = str(engine_cache_dir())  # type: ignore[attr-defined]
+        _DECORATORS["engine_jit"] = njit(  # type: ignore[call-overload]
+            cache=True, nogil=True, error_model="numpy", _nrt=False
+        )
+        # Inlined at numba's IR level: tiny helpers returning a tuple of arrays
+        # (``state.views``), so the tuple never exists at run time, and the per-turn functions
+        # that have a single call site (inlining them costs no compile time and saves a call
+        # per turn).
+        _DECORATORS["engine_inline"] = njit(  # type: ignore[call-overload]
+            cache=True, nogil=True, error_model="numpy", _nrt=False, inline="always"
+        )
+    return _DECORATORS
+
+
+def __getattr__(name: str) -> Any:
+    """``engine_jit`` and ``engine_inline``, the decorators of every compiled engine function."""
+    if name in ("engine_jit", "engine_inline"):
+        return _decorators()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
