@@ -72,3 +72,9 @@ def test_run_summary_needs_neither_matplotlib_nor_scipy_stats() -> None:
         [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert done.stdout.split() == ["False", "False", "False"]
+
+
+def test_runner_loads_neither_numba_nor_polars() -> None:
+    """A run's parent forks its pool workers before it needs numba (they load the cached
+    engine themselves, in parallel) or polars (the summary's reader, imported meanwhile)."""
+    assert loaded_after("import uno_stats.run.runner") == {"pyarrow"}
