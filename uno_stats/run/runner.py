@@ -33,6 +33,7 @@ from uno_stats import engine
 from uno_stats.engine import jit
 from uno_stats.errors import RunError
 from uno_stats.run.backends import (
+    START_METHOD,
     Backend,
     PipelinedBackend,
     TaskFailed,
@@ -347,7 +348,7 @@ def _execute(
     # process prepares the summary (``while_running``); a cold engine compiles here, once. A
     # small run with something to prepare meanwhile forks its one worker for that reason.
     cached = jit.engine_is_cached()
-    fork_one = small and cached and while_running is not None
+    fork_one = small and cached and while_running is not None and START_METHOD == "fork"
     warm_here = cluster is not None or not cached or (workers == 1 and not fork_one)
     if pending and compile_here and warm_here:
         jit.ensure_compiled()  # here, once, with a notice when cold: workers then load the cache
