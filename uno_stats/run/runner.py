@@ -2,6 +2,12 @@
 
 Planning (chunks, fingerprints, manifests, resume) is :mod:`uno_stats.run.plan`.
 
+One worker plays in this process, writing each part while the next chunk plays
+(:class:`~uno_stats.run.backends.PipelinedBackend`); a default run with few games to play
+uses one worker (:data:`SMALL_RUN_GAMES`). With a cached engine, forked pool workers load it
+themselves while this process does the caller's ``while_running`` work (the CLI imports its
+summary's modules), so this module imports neither numba nor polars.
+
 Every game's random stream depends only on the scenario seed and the game's index, so a
 run gives identical results whatever the chunk size or worker count. The parent process
 writes each finished chunk at once; rerunning the same command resumes where an
@@ -388,7 +394,9 @@ def _execute(
             with make_backend(
                 workers, pipelined=True, warm_parent=warm_here, pool=fork_one
             ) as backend:
-                state.started = time.perf_counter()  # the speed excludes compile and start-up
+                # Reading: the speed excludes compiling and this command's own start-up; pool
+                # workers that load a cached engine themselves do so within it (~0.5 s).
+                state.started = time.perf_counter()
                 execute(backend, todo, submit, on_done, while_running)
     except TaskFailed as failed:
         error = _chunk_error(plans[failed.task.run], failed)
