@@ -135,6 +135,8 @@ def test_two_concurrent_cli_runs(tmp_path):
         [*args, "--fresh", "--games", "2000"], capture_output=True, text=True, env=env()
     )
     assert first.poll() is None, "the first run ended too soon for this test"
+    # The first run loads the engine after taking the lock: interrupt it once it saved a part.
+    assert wait_for(lambda: any((out / "tiny" / "parts").glob("part-*.parquet")))
     first.send_signal(signal.SIGINT)
     first.communicate()
     assert second.returncode == 1

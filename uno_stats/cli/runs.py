@@ -2,6 +2,10 @@
 results folders as verified runs, refusing or naming incomplete ones (``summary``,
 ``compare``, ``report``)."""
 
+import contextlib
+import importlib
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,8 +29,11 @@ def run_file(
     quiet: bool,
     scheduler: str | None,
     chunk_size: int | None = None,
+    while_running: Callable[[], None] | None = None,
 ) -> Any:
-    """Load, validate and run one scenario file; the :class:`RunOutcome`."""
+    """Load, validate and run one scenario file; the :class:`RunOutcome`.
+
+    ``while_running``: see :func:`~uno_stats.run.runner.run_scenario`."""
     from uno_stats.run.limits import MAX_GAMES, cap_workers
     from uno_stats.run.runner import RunInterrupted, run_scenario
     from uno_stats.run.scenario import load_scenario, with_overrides
@@ -47,9 +54,32 @@ def run_file(
             chunk_size=chunk_size,
             fresh=fresh,
             notify=note,
+            while_running=while_running,
         )
     except RunInterrupted as exc:
         exit_interrupted(exc)
+
+
+def import_in_background(module: str) -> Callable[[], None]:
+    """A callable that starts importing ``module`` in a daemon thread, once.
+
+    Given to a run as ``while_running``: the engine releases the GIL and pool workers are
+    other processes, so the import overlaps the simulation. A later ``import`` of the same
+    module waits for it to finish (the import system locks the module), and an import that
+    failed in the thread raises again there.
+    """
+
+    def start() -> None:
+        threading.Thread(
+            target=_import_quietly, args=(module,), name="uno-stats-import", daemon=True
+        ).start()
+
+    return start
+
+
+def _import_quietly(module: str) -> None:
+    with contextlib.suppress(Exception):  # imported again in the main thread, which reports it
+        importlib.import_module(module)
 
 
 def open_runs(folders: list[Path], allow_incomplete: bool = True) -> "list[Run]":

@@ -120,7 +120,11 @@ ScenarioArg = Annotated[
 WorkersOpt = Annotated[
     int | None,
     typer.Option(
-        "--workers", "-w", min=1, help="Worker processes (default: every core; 1: in-process)."
+        "--workers",
+        "-w",
+        min=1,
+        help="Worker processes (default: every core, or one for at most 20,000 games to play; "
+        "1: in this process).",
     ),
 ]
 GamesOpt = Annotated[

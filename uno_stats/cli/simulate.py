@@ -5,6 +5,7 @@ and ``bench`` (time the engine).
 ``validate``, ``rules`` and ``strategies`` import nothing heavy (numba, polars, pyarrow,
 scipy, matplotlib), so they answer at once; every other import is inside the command."""
 
+import importlib
 import os
 import textwrap
 from pathlib import Path
@@ -12,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from uno_stats.cli.runs import run_file, warn_incomplete
+from uno_stats.cli.runs import import_in_background, run_file, warn_incomplete
 from uno_stats.cli.shared import (
     Format,
     FreshOpt,
@@ -28,6 +29,9 @@ from uno_stats.cli.shared import (
     one_line_errors,
 )
 from uno_stats.errors import UnoStatsError
+
+SUMMARY_MODULE = "uno_stats.present.report"
+"""What prints the summary of a run (polars, scipy.special): imported while the run plays."""
 
 
 @app.command()
@@ -46,8 +50,6 @@ def run(
     ] = None,
 ) -> None:
     """Simulate a scenario and print its summary (rerun to resume an interrupted run)."""
-    from uno_stats.present import report
-
     with one_line_errors():
         outcome = run_file(
             scenario,
@@ -59,7 +61,9 @@ def run(
             quiet=quiet,
             scheduler=scheduler,
             chunk_size=chunk_size,
+            while_running=import_in_background(SUMMARY_MODULE),
         )
+        report = importlib.import_module(SUMMARY_MODULE)  # waits for the background import
         rate = outcome.games_per_s or None
         if len(outcome.runs) == 1 and outcome.runs[0].manifest.sweep_label is None:
             typer.echo(report.run_summary_text(outcome.runs[0], rate))

@@ -24,9 +24,7 @@ import time
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-
-import numba
-from numba import njit
+from typing import TYPE_CHECKING, Any
 
 _PACKAGE = Path(__file__).resolve().parents[1]
 ENGINE_SOURCES = ("engine/*.py",)
@@ -110,14 +108,82 @@ def ensure_compiled(notice: Callable[[str], None] = _stderr) -> float | None:
     return seconds
 
 
-# Read by numba when each decorated function sets up its cache (at import of the module).
-numba.config.CACHE_DIR = str(engine_cache_dir())  # type: ignore[attr-defined]
+_DECORATORS: dict[str, Any] = {}
 
-engine_jit = njit(cache=True, nogil=True, error_model="numpy", _nrt=False)  # type: ignore[call-overload]
+if TYPE_CHECKING:  # made by _decorators() on first use, through the module's __getattr__
+    engine_jit: Any
+    engine_inline: Any
 
-# Inlined at numba's IR level: tiny helpers returning a tuple of arrays (``state.views``),
-# so the tuple never exists at run time, and the per-turn functions that have a single call
-# site (inlining them costs no compile time and saves a call per turn).
-engine_inline = njit(  # type: ignore[call-overload]
-    cache=True, nogil=True, error_model="numpy", _nrt=False, inline="always"
-)
+
+def _share_scope_when_inlining() -> None:
+    """Make numba copy an inlined function's IR once per inline site, not once per block.
+
+    numba's inliner (``inline_closurecall.InlineWorker.inline_ir``, numba 0.68) deep-copies
+    the callee's IR block by block, each block with a fresh memo, so every block drags along
+    its own copy of the function's whole variable scope: blocks x variables objects per
+    inline site, which made the deep copies about half of compiling this engine (whose
+    per-turn functions are inlined). Here the blocks of one copy share one memo, as a deep
+    copy of the whole IR at once would (the copy starts with ``FunctionIR.copy``, which
+    resets it). Measured on an empty cache: 67 s of CPU instead of 155 s, same machine code
+    and same results (README "Performance"). Without the expected numba internals, nothing
+    changes.
+    """
+    import copy
+
+    from numba.core import inline_closurecall, ir
+
+    if getattr(inline_closurecall, "copy", None) is not copy or not hasattr(ir.FunctionIR, "copy"):
+        return
+    memo: dict[int, Any] = {}
+
+    class _SharedBlockMemo:
+        """``copy`` as inline_closurecall sees it: blocks deep-copied with the shared memo."""
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(copy, name)
+
+        @staticmethod
+        def deepcopy(x: Any, memo_: dict[int, Any] | None = None) -> Any:
+            if memo_ is None and isinstance(x, ir.Block):
+                return copy.deepcopy(x, memo)
+            return copy.deepcopy(x, memo_)
+
+    function_ir_copy = ir.FunctionIR.copy
+
+    def _copy(self: Any) -> Any:
+        memo.clear()  # a new copy of some IR starts: nothing of an earlier one is shared
+        return function_ir_copy(self)
+
+    ir.FunctionIR.copy = _copy  # type: ignore[method-assign]
+    inline_closurecall.copy = _SharedBlockMemo()  # type: ignore[assignment]
+
+
+def _decorators() -> dict[str, Any]:
+    """The two decorators, made on first use: importing numba costs about 0.3 s, which the
+    cache helpers above (used by processes that never play a game) do without."""
+    if not _DECORATORS:
+        import numba
+        from numba import njit
+
+        _share_scope_when_inlining()
+
+        # Read by numba when each decorated function sets up its cache (at import of the module).
+        numba.config.CACHE_DIR = str(engine_cache_dir())  # type: ignore[attr-defined]
+        _DECORATORS["engine_jit"] = njit(  # type: ignore[call-overload]
+            cache=True, nogil=True, error_model="numpy", _nrt=False
+        )
+        # Inlined at numba's IR level: tiny helpers returning a tuple of arrays
+        # (``state.views``), so the tuple never exists at run time, and the per-turn functions
+        # that have a single call site (inlining them costs no compile time and saves a call
+        # per turn).
+        _DECORATORS["engine_inline"] = njit(  # type: ignore[call-overload]
+            cache=True, nogil=True, error_model="numpy", _nrt=False, inline="always"
+        )
+    return _DECORATORS
+
+
+def __getattr__(name: str) -> Any:
+    """``engine_jit`` and ``engine_inline``, the decorators of every compiled engine function."""
+    if name in ("engine_jit", "engine_inline"):
+        return _decorators()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,5 +1,9 @@
 """Where chunks run: in this process, on a local process pool, or on a Dask cluster.
 
+In this process, a run plays its chunks one at a time while a second thread writes the part of
+the chunk played before (:class:`PipelinedBackend`): the engine releases the GIL, so writing
+costs the run no time of its one worker.
+
 Each backend takes a function and its arguments and hands back future-like objects with
 ``result()``; :func:`make_backend` picks one and shuts it down (cancelling what is still
 queued) when the run ends or fails.
@@ -19,9 +23,16 @@ import multiprocessing as mp
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+    wait,
+)
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any, Protocol, TypeVar
@@ -89,6 +100,47 @@ class InlineBackend:
         return None
 
 
+class PipelinedBackend:
+    """One worker in this process whose chunks overlap their writing with the next chunk's play.
+
+    Two threads take chunks in submission order; the chunk function (see
+    :func:`uno_stats.run.runner.run_and_write_chunk`) holds :attr:`playing` while it
+    simulates, so one chunk plays at a time (one worker's worth of engine) while the other
+    thread writes the part of the chunk before. Once a chunk fails or the run is stopped
+    (:attr:`stopped`), no further chunk starts playing, so a failing chunk leaves exactly
+    the parts before it on disk, as :class:`InlineBackend` would.
+    """
+
+    slots = 2
+    shares_disk = True
+
+    def __init__(self) -> None:
+        self.playing = threading.Lock()
+        self.stopped = threading.Event()
+        self._threads = ThreadPoolExecutor(2, thread_name_prefix="uno-stats-chunk")
+        self._order: dict[Any, int] = {}
+        self._submitted = 0
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
+        future = self._threads.submit(fn, *args)
+        self._order[future] = self._submitted
+        self._submitted += 1
+        return future
+
+    def wait_any(self, futures: list[Any]) -> list[Any]:
+        done, _ = wait(futures, return_when=FIRST_COMPLETED)
+        # In submission order: a chunk that failed comes before any later one stopped by it.
+        return sorted(done, key=lambda f: self._order.pop(f, 0))
+
+    def close(self, cancel: bool) -> None:
+        if cancel:
+            self.stopped.set()
+        self._threads.shutdown(wait=True, cancel_futures=cancel)
+
+    def explain(self, error: BaseException) -> str | None:
+        return None
+
+
 PR_SET_PDEATHSIG = 1
 """``prctl`` option (linux/prctl.h): the signal this process gets when its parent dies."""
 
@@ -131,8 +183,10 @@ class PoolBackend:
 
     shares_disk = True  # workers write their own Parquet parts
 
-    def __init__(self, workers: int, start_method: str = START_METHOD) -> None:
-        if start_method == "fork":
+    def __init__(
+        self, workers: int, start_method: str = START_METHOD, warm_parent: bool = True
+    ) -> None:
+        if start_method == "fork" and warm_parent:
             engine.warm_up()  # compile or load once here; forked workers inherit it
         context = mp.get_context(start_method)
         self.executor = ProcessPoolExecutor(
@@ -315,14 +369,26 @@ def _one_line(exc: BaseException) -> str:
 
 
 @contextmanager
-def make_backend(workers: int, scheduler: str | None = None) -> Iterator[Backend]:
-    """The backend for a run; closed (queued work cancelled on error) when the block ends."""
+def make_backend(
+    workers: int,
+    scheduler: str | None = None,
+    pipelined: bool = False,
+    warm_parent: bool = True,
+    pool: bool = False,
+) -> Iterator[Backend]:
+    """The backend for a run; closed (queued work cancelled on error) when the block ends.
+
+    One worker runs in this process: a :class:`PipelinedBackend` with ``pipelined`` (for
+    chunks that write their own part), else an :class:`InlineBackend`; ``pool`` puts even one
+    worker in a process of its own. ``warm_parent=False``: a local pool's workers load the
+    compiled engine themselves (from the cache), so this process need not load it first.
+    """
     if scheduler:
         backend: Backend = DaskBackend(scheduler, workers)
-    elif workers == 1:
-        backend = InlineBackend()
+    elif workers == 1 and not pool:
+        backend = PipelinedBackend() if pipelined else InlineBackend()
     else:
-        backend = PoolBackend(workers)
+        backend = PoolBackend(workers, warm_parent=warm_parent)
     try:
         yield backend
     except BaseException:
@@ -350,11 +416,13 @@ def execute(
     tasks: Iterable[T],
     submit: Callable[[Backend, T], Any],
     on_done: Callable[[T, Any], None],
+    started: Callable[[], None] | None = None,
 ) -> None:
     """Run ``tasks`` with at most ``backend.slots`` in flight, handing each result to ``on_done``.
 
     Results arrive in completion order. The first failing task raises :class:`TaskFailed`;
-    the caller's ``make_backend`` block then cancels what is still queued.
+    the caller's ``make_backend`` block then cancels what is still queued. ``started`` is
+    called once, after the first tasks are submitted (a pool's workers are running then).
     """
     queue = iter(tasks)
     pending: dict[Any, T] = {}
@@ -373,6 +441,8 @@ def execute(
                 raise TaskFailed(task, exc, problem) from exc
 
     refill()
+    if started is not None:
+        started()
     while pending:
         for fut in backend.wait_any(list(pending)):
             task = pending.pop(fut)

@@ -112,15 +112,31 @@ def _cli() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "uno_stats.cli"]
 
 
-def _timed(args: list[str], env: dict[str, str] | None = None) -> float:
-    """Wall seconds of one subprocess; its failure is an error naming the command."""
+def _children_cpu() -> float:
+    """CPU seconds (user + system) of every finished child process of this one so far."""
+    import resource  # Unix only, like the peak-memory figures
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _timed_cpu(args: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
+    """Wall and CPU seconds (every process it started included) of one subprocess; its
+    failure is an error naming the command. CPU time moves less than wall time on a busy
+    machine."""
+    cpu = _children_cpu()
     started = time.perf_counter()
     done = subprocess.run(args, env=env, capture_output=True, text=True, check=False)
     seconds = time.perf_counter() - started
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
         raise UnoStatsError(f"bench: {' '.join(args)} failed ({done.returncode}): {last}")
-    return seconds
+    return seconds, _children_cpu() - cpu
+
+
+def _timed(args: list[str], env: dict[str, str] | None = None) -> float:
+    """Wall seconds of one subprocess; its failure is an error naming the command."""
+    return _timed_cpu(args, env)[0]
 
 
 def _median(values: list[float]) -> float:
@@ -179,7 +195,7 @@ def measure_end_to_end(suite: Suite, folder: Path) -> None:
             continue
         args = ["run", str(path), "--games", str(suite.games), "--workers", str(result.workers)]
         args += ["--out", str(folder / "e2e"), "--quiet", "--fresh"]
-        seconds = _timed([*_cli(), *args])
+        seconds, cpu = _timed_cpu([*_cli(), *args])
         rate = suite.games / seconds
         suite.end_to_end.append(
             Row(
@@ -189,7 +205,7 @@ def measure_end_to_end(suite: Suite, folder: Path) -> None:
                 "of the engine",
                 f"uno-stats run {name} --games {suite.games} --workers {result.workers} "
                 "--quiet --fresh",
-                f"{seconds:.1f} s wall, summary and process start-up included",
+                f"{seconds:.1f} s wall ({cpu:.1f} s CPU), summary and process start-up included",
             )
         )
 
@@ -205,20 +221,29 @@ def measure_starts(suite: Suite, folder: Path, cold: bool) -> None:
     run = ["run", str(path), "--games", str(START_GAMES), "--out", str(folder / "start")]
     run += ["--quiet", "--fresh"]
     shown = f"uno-stats run {name} --games {START_GAMES} --quiet --fresh"
-    warm = _median([_timed([*_cli(), *run]) for _ in range(3)])
-    suite.starts.append(Row(f"run of {START_GAMES:,} rounds, cached engine", warm, "s", shown))
+    warm = [_timed_cpu([*_cli(), *run]) for _ in range(3)]
+    suite.starts.append(
+        Row(
+            f"run of {START_GAMES:,} rounds, cached engine",
+            _median([wall for wall, _ in warm]),
+            "s",
+            shown,
+            f"median of 3; {_median([cpu for _, cpu in warm]):.2f} s CPU",
+        )
+    )
     if not cold:
         suite.skipped.append("cold start: not asked for (--no-cold)")
         return
     with tempfile.TemporaryDirectory(prefix="uno-cold-") as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-        seconds = _timed([*_cli(), *run], env=env)
+        seconds, cpu = _timed_cpu([*_cli(), *run], env=env)
     suite.starts.append(
         Row(
             f"run of {START_GAMES:,} rounds, empty engine cache (compiles)",
             seconds,
             "s",
             f"NUMBA_CACHE_DIR=$(mktemp -d) {shown}",
+            f"{cpu:.0f} s CPU",
         )
     )
 

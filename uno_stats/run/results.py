@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
@@ -40,6 +39,8 @@ from uno_stats.errors import ResultsError
 from uno_stats.run.manifest import Manifest, SweepManifest, read_manifest, read_run_manifest
 
 if TYPE_CHECKING:
+    import polars as pl
+
     from uno_stats.run.scenario import Scenario
     from uno_stats.run.verify import RunCheck
 
@@ -138,6 +139,8 @@ class Run:
         parts = self.part_files()
         if not parts:
             raise ResultsError(f"{self.path}: no result parts (has the run finished a chunk?)")
+        import polars as pl  # only readers need polars: a run writes its parts with pyarrow
+
         return pl.scan_parquet([str(p) for p in parts])
 
 
@@ -402,6 +405,8 @@ def checkpoint_hands(names: list[str], players: int) -> dict[int, list[pl.Expr]]
     Reads the ``hand_checkpoints`` column, or the ``hands_t<T>`` list columns of results
     written by earlier versions; ``{}`` when the frame has neither.
     """
+    import polars as pl
+
     if CHECKPOINTS in names:
         out: dict[int, list[pl.Expr]] = {}
         for k, turn in enumerate(CHECKPOINT_TURNS):

@@ -2,6 +2,12 @@
 
 Planning (chunks, fingerprints, manifests, resume) is :mod:`uno_stats.run.plan`.
 
+One worker plays in this process, writing each part while the next chunk plays
+(:class:`~uno_stats.run.backends.PipelinedBackend`); a default run with few games to play
+uses one worker (:data:`SMALL_RUN_GAMES`). With a cached engine, forked pool workers load it
+themselves while this process does the caller's ``while_running`` work (the CLI imports its
+summary's modules), so this module imports neither numba nor polars.
+
 Every game's random stream depends only on the scenario seed and the game's index, so a
 run gives identical results whatever the chunk size or worker count. The parent process
 writes each finished chunk at once; rerunning the same command resumes where an
@@ -30,9 +36,16 @@ import numpy as np
 from tqdm import tqdm
 
 from uno_stats import engine
-from uno_stats.engine.jit import ensure_compiled
+from uno_stats.engine import jit
 from uno_stats.errors import RunError
-from uno_stats.run.backends import Backend, TaskFailed, execute, make_backend
+from uno_stats.run.backends import (
+    START_METHOD,
+    Backend,
+    PipelinedBackend,
+    TaskFailed,
+    execute,
+    make_backend,
+)
 from uno_stats.run.folder import check_out_folder, clear_folder, os_error
 from uno_stats.run.limits import cap_workers
 from uno_stats.run.lock import folder_lock
@@ -43,6 +56,12 @@ from uno_stats.run.verify import RunCheck, check_run
 
 if TYPE_CHECKING:
     from uno_stats.run.scenario import Scenario
+
+
+SMALL_RUN_GAMES = 20_000
+"""Runs with at most this many games left to play, and no worker count asked for, play in
+this process: about a tenth of a second of engine time, less than starting a pool costs."""
+# Reading: "small" counts games (a match scenario's games are matches, each several rounds).
 
 
 @dataclass(frozen=True)
@@ -84,21 +103,42 @@ def run_and_write_chunk(
     players: int,
     meta: PartMeta,
     parent_pid: int,
+    turns: PipelinedBackend | None = None,
 ) -> int:
     """Play one chunk and write its Parquet part in the worker; the rows written.
 
     Used where workers share the results folder's disk (in-process and the local pool):
     the parent then neither receives nor encodes the columns, which would otherwise make it
     the bottleneck once every core simulates. A worker whose parent has died (``parent_pid``
-    is no longer its parent) exits at once, before playing and before writing.
+    is no longer its parent) exits at once, before playing and before writing. ``turns``
+    (in-process runs): the chunk plays only in its turn, one at a time, and not at all once
+    an earlier chunk failed; its part is then written while the next chunk plays.
     """
     if _orphaned(parent_pid):
         os._exit(1)
-    columns = run_chunk(config, meta.first_game, meta.n_games)
+    if turns is None:
+        columns = run_chunk(config, meta.first_game, meta.n_games)
+    else:
+        columns = _play_in_turn(turns, config, meta)
     if _orphaned(parent_pid):
         os._exit(1)
     write_part(Path(run_dir), meta.chunk, columns, players, meta)
     return len(columns["game"])
+
+
+class ChunkNotPlayed(RuntimeError):
+    """An in-process chunk left unplayed because an earlier chunk failed or the run stopped."""
+
+
+def _play_in_turn(turns: PipelinedBackend, config: Any, meta: PartMeta) -> dict[str, np.ndarray]:
+    with turns.playing:
+        if turns.stopped.is_set():
+            raise ChunkNotPlayed(f"chunk {meta.chunk} not played: the run stopped")
+        try:
+            return run_chunk(config, meta.first_game, meta.n_games)
+        except BaseException:
+            turns.stopped.set()  # later chunks do not start: the run ends with this error
+            raise
 
 
 @dataclass
@@ -159,6 +199,7 @@ def _submit(backend: Backend, plans: list[RunPlan], chunk: Chunk) -> Any:
             plan.scenario.players,
             plan.part_meta(chunk),
             os.getpid(),
+            backend if isinstance(backend, PipelinedBackend) else None,
         )
     return backend.submit(run_chunk, plan.config, chunk.first_game, chunk.n_games)
 
@@ -217,6 +258,7 @@ def run_scenario(
     fresh: bool = False,
     notify: Callable[[str], None] | None = None,
     games_limit: int | None = None,
+    while_running: Callable[[], None] | None = None,
 ) -> RunOutcome:
     """Simulate ``scenario`` into ``out_dir/<name>/`` (one sub-folder per sweep point).
 
@@ -229,8 +271,11 @@ def run_scenario(
     one-line notes (workers capped, parts redone) as they happen; they are also in
     ``RunOutcome.notes``. ``games_limit``: play only the chunks that start below this game
     index (the run stays incomplete and a later call with a higher limit continues it;
-    ``settle`` grows runs so). Raises :class:`RunError` when a chunk, a worker, the cluster
-    or the disk fails and :class:`RunInterrupted` on Ctrl-C.
+    ``settle`` grows runs so). ``while_running`` is called once in this process as soon as
+    the first chunks are handed out (after pool workers are started), so that the caller can
+    prepare its own work (the CLI imports its summary's modules) while they play. Raises
+    :class:`RunError` when a chunk, a worker, the cluster or the disk fails and
+    :class:`RunInterrupted` on Ctrl-C.
     """
     notes: list[str] = []
 
@@ -239,6 +284,7 @@ def run_scenario(
         if notify is not None:
             notify(message)
 
+    chosen = workers is not None
     workers, capped = cap_workers(max(1, workers or os.cpu_count() or 1))
     if capped:
         note(capped)
@@ -268,6 +314,8 @@ def run_scenario(
             notes,
             games_limit,
             compile_here,
+            chosen,
+            while_running,
         )
     raise AssertionError("unreachable")  # pragma: no cover - the with block returns or raises
 
@@ -290,6 +338,8 @@ def _execute(
     notes: list[str],
     games_limit: int | None,
     compile_here: bool,
+    workers_chosen: bool = True,
+    while_running: Callable[[], None] | None = None,
 ) -> RunOutcome:
     """Play every chunk still to do (locked folder, manifests written); the outcome."""
     total = sum(p.scenario.games for p in plans)
@@ -297,8 +347,17 @@ def _execute(
     already = sum(p.chunk(i).n_games for p in plans for i in p.done)
     pending = any(next(_todo(p, games_limit), None) is not None for p in plans)
     todo = itertools.chain.from_iterable(_todo(p, games_limit) for p in plans)
-    if pending and compile_here:
-        ensure_compiled()  # here, once, with a notice when cold: workers then load the cache
+    small = cluster is None and not workers_chosen and total - already <= SMALL_RUN_GAMES
+    if small:
+        workers = 1  # a pool of every core would cost more than it saves
+    # A local pool's forked workers load a cached engine themselves, in parallel, while this
+    # process prepares the summary (``while_running``); a cold engine compiles here, once. A
+    # small run with something to prepare meanwhile forks its one worker for that reason.
+    cached = jit.engine_is_cached()
+    fork_one = small and cached and while_running is not None and START_METHOD == "fork"
+    warm_here = cluster is not None or not cached or (workers == 1 and not fork_one)
+    if pending and compile_here and warm_here:
+        jit.ensure_compiled()  # here, once, with a notice when cold: workers then load the cache
     bar = tqdm(
         total=total,
         initial=already,
@@ -329,11 +388,16 @@ def _execute(
     try:
         if pending and cluster is not None:
             state.started = time.perf_counter()  # the speed excludes compile and start-up
-            execute(cluster, todo, submit, on_done)
+            execute(cluster, todo, submit, on_done, while_running)
         elif pending:
-            with make_backend(workers) as backend:  # closed (running chunks finished) on exit
-                state.started = time.perf_counter()  # the speed excludes compile and start-up
-                execute(backend, todo, submit, on_done)
+            # Closed (running chunks finished) on exit.
+            with make_backend(
+                workers, pipelined=True, warm_parent=warm_here, pool=fork_one
+            ) as backend:
+                # Reading: the speed excludes compiling and this command's own start-up; pool
+                # workers that load a cached engine themselves do so within it (~0.5 s).
+                state.started = time.perf_counter()
+                execute(backend, todo, submit, on_done, while_running)
     except TaskFailed as failed:
         error = _chunk_error(plans[failed.task.run], failed)
     except OSError as exc:
