@@ -5,9 +5,10 @@ thousand games in process with the compiled engine and prints one line per scena
 ``name  sha256``. Two engine versions that print the same lines played the same games.
 ``--columns`` restricts the hash to the named columns (e.g. the columns of an older
 version when new ones were added since); by default every column the engine returns is
-hashed, in name order.
+hashed, in name order. ``--values`` hashes each column's values as int64 instead of its
+bytes and dtype, so that widening a column's type (e.g. uint8 to uint16) keeps the hash.
 
-    PYTHONPATH=$PWD python scripts/fingerprint.py [--games 2000] [--columns a,b,...] [files...]
+    PYTHONPATH=$PWD python scripts/fingerprint.py [--games 2000] [--columns a,b,...] [--values] [files...]
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ def _points(scenario: Scenario) -> list[tuple[str, Scenario]]:
     return [(p.label, p.scenario) for p in points]
 
 
-def fingerprint(path: Path, games: int, columns: list[str] | None) -> str:
+def fingerprint(path: Path, games: int, columns: list[str] | None, values: bool = False) -> str:
     """SHA-256 over the result columns of every point of the scenario at ``path``."""
     digest = hashlib.sha256()
     for label, scenario in _points(load_scenario(path)):
@@ -42,8 +43,10 @@ def fingerprint(path: Path, games: int, columns: list[str] | None) -> str:
         digest.update(label.encode())
         for name in columns if columns is not None else sorted(cols):
             array = np.ascontiguousarray(cols[name])
+            if values:
+                array = np.ascontiguousarray(array.astype(np.int64))
             digest.update(name.encode())
-            digest.update(str(array.dtype).encode())
+            digest.update(("int64" if values else str(array.dtype)).encode())
             digest.update(array.tobytes())
     return digest.hexdigest()
 
@@ -53,11 +56,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("files", nargs="*", type=Path)
     parser.add_argument("--games", type=int, default=2000, help="games per point (matches: /10)")
     parser.add_argument("--columns", help="comma-separated columns to hash (default: all)")
+    parser.add_argument(
+        "--values", action="store_true", help="hash values as int64 (dtype changes keep the hash)"
+    )
     args = parser.parse_args(argv)
     files = args.files or sorted((ROOT / "scenarios").glob("*.yaml"))
     columns = args.columns.split(",") if args.columns else None
     for path in files:
-        print(f"{path.stem:32s} {fingerprint(path, args.games, columns)}", flush=True)
+        print(f"{path.stem:32s} {fingerprint(path, args.games, columns, args.values)}", flush=True)
     return 0
 
 
