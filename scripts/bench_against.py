@@ -1,14 +1,16 @@
 """Engine speed of this checkout against another commit, per preset and strategy, in one run.
 
 Checks out ``REF`` into a detached worktree (kept for reuse under ``--base-dir``), then
-alternates the two engines ``--rounds`` times: each round runs one process per checkout
-that plays every case (the built-in 4-player benchmark table of ``uno-stats bench``, one
-worker, in process) and reports the CPU seconds each case took. Alternating and timing
-CPU rather than wall time keep the machine's drift out of the ratio; the median over
-rounds is printed per case as new / old speed. The first use of each checkout compiles
-its engine (a minute or two; not timed).
+times each case (the built-in 4-player benchmark table of ``uno-stats bench``, one worker,
+in process) ``--rounds`` times with both engines AT ONCE: one process per checkout, side
+by side on the machine's cores, so that both see the same moment's load (on a shared VM
+timings drift by tens of percent within a minute, and alternating runs does not cancel
+that). Each pair gives a new/old ratio of rounds per CPU second; the median ratio over
+the rounds is printed per case, with the lowest and highest. Within a process each case is
+timed ``--repeat`` times and the fastest kept (like ``timeit``). The first use of each
+checkout compiles its engine (a minute or two; not timed).
 
-    PYTHONPATH=$PWD python scripts/bench_against.py 20cd0db --games 200000 --rounds 3
+    PYTHONPATH=$PWD python scripts/bench_against.py 20cd0db --games 100000 --repeat 3 --rounds 5
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from uno_stats.engine import EngineConfig, simulate
 from uno_stats.run.bench import bench_scenario_text
 from uno_stats.run.scenario import load_scenario
 
-games = int(sys.argv[1])
+games, repeat = int(sys.argv[1]), int(sys.argv[3])
 out = {}
 for case in json.loads(sys.argv[2]):
     preset, strategy = case.split("/")
@@ -42,9 +44,12 @@ for case in json.loads(sys.argv[2]):
         path.write_text(bench_scenario_text(preset, strategy))
         config = EngineConfig.from_scenario(load_scenario(path))
     simulate(config, 0, 200)
-    started = time.process_time()
-    rows = len(simulate(config, 0, games)["game"])
-    out[case] = rows / (time.process_time() - started)
+    best = 0.0
+    for _ in range(repeat):  # the fastest repetition: the least disturbed by other load
+        started = time.process_time()
+        rows = len(simulate(config, 0, games)["game"])
+        best = max(best, rows / (time.process_time() - started))
+    out[case] = best
 print(json.dumps(out))
 """
 
@@ -69,44 +74,55 @@ def checkout(ref: str, base_dir: Path) -> Path:
     return tree
 
 
-def speeds(tree: Path, games: int, names: list[str]) -> dict[str, float]:
-    """Rounds per CPU second of each case, played by the checkout at ``tree``."""
+def start(tree: Path, games: int, names: list[str], repeat: int) -> subprocess.Popen[str]:
+    """Start the checkout at ``tree`` playing ``names``; :func:`speeds` collects it."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    done = subprocess.run(
-        [sys.executable, "-c", _WORKER, str(games), json.dumps(names)],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=tree,
-    )
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    command = [sys.executable, "-c", _WORKER, str(games), json.dumps(names), str(repeat)]
+    return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True, cwd=tree)
+
+
+def speeds(process: subprocess.Popen[str]) -> dict[str, float]:
+    """Rounds per CPU second of each case the process played."""
+    out, _ = process.communicate()
+    if process.returncode != 0:
+        raise SystemExit(f"a timing process failed (exit {process.returncode})")
+    return json.loads(out.strip().splitlines()[-1])
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("ref", help="the commit to compare against (e.g. main, HEAD~3)")
     parser.add_argument("--games", type=int, default=200_000, help="games per case and round")
-    parser.add_argument("--rounds", type=int, default=3, help="alternations (median kept)")
+    parser.add_argument("--rounds", type=int, default=5, help="pairs per case (median kept)")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="timings per process and case (fastest kept)"
+    )
     parser.add_argument("--base-dir", type=Path, default=Path("/tmp/uno-stats-bench-against"))
+    parser.add_argument("--cases", help="comma-separated preset/strategy cases (default: all)")
     args = parser.parse_args(argv)
     old_tree = checkout(args.ref, args.base_dir)
-    names = cases()
+    names = args.cases.split(",") if args.cases else cases()
+    ratios: dict[str, list[float]] = {n: [] for n in names}
     old: dict[str, list[float]] = {n: [] for n in names}
-    new: dict[str, list[float]] = {n: [] for n in names}
     for k in range(args.rounds):
-        order = [(old_tree, old), (ROOT, new)]
-        for tree, into in order if k % 2 == 0 else order[::-1]:  # ABBA: drift cancels
-            for name, value in speeds(tree, args.games, names).items():
-                into[name].append(value)
+        for name in names:  # both engines at once, the same case: the same moment's load
+            pair = (
+                start(old_tree, args.games, [name], args.repeat),
+                start(ROOT, args.games, [name], args.repeat),
+            )
+            before, after = speeds(pair[0])[name], speeds(pair[1])[name]
+            old[name].append(before)
+            ratios[name].append(after / before)
         print(f"round {k + 1}/{args.rounds} done", file=sys.stderr, flush=True)
-    print(f"{'case':36s} {'old r/s':>10s} {'new r/s':>10s} {'new/old':>8s}")
+    print(f"{'case':36s} {'old r/s':>10s} {'new/old':>8s} {'lowest-highest':>14s}")
     for name in names:
-        a, b = statistics.median(old[name]), statistics.median(new[name])
-        print(f"{name:36s} {a:10,.0f} {b:10,.0f} {b / a:8.3f}")
+        spread = sorted(ratios[name])
+        low_high = f"{spread[0]:.3f}-{spread[-1]:.3f}"
+        median = statistics.median(spread)
+        print(f"{name:36s} {statistics.median(old[name]):10,.0f} {median:8.3f} {low_high:>14s}")
     print(
-        f"{args.games:,} games per case, median of {args.rounds} alternations, CPU time, "
-        f"against {args.ref} ({old_tree})"
+        f"{args.games:,} games per timing, fastest of {args.repeat} per process, median of "
+        f"{args.rounds} simultaneous pairs, rounds per CPU second, against {args.ref} ({old_tree})"
     )
     return 0
 
