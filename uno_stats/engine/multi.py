@@ -13,23 +13,17 @@ from __future__ import annotations
 from uno_stats.engine.cards import (
     CARD_COLOR,
     CARD_SYMBOL,
-    DRAW_TWO,
     N_CARD_TYPES,
     REVERSE,
     SKIP,
     WILD,
 )
 from uno_stats.engine.events import (
-    DRAW_FINAL,
-    DRAW_UNO,
     EV_DEFLECT,
     EV_LOSE_TURN,
     EV_MULTI,
-    EV_PENALTY,
     EV_PLAY,
     EV_REVERSE,
-    EV_STACK,
-    EV_UNO,
     PLAY_DEFLECT,
     PLAY_DRAWN,
     PLAY_MULTI,
@@ -37,53 +31,44 @@ from uno_stats.engine.events import (
     PLAY_STACK,
     emit,
 )
-from uno_stats.engine.hands import rotate_hands, swap_hands
 from uno_stats.engine.jit import engine_jit
-from uno_stats.engine.legal import is_opponent
 from uno_stats.engine.multi_moves import MOVE_SHIFT, choose_move, picks_first
-from uno_stats.engine.piles import draw_cards, find_card, take_from_hand
-from uno_stats.engine.play import announce, clear_penalty, draw_value, next_seat, play_card
-from uno_stats.engine.rng import chance
+from uno_stats.engine.piles import find_card, take_from_hand
+from uno_stats.engine.play import (
+    add_penalty,
+    announce,
+    apply_effect,
+    draw_value,
+    go_out,
+    next_seat,
+    play_card,
+    uno_call,
+)
 from uno_stats.engine.rules import (
     R_FINAL_PENALTY,
-    R_SEVEN_ZERO,
     R_TWO_PLAYER_RULES,
-    R_UNO_PENALTY,
 )
-from uno_stats.engine.schema import STATUS_WON
 from uno_stats.engine.state import (
     ST_COLOR,
     ST_CUR,
     ST_DIR,
     ST_DISC_N,
-    ST_LONGEST_STACK,
     ST_MULTI_CARDS,
     ST_MULTI_PLAYS,
-    ST_PARTNERS,
     ST_PASSES,
-    ST_PEND_CARDS,
-    ST_PEND_KIND,
     ST_PENDING,
     ST_PLAYERS,
-    ST_SEVEN_SWAPS,
-    ST_STACK_TOTAL,
     ST_STATUS,
-    ST_UNO_PENALTIES,
-    ST_WINNER,
-    ST_ZERO_PASSES,
     T_MEMORY,
     T_ST,
     views,
 )
 from uno_stats.engine.strategies import (
-    SEEN_HANDS_MOVED,
     SEEN_PLAY,
     choose_card,
     choose_stack,
-    choose_swap_target,
     strategy_of,
 )
-from uno_stats.engine.strategy_table import S_CATCH_UNO, S_FORGET_UNO
 
 MOVE_OUT = 64  # the chosen move's cards, by card id, lie in the rank row from here
 
@@ -173,39 +158,12 @@ def _place(tab, p, card, how, seats, ev):
 
 
 @engine_jit
-def _uno_call(tab, p, seats, rng, ev):
-    """S10 on a multi-play that leaves one card: the same call as on a single card."""
-    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
-    penalty = rules[R_UNO_PENALTY]
-    if penalty == 0:
-        return
-    if not chance(rng, seats[p, S_FORGET_UNO]):
-        emit(st, ev, EV_UNO, p, 0, 0, 0, 0)
-        return
-    caught = False
-    for q in range(st[ST_PLAYERS]):
-        if is_opponent(st[ST_PARTNERS], p, q) and chance(rng, seats[q, S_CATCH_UNO]):
-            caught = True
-            break
-    if caught:
-        emit(st, ev, EV_UNO, p, 2, 0, 0, 0)
-        st[ST_UNO_PENALTIES] += 1
-        draw_cards(tab, p, penalty, rng, ev, DRAW_UNO)
-    else:
-        emit(st, ev, EV_UNO, p, 1, 0, 0, 0)
-
-
-@engine_jit
-def _add_draw_twos(st, k):
-    """k Draw Twos join the pending chain: 2 each, k cards (S20)."""
-    for _ in range(k):
-        st[ST_PENDING] += 2
-        st[ST_PEND_CARDS] += 1
-    st[ST_PEND_KIND] = 2
-    if st[ST_PEND_CARDS] > st[ST_LONGEST_STACK]:
-        st[ST_LONGEST_STACK] = st[ST_PEND_CARDS]
-    if st[ST_PENDING] > st[ST_STACK_TOTAL]:
-        st[ST_STACK_TOTAL] = st[ST_PENDING]
+def _add_others(st, last, k):
+    """The totals of a move's Draw Twos but the last, whose own play adds its total (S20:
+    k Draw Twos give 2k, k cards in the chain); nothing for other symbols."""
+    if draw_value(last) > 0:
+        for _ in range(k - 1):
+            add_penalty(st, last)
 
 
 @engine_jit
@@ -229,10 +187,11 @@ def _skip(tab, p, k, ev):
 
 
 @engine_jit
-def _effect(tab, p, k, symbol, how, seats, rng, ev):
-    """The effect of k cards of ``symbol``: one number card's, or one per action card."""
+def _effect(tab, p, k, last, how, seats, rng, ev):
+    """The effect of k cards of ``last``'s symbol: one number card's, or one per action card."""
     st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
     players = st[ST_PLAYERS]
+    symbol = CARD_SYMBOL[last]
     # Reading: deflecting per card (S20.4): each further Skip passes the total one seat on
     # (the seats passed over lose their turn); each Reverse turns play round once more.
     if how == PLAY_DEFLECT:
@@ -244,29 +203,14 @@ def _effect(tab, p, k, symbol, how, seats, rng, ev):
             _reverse(tab, p, k, ev)
             st[ST_CUR] = next_seat(st, p)
         emit(st, ev, EV_DEFLECT, st[ST_CUR], st[ST_PENDING], 0, 0, 0)
-    elif symbol == DRAW_TWO:
-        _add_draw_twos(st, k)
-        if st[ST_PEND_CARDS] > 1:
-            emit(st, ev, EV_STACK, p, st[ST_PENDING], 0, 0, 0)
-        st[ST_CUR] = next_seat(st, p)
     elif symbol == SKIP or (symbol == REVERSE and players == 2 and rules[R_TWO_PLAYER_RULES] != 0):
         _skip(tab, p, k, ev)  # with two players each Reverse acts as a Skip
     elif symbol == REVERSE:
         _reverse(tab, p, k, ev)
         st[ST_CUR] = next_seat(st, p)
-    elif rules[R_SEVEN_ZERO] != 0 and symbol == 7:  # S9, once for the whole move
-        q = choose_swap_target(strategy_of(seats, p), p, players, st[ST_PARTNERS], hn, rng)
-        swap_hands(st, hands, hn, p, q, ev)
-        announce(tab, seats, SEEN_HANDS_MOVED, p, 0)
-        st[ST_SEVEN_SWAPS] += 1
-        st[ST_CUR] = next_seat(st, p)
-    elif rules[R_SEVEN_ZERO] != 0 and symbol == 0:
-        rotate_hands(st, hands, hn, p, ev)
-        announce(tab, seats, SEEN_HANDS_MOVED, p, 0)
-        st[ST_ZERO_PASSES] += 1
-        st[ST_CUR] = next_seat(st, p)
-    else:
-        st[ST_CUR] = next_seat(st, p)
+    else:  # a number acts once (S9 7-0 included); Draw Twos add 2 each, then stack as one
+        _add_others(st, last, k)
+        apply_effect(tab, p, last, seats, rng, ev)
 
 
 @engine_jit
@@ -296,21 +240,15 @@ def play_move(tab, p, move, how, seats, rng, ev):
     _place(tab, p, last, PLAY_MULTI, seats, ev)
     st[ST_PASSES] = 0
     st[ST_COLOR] = CARD_COLOR[last]
-    symbol = CARD_SYMBOL[last]
     # Reading: the UNO call is judged once, when the whole move leaves one card (S20.5).
     if hn[p] == 1:
-        _uno_call(tab, p, seats, rng, ev)
+        uno_call(tab, p, seats, rng, ev)
         if st[ST_STATUS] >= 0:  # S17: the UNO penalty ran the pile out
             return
     if hn[p] == 0:  # S5: going out; a winning move of Draw Twos is drawn in full
-        st[ST_STATUS] = STATUS_WON
-        st[ST_WINNER] = p
-        if rules[R_FINAL_PENALTY] != 0 and symbol == DRAW_TWO:
-            _add_draw_twos(st, k)
-            victim = next_seat(st, p)
-            emit(st, ev, EV_PENALTY, victim, st[ST_PENDING], DRAW_FINAL, 0, 0)
-            draw_cards(tab, victim, st[ST_PENDING], rng, ev, DRAW_FINAL)
-        clear_penalty(st)
+        if rules[R_FINAL_PENALTY] != 0:
+            _add_others(st, last, k)
+        go_out(tab, p, last, rng, ev)
         return
     # Reading: nobody jumps in on a multi-play (S20.5): straight to its effect.
-    _effect(tab, p, k, symbol, how, seats, rng, ev)
+    _effect(tab, p, k, last, how, seats, rng, ev)

@@ -130,7 +130,7 @@ def draw_value(card):
 
 
 @engine_inline
-def _uno_call(tab, p, seats, rng, ev):
+def uno_call(tab, p, seats, rng, ev):
     """S10: the call on the next-to-last card; a caught miss draws ``uno_penalty`` at once."""
     st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
     penalty = rules[R_UNO_PENALTY]
@@ -164,7 +164,7 @@ def _find_jumper(st, hands, hn, p, card, rules):
 
 
 @engine_jit
-def _add_penalty(st, card):
+def add_penalty(st, card):
     """Grow the pending draw total by ``card``'s value and keep the stack records."""
     st[ST_PENDING] += draw_value(card)
     st[ST_PEND_CARDS] += 1
@@ -183,13 +183,13 @@ def clear_penalty(st):
 
 
 @engine_jit
-def _go_out(tab, p, card, rng, ev):
+def go_out(tab, p, card, rng, ev):
     """S5: emptying the hand ends the round; only the final penalty is still drawn."""
     st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
     st[ST_STATUS] = STATUS_WON
     st[ST_WINNER] = p
     if rules[R_FINAL_PENALTY] != 0 and draw_value(card) > 0:
-        _add_penalty(st, card)
+        add_penalty(st, card)
         victim = next_seat(st, p)
         emit(st, ev, EV_PENALTY, victim, st[ST_PENDING], DRAW_FINAL, 0, 0)
         draw_cards(tab, victim, st[ST_PENDING], rng, ev, DRAW_FINAL)
@@ -197,14 +197,14 @@ def _go_out(tab, p, card, rng, ev):
 
 
 @engine_inline
-def _apply_effect(tab, p, card, seats, rng, ev):
+def apply_effect(tab, p, card, seats, rng, ev):
     """The effect of the card ``p`` just played (not jumped on), setting the next active seat."""
     st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
     players = st[ST_PLAYERS]
     sym = CARD_SYMBOL[card]
     nxt = next_seat(st, p)
     if draw_value(card) > 0:
-        _add_penalty(st, card)
+        add_penalty(st, card)
         if st[ST_PEND_CARDS] > 1:
             emit(st, ev, EV_STACK, p, st[ST_PENDING], 0, 0, 0)
         st[ST_CUR] = nxt
@@ -282,11 +282,11 @@ def play_card(tab, p, idx, how, seats, rng, ev):
         else:
             st[ST_COLOR] = CARD_COLOR[card]
         if hn[p] == 1:
-            _uno_call(tab, p, seats, rng, ev)
+            uno_call(tab, p, seats, rng, ev)
             if st[ST_STATUS] >= 0:  # S17: the UNO penalty ran the pile out
                 return
         if hn[p] == 0:
-            _go_out(tab, p, card, rng, ev)
+            go_out(tab, p, card, rng, ev)
             return
         if how == PLAY_DEFLECT:  # S18: nobody jumps in on a deflect
             _deflect(tab, p, card, ev)
@@ -302,5 +302,5 @@ def play_card(tab, p, idx, how, seats, rng, ev):
                 p = jumper
                 how = PLAY_JUMP
                 continue
-        _apply_effect(tab, p, card, seats, rng, ev)
+        apply_effect(tab, p, card, seats, rng, ev)
         return
