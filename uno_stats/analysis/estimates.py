@@ -187,13 +187,18 @@ def cluster_variance(influence: np.ndarray) -> float:
     return m / (m - 1) * float(np.sum(influence * influence)) if m > 1 else math.nan
 
 
+def normal_interval(value: float, se: float, level: float = LEVEL) -> tuple[float, float]:
+    """``value +- z x se`` (a zero SE gives the point itself)."""
+    half = z_value(level) * se
+    return value - half, value + half
+
+
 def normal_estimate(
     value: float, se: float, n: int, level: float = LEVEL
 ) -> tuple[Estimate, float]:
     """``value ± z·se`` and the two-sided normal p-value of ``value = 0``."""
-    half = z_value(level) * se
     p = float(2 * special.ndtr(-abs(value) / se)) if se > 0 else (1.0 if value == 0 else math.nan)
-    return Estimate(value, value - half, value + half, n), p
+    return Estimate(value, *normal_interval(value, se, level), n), p
 
 
 def cluster_difference(

@@ -27,13 +27,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 from scipy import special
 
-from uno_stats.analysis.estimates import BOOTSTRAP_RESAMPLES, LEVEL
+from uno_stats.analysis.estimates import BOOTSTRAP_RESAMPLES, LEVEL, normal_interval
 from uno_stats.analysis.quantiles import (
     bootstrap_quantiles,
     bootstrap_se,
     mid_quantile,
     mid_quantiles,
-    normal_interval,
 )
 
 if TYPE_CHECKING:

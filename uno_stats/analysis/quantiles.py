@@ -29,7 +29,7 @@ from uno_stats.analysis.estimates import (
     BOOTSTRAP_SEED,
     LEVEL,
     Estimate,
-    z_value,
+    normal_interval,
 )
 
 CELLS = 4_000_000
@@ -99,12 +99,6 @@ def bootstrap_se(replicates: np.ndarray) -> float:
     """Standard error from bootstrap replicates (their standard deviation, NaN ones dropped)."""
     finite = replicates[np.isfinite(replicates)]
     return float(np.std(finite, ddof=1)) if finite.size > 1 else math.nan
-
-
-def normal_interval(value: float, se: float, level: float = LEVEL) -> tuple[float, float]:
-    """``value +- z x se`` (a zero SE gives the point itself)."""
-    half = z_value(level) * se
-    return value - half, value + half
 
 
 def quantile_estimates(

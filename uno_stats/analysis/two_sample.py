@@ -16,6 +16,7 @@ from uno_stats.analysis import methods as mt
 from uno_stats.analysis.estimates import (
     Estimate,
     mean_estimate,
+    normal_interval,
     proportion,
     require_rows,
     status_expr,
@@ -28,7 +29,7 @@ from uno_stats.analysis.quantile_diff import (
     independent_quantile_replicates,
     paired_resamples,
 )
-from uno_stats.analysis.quantiles import bootstrap_se, normal_interval
+from uno_stats.analysis.quantiles import bootstrap_se
 from uno_stats.analysis.seats import comeback_counts
 
 _NA = Estimate(math.nan, math.nan, math.nan, 0)
