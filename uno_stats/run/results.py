@@ -254,26 +254,26 @@ def pack_checkpoints(columns: dict[str, np.ndarray], players: int) -> pa.Array:
     fast as 20 list columns and is smaller on disk.
     """
     rows = len(columns["game"]) if "game" in columns else 0
-    hands, masks = [], []
-    for turn in CHECKPOINT_TURNS:
+    packed = np.empty((rows, len(CHECKPOINT_TURNS), players), dtype=np.uint8)
+    for k, turn in enumerate(CHECKPOINT_TURNS):
         column = COLUMNS_BY_NAME[f"hands_t{turn}"]
         data = _engine_array(columns, column, rows)
         if data.shape != (rows, players):
             raise ResultsError(
                 f"column {column.name}: shape {data.shape}, want ({rows}, {players})"
             )
-        hands.append(data)
         valid = _validity(columns, column, rows)
-        masks.append(np.ones(rows, dtype=bool) if valid is None else valid)
-    sizes = np.stack(hands, axis=1)  # (rows, checkpoints, seats); u16 since decks (S19)
-    reached = np.stack(masks, axis=1)
-    if sizes.max(initial=0) >= NOT_REACHED and (sizes[reached] >= NOT_REACHED).any():
-        # Reading: only with several decks can a hand reach 255 cards by turn 100; the
-        # checkpoint bytes cannot hold it, so the run stops rather than store a wrong size
-        largest = int(sizes[reached].max())
-        raise ResultsError(f"a hand of {largest} cards cannot be stored in {CHECKPOINTS}")
-    packed = sizes.astype(np.uint8)
-    packed[~reached] = NOT_REACHED
+        if data.max(initial=0) >= NOT_REACHED:  # rare: look at the reached rounds only
+            reached = data if valid is None else data[valid]
+            if reached.max(initial=0) >= NOT_REACHED:
+                # Reading: only with several decks can a hand reach 255 cards by turn 100;
+                # the checkpoint bytes cannot hold it, so the run stops rather than store a
+                # wrong size
+                largest = int(reached.max())
+                raise ResultsError(f"a hand of {largest} cards cannot be stored in {CHECKPOINTS}")
+        if valid is not None:  # one vectorised pass (a boolean row assignment is ~10x slower)
+            data = np.where(valid[:, None], data, NOT_REACHED)
+        np.copyto(packed[:, k, :], data, casting="unsafe")
     width = len(CHECKPOINT_TURNS) * players
     return pa.FixedSizeBinaryArray.from_buffers(
         pa.binary(width), rows, [None, pa.py_buffer(packed.reshape(-1))]
