@@ -18,7 +18,14 @@ from uno_stats.run.bench import (
     load_bench_scenario,
     results_table,
 )
-from uno_stats.run.bench_suite import Row, Suite, machine_info, measure_yardstick, run_suite
+from uno_stats.run.bench_suite import (
+    Row,
+    Suite,
+    machine_info,
+    measure_costs,
+    measure_yardstick,
+    run_suite,
+)
 
 cli = CliRunner()
 
@@ -66,6 +73,7 @@ def fake_suite() -> Suite:
     ]
     suite.scaling_command = "uno-stats bench --workers 2"
     suite.end_to_end = [Row("1 worker", 0.8, "of the engine", "uno-stats run x")]
+    suite.costs = [Row("play a round", 4.5, "us CPU", "measure_costs")]
     suite.memory = [
         Row("run of 10,000 rounds", 300.0, "MiB", "a"),
         Row("run of 100 rounds", 200.0, "MiB", "b"),
@@ -83,6 +91,7 @@ def test_bench_document_names_machine_commands_and_ratios(tmp_path):
         "`uno-stats bench --strategy basic`",
         "1.67x",  # 2 workers: 0.01 s / 0.006 s
         "0.80 of the engine",
+        "4.50 us CPU",
         "150,000 rounds/s",
         "1.50x the memory",
         "/nowhere/uno_c.c does not exist",
@@ -104,9 +113,22 @@ def test_yardstick_compiled_run_and_parsed(tmp_path):
     )
     suite = fake_suite()
     measure_yardstick(suite, tmp_path, source)
-    c_loop, ratio = suite.yardstick
+    c_loop, ratio, copies = suite.yardstick
     assert c_loop.value == 400_000.0
     assert ratio.value == pytest.approx(100_000.0 / 400_000.0)  # 1000 rounds in 0.01 s
+    # two copies at once (the fake suite's top worker count), each printing 400,000/s
+    assert copies.value == pytest.approx(2.0) and "800,000 rounds/s" in copies.note
+
+
+def test_costs_of_play_and_write(tmp_path):
+    """Per-round CPU of playing and of writing a part, and the ceiling they imply."""
+    suite = fake_suite()
+    suite.games, suite.costs = 400, []
+    measure_costs(suite, tmp_path)
+    play, write, ceiling = suite.costs
+    assert play.value > 0 and write.value > 0
+    assert ceiling.value == pytest.approx(play.value / (play.value + write.value))
+    assert not (tmp_path / "costs").exists()  # its parts are removed
 
 
 def test_yardstick_skipped_without_source(tmp_path):
@@ -123,5 +145,6 @@ def test_report_end_to_end_tiny(tmp_path):
     assert len(suite.throughput) >= 8
     assert [r.workers for r in suite.scaling] == [1, 2]
     assert len(suite.end_to_end) == 2 and all(r.value > 0 for r in suite.end_to_end)
+    assert len(suite.costs) == 3
     assert [r.what for r in suite.starts][:2] == ["--help", "validate"]
     assert len(suite.memory) == 2

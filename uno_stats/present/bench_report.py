@@ -61,6 +61,13 @@ def bench_document(suite: Suite, command: str, image: Path | None) -> Document:
         "summary included) as a share of the engine's rounds/s at the same worker count."
     )
     doc.table(headers, _rows(suite.end_to_end))
+    if suite.costs:
+        doc.para(
+            "Where a run's CPU goes, per round. With one worker the Parquet part of one chunk "
+            "is written on the second core while the next chunk plays; when every core plays, "
+            "writing takes its share of them, which bounds a whole run below the engine."
+        )
+        doc.table(headers, _rows(suite.costs))
     doc.heading("Start-up")
     doc.table(headers, _rows(suite.starts))
     doc.heading("Peak memory")

@@ -65,6 +65,7 @@ class Suite:
     scaling: list[BenchResult] = field(default_factory=list)  # default table, 1 and 2 workers
     scaling_command: str = ""
     end_to_end: list[Row] = field(default_factory=list)  # ratio rows: run vs engine
+    costs: list[Row] = field(default_factory=list)  # where a run's CPU goes, per round
     starts: list[Row] = field(default_factory=list)
     memory: list[Row] = field(default_factory=list)
     yardstick: list[Row] = field(default_factory=list)
@@ -300,12 +301,10 @@ def measure_yardstick(suite: Suite, folder: Path, source: Path) -> None:
     subprocess.run(build, check=True, capture_output=True)
     rounds = max(100_000, suite.games * 2)
     run = [str(binary), "4", str(rounds), "1"]
-    out = subprocess.run(run, check=True, capture_output=True, text=True).stdout
-    found = re.search(r"games/s=([0-9.]+)", out)
-    if found is None:
-        suite.skipped.append(f"C yardstick: unexpected output {out.strip()!r}")
+    c_rate = _c_rate(subprocess.run(run, check=True, capture_output=True, text=True).stdout)
+    if c_rate is None:
+        suite.skipped.append("C yardstick: unexpected output from the C loop")
         return
-    c_rate = float(found.group(1))
     shown = f"{Path(build[0]).name} -O2 -o uno_c {source} -lm && ./uno_c 4 {rounds} 1"
     suite.yardstick.append(Row("minimal C loop, 4 players", c_rate, "rounds/s", shown))
     engine = next((r for r in suite.scaling if r.workers == 1 and r.where == "local"), None)
@@ -318,6 +317,77 @@ def measure_yardstick(suite: Suite, folder: Path, source: Path) -> None:
                 suite.scaling_command,
             )
         )
+    # The machine's own scaling: as many copies of the C loop at once as the engine had
+    # workers (it shares nothing), so the engine's speed-up can be read against it.
+    top = max((r.workers for r in suite.scaling if r.where == "local"), default=1)
+    if top > 1:
+        copies = [
+            subprocess.Popen([*run[:-1], str(k + 1)], stdout=subprocess.PIPE, text=True)
+            for k in range(top)
+        ]
+        rates = [_c_rate(proc.communicate()[0]) for proc in copies]
+        if all(rate is not None for rate in rates):
+            together = sum(rate for rate in rates if rate is not None)
+            suite.yardstick.append(
+                Row(
+                    f"{top} copies of the C loop at once (the machine's scaling)",
+                    together / c_rate,
+                    "x one copy",
+                    f"{top} x `./uno_c 4 {rounds} SEED` started together",
+                    f"{together:,.0f} rounds/s together",
+                )
+            )
+
+
+def _c_rate(output: str) -> float | None:
+    """The rounds/s the C loop printed (``games/s=...``), or None."""
+    found = re.search(r"games/s=([0-9.]+)", output)
+    return float(found.group(1)) if found else None
+
+
+COST_CHUNKS = 5
+"""Chunks played and written to take the per-round costs (the median is kept)."""
+
+
+def measure_costs(suite: Suite, folder: Path) -> None:
+    """CPU microseconds per round to play a chunk and to write its Parquet part, in this
+    process, and what they allow end to end: writing overlaps play on a second core with
+    one worker, but takes its share of the cores when every core plays."""
+    from statistics import median
+
+    from uno_stats.engine import EngineConfig
+    from uno_stats.run.bench import warm_up_engine
+    from uno_stats.run.results import PartMeta, write_part
+    from uno_stats.run.runner import run_chunk
+    from uno_stats.run.scenario import with_overrides
+
+    size = max(100, min(50_000, suite.games // 4))
+    config = EngineConfig.from_scenario(with_overrides(load_bench_scenario(None), games=size))
+    warm_up_engine(config)
+    play, write = [], []
+    for k in range(COST_CHUNKS):
+        started = time.thread_time()
+        columns = run_chunk(config, k * size, size)
+        played = time.thread_time()
+        meta = PartMeta("bench", 2026, "bench", k, k * size, size)  # as a run writes it
+        write_part(folder / "costs", k, columns, config.players, meta)
+        play.append((played - started) / size * 1e6)
+        write.append((time.thread_time() - played) / size * 1e6)
+    shutil.rmtree(folder / "costs", ignore_errors=True)
+    play_us, write_us = median(play), median(write)
+    shown = f"median of {COST_CHUNKS} chunks of {size:,} rounds, CPU time of one thread"
+    where = "uno_stats.run.bench_suite.measure_costs"
+    suite.costs += [
+        Row("play a round (engine, result columns)", play_us, "us CPU", where, shown),
+        Row("write a round (Arrow, Parquet zstd, digest)", write_us, "us CPU", where, shown),
+        Row(
+            "share of a core's time left to play when writing takes a core's share",
+            play_us / (play_us + write_us),
+            "of the engine",
+            where,
+            "the end-to-end ceiling when every core plays (play / (play + write))",
+        ),
+    ]
 
 
 def run_suite(
@@ -345,6 +415,7 @@ def run_suite(
             ),
             ("scaling over workers", lambda: measure_scaling(suite, workers, scheduler)),
             ("end to end", lambda: measure_end_to_end(suite, folder)),
+            ("play and write costs", lambda: measure_costs(suite, folder)),
             ("start-up", lambda: measure_starts(suite, folder, cold)),
             ("peak memory", lambda: measure_memory(suite, folder)),
             ("C yardstick", lambda: measure_yardstick(suite, folder, yardstick)),
