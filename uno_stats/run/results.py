@@ -51,6 +51,10 @@ COMPRESSION_LEVEL = 1
 """Measured on parts of 50,000 four-player rounds (README "Performance"): zstd level 1 writes
 at least as fast as lz4 and snappy and gives the smallest files (1.57 MB against 2.5 MB);
 levels 3 and 6 cost time and save nothing."""
+NO_DICTIONARY = ("game", "hand_checkpoints")
+"""Columns whose values are (nearly) all distinct: a dictionary is built and thrown away for
+each, so they are written without one (``game``, a run of consecutive integers, as deltas):
+about 6% less Parquet time per part and a smaller file (measured on 50,000 rounds)."""
 
 CHECKPOINTS = "hand_checkpoints"
 """The one column holding every hand-size checkpoint of a round (see pack_checkpoints)."""
@@ -349,6 +353,10 @@ def _write_parquet(table: pa.Table, path: Path, with_digest: bool) -> None:
             table.schema,
             compression=COMPRESSION,
             compression_level=COMPRESSION_LEVEL,
+            use_dictionary=[n for n in table.schema.names if n not in NO_DICTIONARY],
+            column_encoding={"game": "DELTA_BINARY_PACKED"}
+            if "game" in table.schema.names
+            else None,
             write_page_checksum=True,
         )
         try:
