@@ -266,12 +266,14 @@ def measure_memory(suite: Suite, folder: Path) -> None:
     for games in (max(100, suite.games * 10), max(10, suite.games // 10)):
         args = ["run", str(path), "--games", str(games), "--out", str(folder / "mem")]
         args += ["--quiet", "--fresh"]
+        started = time.perf_counter()
         done = subprocess.run(
             [sys.executable, "-c", _PEAK, *_cli(), *args],
             capture_output=True,
             text=True,
             check=False,
         )
+        wall = time.perf_counter() - started
         if done.returncode != 0:
             raise UnoStatsError(f"bench: memory run of {games:,} games failed: {done.stderr}")
         kib = int(done.stdout.split()[-1])
@@ -281,7 +283,9 @@ def measure_memory(suite: Suite, folder: Path) -> None:
                 kib / 1024,
                 "MiB peak (largest process)",
                 f"uno-stats run {name} --games {games} --quiet --fresh",
-                "resource.getrusage(RUSAGE_CHILDREN).ru_maxrss of a wrapper process",
+                "resource.getrusage(RUSAGE_CHILDREN).ru_maxrss of a wrapper process; "
+                f"{wall:.1f} s wall, {games / wall:,.0f} rounds/s end to end on the default "
+                "workers",
             )
         )
         shutil.rmtree(folder / "mem", ignore_errors=True)
