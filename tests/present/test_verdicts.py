@@ -99,7 +99,7 @@ def test_shipped_reports_have_no_self_contradicting_verdict() -> None:
     assert not bad, "\n".join(bad)
 
 
-def test_bootstrap_p_below_resolution_is_bounded_after_holm() -> None:
+def test_p_text_is_holm_corrected_within_a_family() -> None:
     from dataclasses import replace
 
     from uno_stats.analysis.estimates import Estimate
@@ -116,19 +116,19 @@ def test_bootstrap_p_below_resolution_is_bounded_after_holm() -> None:
         Estimate(44.0, 43.0, 45.0, 1000),
         Estimate(4.0, 3.0, 5.0, 2000),
         Estimate(1.1, 1.07, 1.13, 2000),
-        "paired bootstrap",
+        "bootstrap SE",
         8.0,
-        0.0,
+        1e-15,
         "shift",
         4.0,
-        0.0,
+        4e-15,
         family=4,
         paired=True,
         direction=1,
-        p_resolution=1e-3,
     )
-    assert p_text(c) == "Holm p < 0.004"
+    assert p_text(c) == "Holm p = 4.0e-15"
     line = verdict(c, "a", "b", 4)
     assert "longer" in line and check_verdict(line) is None
-    assert p_text(replace(c, family=1)) == "p < 0.001"
+    assert p_text(replace(c, family=1, p_holm=1e-15)) == "p = 1.0e-15"
+    assert p_text(replace(c, p=0.0, p_holm=0.0)) == "Holm p < 1e-300"
     assert p_text(replace(c, p=0.02, p_holm=0.06)) == "Holm p = 0.06"

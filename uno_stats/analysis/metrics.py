@@ -142,7 +142,7 @@ class MetricComparison:
     ``status``: ``tested``; ``identical`` (paired, and every game gave the same value);
     ``absent`` (zero in every round of both runs). Only ``tested`` rows have a p-value.
     ``direction``: the sign of the effect the test saw (+1: b higher). ``tost``: the 90%
-    difference interval. ``p_resolution``: smallest p the method can give (bootstrap).
+    difference interval.
     """
 
     metric: str
@@ -165,6 +165,5 @@ class MetricComparison:
     status: str = "tested"
     direction: int = 0
     tost: tuple[float, float] = (math.nan, math.nan)
-    p_resolution: float = 0.0
     equivalence: Equivalence | None = None
     note: str = ""

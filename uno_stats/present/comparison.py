@@ -10,7 +10,7 @@ from uno_stats.analysis.compare import RunComparison
 from uno_stats.analysis.metrics import RATE_KINDS, MetricComparison
 from uno_stats.present.document import Document
 from uno_stats.present.sections import est, num, p_cell, pct
-from uno_stats.present.verdicts import holm_floor, pairing_text, verdict
+from uno_stats.present.verdicts import pairing_text, verdict
 from uno_stats.run.scenario_deck import deck_label
 
 if TYPE_CHECKING:
@@ -81,8 +81,7 @@ def _value_cell(c: MetricComparison, which: str) -> str:
 def _p_holm_cell(c: MetricComparison) -> str:
     if c.status != "tested":
         return "no test"
-    floor = holm_floor(c)
-    return f"< {floor:g}" if floor is not None else p_cell(c.p_holm)
+    return p_cell(c.p_holm)
 
 
 def comparison_section(
@@ -108,7 +107,6 @@ def comparison_section(
     rows = []
     for r in results:
         c = r.comparison
-        raw = "< " + f"{c.p_resolution:g}" if c.p_resolution and c.p < c.p_resolution else None
         rows.append(
             [
                 r.run.name,
@@ -119,7 +117,7 @@ def comparison_section(
                 est(c.ratio, 3),
                 c.test,
                 f"{c.effect_name} {c.effect:+.3f}" if math.isfinite(c.effect) else "n/a",
-                "no test" if c.status != "tested" else (raw or p_cell(c.p)),
+                "no test" if c.status != "tested" else p_cell(c.p),
                 _p_holm_cell(c),
             ]
         )

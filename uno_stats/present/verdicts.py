@@ -60,18 +60,9 @@ def _digits(*xs: float) -> int:
     return max(0, min(6, 1 - math.floor(math.log10(min(finite)))))
 
 
-def holm_floor(c: MetricComparison) -> float | None:
-    """When a resampling p is below its resolution 1/R: the bound its Holm p stays below
-    (R resamples, m tests in the family: m / R); None otherwise."""
-    if c.p_resolution and c.p < c.p_resolution:
-        return min(1.0, c.p_resolution * max(1, c.family))
-    return None
-
-
 def p_text(c: MetricComparison) -> str:
     """The p-value as printed: Holm-corrected when the family has more than one test."""
-    floor = holm_floor(c)
-    text = f"p < {floor:g}" if floor is not None else format_p(c.p_holm)
+    text = format_p(c.p_holm)
     return ("Holm " + text) if c.family > 1 else text
 
 
