@@ -207,7 +207,7 @@ def test_challenge_counts_are_wide_enough_for_many_wild_draw_fours() -> None:
         deck={"decks": 3, "counts": counts},
     )
     cols = simulate(config, 0, 50)
-    assert cols["challenges"].dtype == np.uint16 and cols["challenges_won"].dtype == np.uint16
+    assert cols["challenges"].dtype == np.uint32 and cols["challenges_won"].dtype == np.uint32
     # most plays are Wild Draw Fours, each challenged: a challenge follows a turn's play
     assert cols["challenges"].max() > 20
     assert (cols["challenges"] <= cols["turns"]).all()

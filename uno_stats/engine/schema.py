@@ -56,8 +56,8 @@ class Column:
 
 
 # Hand sizes (and the columns made of them) are uint16: with several decks (RULES.md S19) a
-# hand can hold more than 255 cards; so are the challenge counts, since a deck of many Wild
-# Draw Fours can see more than 255 of them challenged in one long round.
+# hand can hold more than 255 cards. Counts of events that can happen on every turn are
+# uint32, like ``turns``: ``max_turns`` goes up to 1,000,000, past any 16-bit count.
 COLUMNS: tuple[Column, ...] = (
     Column("game", "uint64", False),
     Column("round", "uint16", False),
@@ -68,29 +68,29 @@ COLUMNS: tuple[Column, ...] = (
     Column("status", "uint8", False),
     Column("turns", "uint32", False),
     Column("cards_drawn", "uint32", False),
-    Column("reshuffles", "uint16", False),
+    Column("reshuffles", "uint32", False),
     Column("hand_sizes", "uint16", True),
     Column("points", "uint16", True),
     Column("max_deficit", "uint16", True),
     Column("match_winner", "int8", False, True),
     Column("match_rounds", "uint16", False, True),
-    Column("longest_stack", "uint8", False),
-    Column("stack_total", "uint16", False),
-    Column("challenges", "uint16", False),
-    Column("challenges_won", "uint16", False),
-    Column("uno_penalties", "uint8", False),
-    Column("seven_swaps", "uint16", False),
-    Column("zero_passes", "uint16", False),
-    Column("jump_ins", "uint16", False),
-    Column("mistakes", "uint16", False),
-    Column("hand_shuffles", "uint16", False),
+    Column("longest_stack", "uint32", False),
+    Column("stack_total", "uint32", False),
+    Column("challenges", "uint32", False),
+    Column("challenges_won", "uint32", False),
+    Column("uno_penalties", "uint32", False),
+    Column("seven_swaps", "uint32", False),
+    Column("zero_passes", "uint32", False),
+    Column("jump_ins", "uint32", False),
+    Column("mistakes", "uint32", False),
+    Column("hand_shuffles", "uint32", False),
     *(Column(f"hands_t{t}", "uint16", True, True) for t in CHECKPOINT_TURNS),
     Column("largest_hand", "uint16", False),
-    Column("turn_draws", "uint16", False),
+    Column("turn_draws", "uint32", False),
     Column("turn_draw_cards", "uint32", False),
     Column("seating", "uint8", True),
-    Column("multi_plays", "uint16", False),
-    Column("multi_cards", "uint16", False),
+    Column("multi_plays", "uint32", False),
+    Column("multi_cards", "uint32", False),
 )
 COLUMNS_BY_NAME: dict[str, Column] = {c.name: c for c in COLUMNS}
 
