@@ -4,6 +4,7 @@ part before is written, small default runs start no pool of every core, and the 
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from pathlib import Path
@@ -93,6 +94,31 @@ def test_small_default_run_forks_one_worker_that_loads_the_engine(tmp_path, monk
     assert started == [(1, False)]
     assert calls == [1]
     assert read_run_manifest(outcome.path).rows == 1200
+
+
+@pytest.mark.skipif(backends.START_METHOD != "fork", reason="a small run forks its worker")
+def test_forked_worker_of_a_small_run_leaves_the_parts_to_this_process(tmp_path, monkeypatch):
+    """The one forked worker only plays; this process writes every part (so the worker never
+    needs pyarrow), and the run is the same as one played in process."""
+    log = tmp_path / "writers.txt"
+    real = runner.write_part
+
+    def recording(*args, **kwargs):
+        with log.open("a") as handle:
+            handle.write(f"{os.getpid()}\n")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "write_part", recording)
+    monkeypatch.setattr(jit, "engine_is_cached", lambda: True)
+    forked = run_scenario(
+        tiny(tmp_path), tmp_path / "forked", progress=False, while_running=lambda: None
+    )
+    writers = log.read_text().split()
+    assert len(writers) == read_run_manifest(forked.path).chunks_done > 1
+    assert set(writers) == {str(os.getpid())}
+    inline = run_scenario(tiny(tmp_path), tmp_path / "inline", workers=1, progress=False)
+    frames = [outcome.runs[0].scan().collect() for outcome in (forked, inline)]
+    assert frames[0].equals(frames[1])
 
 
 def test_while_running_is_called_once_and_only_with_work_to_do(tmp_path):

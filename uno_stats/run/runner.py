@@ -32,9 +32,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-from tqdm import tqdm
-
 from uno_stats import engine
 from uno_stats.engine import jit
 from uno_stats.errors import RunError
@@ -55,6 +52,8 @@ from uno_stats.run.results import PartMeta, Run, write_part
 from uno_stats.run.verify import RunCheck, check_run
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from uno_stats.run.scenario import Scenario
 
 
@@ -143,18 +142,46 @@ def _play_in_turn(turns: PipelinedBackend, config: Any, meta: PartMeta) -> dict[
 
 @dataclass
 class _Progress:
-    """Bookkeeping of one invocation: games computed, timing, the progress bar."""
+    """Bookkeeping of one invocation: games computed, timing, the progress bar.
 
-    bar: Any
+    The bar (tqdm, when ``show`` is true) is opened by :meth:`open_bar` once the workers
+    are started, so that importing and starting it delays no worker.
+    """
+
+    show: bool
     started: float = field(default_factory=time.perf_counter)
     ended: float | None = None
     computed: int = 0
+    bar: Any = None
+
+    def open_bar(self, desc: str, total: int, initial: int) -> None:
+        """Start showing progress (None: quiet when stderr is not a terminal)."""
+        if self.show and self.bar is None and self.ended is None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(
+                total=total,
+                initial=initial,
+                unit="game",
+                unit_scale=True,
+                desc=desc,
+                file=sys.stderr,
+                disable=None,  # quiet when stderr is not a terminal
+                dynamic_ncols=True,
+            )
+
+    def update(self, games: int) -> None:
+        """``games`` more games are done."""
+        self.computed += games
+        if self.bar is not None:
+            self.bar.update(games)
 
     def stop(self) -> None:
         """Close the bar and freeze the clock (once)."""
         if self.ended is None:
             self.ended = time.perf_counter()
-            self.bar.close()
+            if self.bar is not None:
+                self.bar.close()
 
     @property
     def elapsed(self) -> float:
@@ -184,14 +211,16 @@ def _chunk_error(plan: RunPlan, failed: TaskFailed) -> RunError:
     return RunError(f"{what} failed: {type(exc).__name__}: {exc}; {resume}")
 
 
-def _submit(backend: Backend, plans: list[RunPlan], chunk: Chunk) -> Any:
+def _submit(backend: Backend, plans: list[RunPlan], chunk: Chunk, write_here: bool) -> Any:
     """Start one chunk; ``run_chunk`` is looked up at call time (tests replace it).
 
     Workers on this machine write their own part; Dask workers, which may not share the
-    disk, send the columns back for the parent to write.
+    disk, and the one forked worker of a small run (``write_here``: it then never imports
+    pyarrow, which this process imports meanwhile) send the columns back for this process
+    to write.
     """
     plan = plans[chunk.run]
-    if getattr(backend, "shares_disk", False):
+    if getattr(backend, "shares_disk", False) and not write_here:
         return backend.submit(
             run_and_write_chunk,
             plan.config,
@@ -352,43 +381,40 @@ def _execute(
         workers = 1  # a pool of every core would cost more than it saves
     # A local pool's forked workers load a cached engine themselves, in parallel, while this
     # process prepares the summary (``while_running``); a cold engine compiles here, once. A
-    # small run with something to prepare meanwhile forks its one worker for that reason.
+    # small run with something to prepare meanwhile forks its one worker for that reason, and
+    # writes that worker's parts here: the worker only loads the engine and plays, while
+    # this process imports pyarrow with the summary's modules.
     cached = jit.engine_is_cached()
     fork_one = small and cached and while_running is not None and START_METHOD == "fork"
     warm_here = cluster is not None or not cached or (workers == 1 and not fork_one)
     if pending and compile_here and warm_here:
         jit.ensure_compiled()  # here, once, with a notice when cold: workers then load the cache
-    bar = tqdm(
-        total=total,
-        initial=already,
-        unit="game",
-        unit_scale=True,
-        desc=scenario.name,
-        file=sys.stderr,
-        disable=None if progress else True,  # None: quiet when stderr is not a terminal
-        dynamic_ncols=True,
-    )
-    state = _Progress(bar)
+    state = _Progress(progress)
+
+    def started() -> None:
+        """The first chunks are handed out (pool workers forked): now the rest can start."""
+        if while_running is not None:
+            while_running()
+        state.open_bar(scenario.name, total, already)
 
     def on_done(chunk: Chunk, result: int | dict[str, np.ndarray]) -> None:
         plan = plans[chunk.run]
-        if isinstance(result, dict):  # columns from a worker that does not share our disk
+        if isinstance(result, dict):  # columns from a worker that does not write its part
             write_part(plan.path, chunk.index, result, plan.scenario.players, plan.part_meta(chunk))
             result = len(result["game"])
         plan.done.add(chunk.index)
         _record_chunk(plan, result)
-        state.computed += chunk.n_games
-        bar.update(chunk.n_games)
+        state.update(chunk.n_games)
 
     def submit(backend: Backend, chunk: Chunk) -> Any:
-        return _submit(backend, plans, chunk)
+        return _submit(backend, plans, chunk, write_here=fork_one)
 
     error: BaseException | None = None
     interrupted = False
     try:
         if pending and cluster is not None:
             state.started = time.perf_counter()  # the speed excludes compile and start-up
-            execute(cluster, todo, submit, on_done, while_running)
+            execute(cluster, todo, submit, on_done, started)
         elif pending:
             # Closed (running chunks finished) on exit.
             with make_backend(
@@ -397,7 +423,7 @@ def _execute(
                 # Reading: the speed excludes compiling and this command's own start-up; pool
                 # workers that load a cached engine themselves do so within it (~0.5 s).
                 state.started = time.perf_counter()
-                execute(backend, todo, submit, on_done, while_running)
+                execute(backend, todo, submit, on_done, started)
     except TaskFailed as failed:
         error = _chunk_error(plans[failed.task.run], failed)
     except OSError as exc:
