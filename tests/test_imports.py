@@ -123,3 +123,18 @@ def test_a_small_run_forks_its_worker_before_anything_heavy(tmp_path: Path) -> N
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert done.stdout.split() == ["checked"]
+
+
+def test_the_command_freezes_its_objects_before_the_interpreter_exits() -> None:
+    """``main`` (the console script) leaves the teardown no objects to trace."""
+    code = (
+        "import gc, sys\n"
+        "from uno_stats.cli import main\n"
+        "sys.argv = ['uno-stats', '--help']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(gc.get_freeze_count())"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert int(done.stdout.splitlines()[-1]) > 1000

