@@ -34,8 +34,8 @@ def run_file(
     """Load, validate and run one scenario file; the :class:`RunOutcome`.
 
     ``while_running``: see :func:`~uno_stats.run.runner.run_scenario`."""
+    from uno_stats.run.early import early_worker
     from uno_stats.run.limits import MAX_GAMES, cap_workers
-    from uno_stats.run.runner import RunInterrupted, run_scenario
     from uno_stats.run.scenario import load_scenario, with_overrides
 
     count = count_option("--games", games, 1, MAX_GAMES)
@@ -44,6 +44,11 @@ def run_file(
         if capped:
             typer.echo(f"Warning: {capped}", err=True)
     scenario = with_overrides(load_scenario(path), games=count, seed=seed)
+    # A small run's worker is forked now and loads the engine while the runner is imported
+    # and the run planned (only with something to do meanwhile: see run_scenario)
+    early = early_worker(scenario, workers, scheduler) if while_running is not None else None
+    from uno_stats.run.runner import RunInterrupted, run_scenario
+
     try:
         return run_scenario(
             scenario,
@@ -55,31 +60,36 @@ def run_file(
             fresh=fresh,
             notify=note,
             while_running=while_running,
+            early=early,
         )
     except RunInterrupted as exc:
         exit_interrupted(exc)
+    finally:
+        if early is not None:
+            early.discard()  # a no-op when the run used it; else it must not outlive the run
 
 
-def import_in_background(module: str) -> Callable[[], None]:
-    """A callable that starts importing ``module`` in a daemon thread, once.
+def import_in_background(*modules: str) -> Callable[[], None]:
+    """A callable that starts importing ``modules``, in order, in a daemon thread, once.
 
     Given to a run as ``while_running``: the engine releases the GIL and pool workers are
-    other processes, so the import overlaps the simulation. A later ``import`` of the same
+    other processes, so the imports overlap the simulation. A later ``import`` of the same
     module waits for it to finish (the import system locks the module), and an import that
     failed in the thread raises again there.
     """
 
     def start() -> None:
         threading.Thread(
-            target=_import_quietly, args=(module,), name="uno-stats-import", daemon=True
+            target=_import_quietly, args=modules, name="uno-stats-import", daemon=True
         ).start()
 
     return start
 
 
-def _import_quietly(module: str) -> None:
-    with contextlib.suppress(Exception):  # imported again in the main thread, which reports it
-        importlib.import_module(module)
+def _import_quietly(*modules: str) -> None:
+    for module in modules:
+        with contextlib.suppress(Exception):  # imported again where used, which reports it
+            importlib.import_module(module)
 
 
 def open_runs(folders: list[Path], allow_incomplete: bool = True) -> "list[Run]":

@@ -53,6 +53,9 @@ COMPRESSION_LEVEL = 1
 at least as fast as lz4 and snappy and gives the smallest files (1.57 MB against 2.5 MB);
 levels 3 and 6 cost time and save nothing."""
 
+WRITER_MODULES = ("pyarrow", "pyarrow.compute", "pyarrow.parquet")
+"""What :func:`write_part` imports on first use (about 0.1 s), for a caller to import ahead."""
+
 CHECKPOINTS = "hand_checkpoints"
 """The one column holding every hand-size checkpoint of a round (see pack_checkpoints)."""
 NOT_REACHED = 255
