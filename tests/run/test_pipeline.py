@@ -199,3 +199,22 @@ def test_small_default_run_is_cut_for_its_one_worker(tmp_path):
     two = run_scenario(tiny(tmp_path), tmp_path / "two", workers=2, progress=False)
     assert read_run_manifest(default.path).chunks == MIN_CHUNKS_PER_WORKER
     assert read_run_manifest(two.path).chunks == 2 * MIN_CHUNKS_PER_WORKER
+
+
+@pytest.mark.skipif(backends.START_METHOD != "fork", reason="the early worker is forked")
+def test_ctrl_c_stops_a_small_runs_worker_and_the_run_resumes(tmp_path, monkeypatch):
+    """Interrupted while its worker loads, a small run stops that worker (its chunks would
+    come back here to be written) and says so; the same call then finishes the run."""
+    monkeypatch.setattr(jit, "engine_is_cached", lambda: True)
+    s = tiny(tmp_path)
+    assert mp.active_children() == []
+    pool = early_worker(s, None, None)
+
+    def interrupt() -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(runner.RunInterrupted):
+        run_scenario(s, tmp_path / "out", progress=False, while_running=interrupt, early=pool)
+    assert mp.active_children() == []
+    again = run_scenario(s, tmp_path / "out", progress=False, while_running=lambda: None)
+    assert again.runs[0].complete

@@ -437,7 +437,14 @@ def _execute(
                 # Reading: the speed excludes compiling and this command's own start-up; pool
                 # workers that load a cached engine themselves do so within it (~0.5 s).
                 state.started = time.perf_counter()
-                execute(backend, todo, submit, on_done, started)
+                try:
+                    execute(backend, todo, submit, on_done, started)
+                except BaseException:
+                    if fork_one and isinstance(backend, PoolBackend):
+                        # its chunks come back here to be written: one still playing would
+                        # only be dropped, so the worker is stopped instead of waited for
+                        backend.discard()
+                    raise
     except TaskFailed as failed:
         error = _chunk_error(plans[failed.task.run], failed)
     except OSError as exc:
