@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -166,3 +167,23 @@ def test_run_forks_a_small_runs_worker_before_numpy(tmp_path: Path) -> None:
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert [line for line in done.stdout.splitlines() if line.startswith("forked")] == ["forked"]
+
+
+@pytest.mark.parametrize(("given", "kept"), [(None, "1"), ("3", "3")])
+def test_the_command_keeps_openblas_to_one_thread_unless_told(given: str | None, kept: str) -> None:
+    """``main`` sets ``OPENBLAS_NUM_THREADS=1`` before numpy loads (its thread pools cost a
+    run's start CPU), keeping a value the user set."""
+    code = (
+        "import os, sys\n"
+        "from uno_stats.cli import main\n"
+        "sys.argv = ['uno-stats', '--help']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(os.environ.get('OPENBLAS_NUM_THREADS'))"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True, env=env
+    )
+    assert done.stdout.splitlines()[-1] == kept
