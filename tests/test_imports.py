@@ -9,8 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from uno_stats.run.backends import START_METHOD
-
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("numba", "polars", "pyarrow", "scipy", "matplotlib")
 LIGHTER = ("numpy", "tqdm", "tabulate", "pydantic", "yaml")
@@ -141,32 +139,6 @@ def test_the_command_freezes_its_objects_before_the_interpreter_exits() -> None:
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert int(done.stdout.splitlines()[-1]) > 1000
-
-
-@pytest.mark.skipif(START_METHOD != "fork", reason="a small run's worker is forked")
-def test_run_forks_a_small_runs_worker_before_numpy(tmp_path: Path) -> None:
-    """``uno-stats run`` of a small scenario forks its worker (which loads the engine) as soon
-    as the scenario is read: before numpy, pyarrow, polars, numba or scipy are imported."""
-    watched = (*HEAVY, "numpy", "tqdm")
-    code = (
-        "import sys\n"
-        "from uno_stats.engine import jit\n"
-        "jit.engine_is_cached = lambda: True  # the worker loads (or compiles) it itself\n"
-        "from uno_stats.run.backends import PoolBackend\n"
-        "preload = PoolBackend.preload\n"
-        "def spy(self, fn):\n"
-        f"    print('forked', *(m for m in {watched!r} if m in sys.modules))\n"
-        "    preload(self, fn)\n"
-        "PoolBackend.preload = spy\n"
-        "from uno_stats.cli import main\n"
-        "sys.argv = ['uno-stats', 'run', 'scenarios/mattel-2022-4p.yaml', '--games', '200',\n"
-        f"            '--quiet', '--out', {str(tmp_path)!r}]\n"
-        "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
-    )
-    assert [line for line in done.stdout.splitlines() if line.startswith("forked")] == ["forked"]
 
 
 @pytest.mark.parametrize(("given", "kept"), [(None, "1"), ("3", "3")])

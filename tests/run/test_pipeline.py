@@ -14,11 +14,10 @@ import pytest
 
 from uno_stats.engine import jit
 from uno_stats.run import backends, runner
-from uno_stats.run.early import SMALL_RUN_GAMES, early_worker
 from uno_stats.run.manifest import read_run_manifest
 from uno_stats.run.plan import MIN_CHUNKS_PER_WORKER
 from uno_stats.run.runner import run_scenario
-from uno_stats.run.scenario import load_scenario, with_overrides
+from uno_stats.run.scenario import load_scenario
 
 TINY = "name: tiny\nplayers: 4\ngames: 1200\nseed: 7\nrules:\n  preset: mattel-2022\n"
 REAL_RUN_CHUNK = runner.run_chunk
@@ -142,56 +141,6 @@ def test_while_running_is_called_once_and_only_with_work_to_do(tmp_path):
     assert calls == [1]  # nothing left to play: the finished run is only verified
 
 
-def test_early_worker_only_for_a_single_small_default_run(tmp_path, monkeypatch):
-    monkeypatch.setattr(jit, "engine_is_cached", lambda: True)
-    s = tiny(tmp_path)
-    assert early_worker(s, 2, None) is None  # a worker count asked for
-    assert early_worker(s, None, "local") is None  # a cluster
-    assert early_worker(with_overrides(s, games=SMALL_RUN_GAMES + 1, seed=None), None, None) is None
-    sweep = tmp_path / "sweep.yaml"
-    sweep.write_text(TINY + "sweep:\n  players: [2, 3]\n")
-    assert early_worker(load_scenario(sweep), None, None) is None
-    monkeypatch.setattr(jit, "engine_is_cached", lambda: False)  # compiles here, with a notice
-    assert early_worker(s, None, None) is None
-    monkeypatch.setattr(jit, "engine_is_cached", lambda: True)
-    pool = early_worker(s, None, None)
-    assert (pool is not None) == (backends.START_METHOD == "fork")
-    if pool is not None:
-        pool.discard()
-
-
-@pytest.mark.skipif(backends.START_METHOD != "fork", reason="the early worker is forked")
-def test_a_small_run_plays_on_its_early_worker(tmp_path, monkeypatch):
-    """The worker forked before planning plays every chunk (no other pool is started), and the
-    run is the one played in process."""
-    monkeypatch.setattr(jit, "engine_is_cached", lambda: True)
-    pool = early_worker(tiny(tmp_path), None, None)
-    monkeypatch.setattr(backends, "PoolBackend", NoPool)
-    outcome = run_scenario(
-        tiny(tmp_path), tmp_path / "early", progress=False, while_running=lambda: None, early=pool
-    )
-    assert outcome.runs[0].complete
-    inline = run_scenario(tiny(tmp_path), tmp_path / "inline", workers=1, progress=False)
-    frames = [o.runs[0].scan().collect() for o in (outcome, inline)]
-    assert frames[0].equals(frames[1])
-
-
-@pytest.mark.skipif(backends.START_METHOD != "fork", reason="the early worker is forked")
-def test_an_early_worker_the_run_does_not_need_is_stopped(tmp_path, monkeypatch):
-    """A finished run has nothing to play: its early worker is killed, not left loading."""
-    monkeypatch.setattr(jit, "engine_is_cached", lambda: True)
-    s = tiny(tmp_path)
-    run_scenario(s, tmp_path / "out", workers=1, progress=False)
-    assert mp.active_children() == []
-    pool = early_worker(s, None, None)
-    assert len(mp.active_children()) == 1
-    outcome = run_scenario(
-        s, tmp_path / "out", progress=False, while_running=lambda: None, early=pool
-    )
-    assert outcome.runs[0].complete and outcome.resumed_chunks > 0
-    assert mp.active_children() == []
-
-
 def test_small_default_run_is_cut_for_its_one_worker(tmp_path):
     """A default run small enough for one worker gets that worker's few chunks, not a few
     per core (each part costs its writer time); asking for workers cuts for them."""
@@ -201,20 +150,19 @@ def test_small_default_run_is_cut_for_its_one_worker(tmp_path):
     assert read_run_manifest(two.path).chunks == 2 * MIN_CHUNKS_PER_WORKER
 
 
-@pytest.mark.skipif(backends.START_METHOD != "fork", reason="the early worker is forked")
+@pytest.mark.skipif(backends.START_METHOD != "fork", reason="a small run forks its worker")
 def test_ctrl_c_stops_a_small_runs_worker_and_the_run_resumes(tmp_path, monkeypatch):
-    """Interrupted while its worker loads, a small run stops that worker (its chunks would
-    come back here to be written) and says so; the same call then finishes the run."""
+    """Interrupted while its forked worker loads, a small run stops that worker (its chunks
+    would come back here to be written) and says so; the same call then finishes the run."""
     monkeypatch.setattr(jit, "engine_is_cached", lambda: True)
     s = tiny(tmp_path)
     assert mp.active_children() == []
-    pool = early_worker(s, None, None)
 
     def interrupt() -> None:
         raise KeyboardInterrupt
 
     with pytest.raises(runner.RunInterrupted):
-        run_scenario(s, tmp_path / "out", progress=False, while_running=interrupt, early=pool)
+        run_scenario(s, tmp_path / "out", progress=False, while_running=interrupt)
     assert mp.active_children() == []
     again = run_scenario(s, tmp_path / "out", progress=False, while_running=lambda: None)
     assert again.runs[0].complete

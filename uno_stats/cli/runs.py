@@ -34,8 +34,8 @@ def run_file(
     """Load, validate and run one scenario file; the :class:`RunOutcome`.
 
     ``while_running``: see :func:`~uno_stats.run.runner.run_scenario`."""
-    from uno_stats.run.early import early_worker
     from uno_stats.run.limits import MAX_GAMES, cap_workers
+    from uno_stats.run.runner import RunInterrupted, run_scenario
     from uno_stats.run.scenario import load_scenario, with_overrides
 
     count = count_option("--games", games, 1, MAX_GAMES)
@@ -44,11 +44,6 @@ def run_file(
         if capped:
             typer.echo(f"Warning: {capped}", err=True)
     scenario = with_overrides(load_scenario(path), games=count, seed=seed)
-    # A small run's worker is forked now and loads the engine while the runner is imported
-    # and the run planned (only with something to do meanwhile: see run_scenario)
-    early = early_worker(scenario, workers, scheduler) if while_running is not None else None
-    from uno_stats.run.runner import RunInterrupted, run_scenario
-
     try:
         return run_scenario(
             scenario,
@@ -60,13 +55,9 @@ def run_file(
             fresh=fresh,
             notify=note,
             while_running=while_running,
-            early=early,
         )
     except RunInterrupted as exc:
         exit_interrupted(exc)
-    finally:
-        if early is not None:
-            early.discard()  # a no-op when the run used it; else it must not outlive the run
 
 
 def import_in_background(*modules: str) -> Callable[[], None]:

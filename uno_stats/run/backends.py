@@ -196,14 +196,6 @@ class PoolBackend:
         self.slots = SLOTS_PER_WORKER * workers
         self._workers: dict[int, Any] = {}
 
-    def preload(self, fn: Callable[[], Any]) -> None:
-        """Start the workers now on ``fn`` (e.g. loading the engine), ahead of any chunk.
-
-        Its outcome is not waited for: a failure there fails the chunks that follow, which
-        report it.
-        """
-        self.submit(fn)
-
     def discard(self) -> None:
         """Stop at once a pool whose work is not wanted: its workers are killed, whatever
         they are doing (a no-op once the pool is closed)."""
@@ -393,7 +385,6 @@ def make_backend(
     pipelined: bool = False,
     warm_parent: bool = True,
     pool: bool = False,
-    started: Backend | None = None,
 ) -> Iterator[Backend]:
     """The backend for a run; closed (queued work cancelled on error) when the block ends.
 
@@ -401,13 +392,9 @@ def make_backend(
     chunks that write their own part), else an :class:`InlineBackend`; ``pool`` puts even one
     worker in a process of its own. ``warm_parent=False``: a local pool's workers load the
     compiled engine themselves (from the cache), so this process need not load it first.
-    ``started``: a backend already started for this run (see :mod:`uno_stats.run.early`),
-    used as it is.
     """
-    if started is not None:
-        backend: Backend = started
-    elif scheduler:
-        backend = DaskBackend(scheduler, workers)
+    if scheduler:
+        backend: Backend = DaskBackend(scheduler, workers)
     elif workers == 1 and not pool:
         backend = PipelinedBackend() if pipelined else InlineBackend()
     else:

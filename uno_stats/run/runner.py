@@ -4,11 +4,9 @@ Planning (chunks, fingerprints, manifests, resume) is :mod:`uno_stats.run.plan`.
 
 One worker plays in this process, writing each part while the next chunk plays
 (:class:`~uno_stats.run.backends.PipelinedBackend`); a default run with few games to play
-uses one worker (:data:`~uno_stats.run.early.SMALL_RUN_GAMES`), forked as soon as the
-scenario is read when the caller can (:mod:`uno_stats.run.early`). With a cached engine,
-forked pool workers load it themselves while this process does the caller's
-``while_running`` work (the CLI imports its summary's modules), so this module imports
-neither numba, polars nor pyarrow.
+uses one worker (:data:`SMALL_RUN_GAMES`). With a cached engine, forked pool workers load it
+themselves while this process does the caller's ``while_running`` work (the CLI imports its
+summary's modules), so this module imports neither numba, polars nor pyarrow.
 
 Every game's random stream depends only on the scenario seed and the game's index, so a
 run gives identical results whatever the chunk size or worker count. The parent process
@@ -46,7 +44,6 @@ from uno_stats.run.backends import (
     execute,
     make_backend,
 )
-from uno_stats.run.early import SMALL_RUN_GAMES
 from uno_stats.run.folder import check_out_folder, clear_folder, os_error
 from uno_stats.run.limits import cap_workers
 from uno_stats.run.lock import folder_lock
@@ -59,6 +56,12 @@ if TYPE_CHECKING:
     import numpy as np
 
     from uno_stats.run.scenario import Scenario
+
+
+SMALL_RUN_GAMES = 20_000
+"""Runs with at most this many games left to play, and no worker count asked for, play on
+one worker: about a tenth of a second of engine time, less than starting a pool costs."""
+# Reading: "small" counts games (a match scenario's games are matches, each several rounds).
 
 
 @dataclass(frozen=True)
@@ -286,7 +289,6 @@ def run_scenario(
     notify: Callable[[str], None] | None = None,
     games_limit: int | None = None,
     while_running: Callable[[], None] | None = None,
-    early: PoolBackend | None = None,
 ) -> RunOutcome:
     """Simulate ``scenario`` into ``out_dir/<name>/`` (one sub-folder per sweep point).
 
@@ -301,10 +303,7 @@ def run_scenario(
     index (the run stays incomplete and a later call with a higher limit continues it;
     ``settle`` grows runs so). ``while_running`` is called once in this process as soon as
     the first chunks are handed out (after pool workers are started), so that the caller can
-    prepare its own work (the CLI imports its summary's modules) while they play. ``early``:
-    the run's one worker, forked before this call by
-    :func:`~uno_stats.run.early.early_worker`; used when the run plays on one forked worker,
-    else discarded (killed) before anything plays, and closed when the run ends. Raises
+    prepare its own work (the CLI imports its summary's modules) while they play. Raises
     :class:`RunError` when a chunk, a worker, the cluster or the disk fails and
     :class:`RunInterrupted` on Ctrl-C.
     """
@@ -329,8 +328,6 @@ def run_scenario(
     root = Path(out_dir) / scenario.name
     check_out_folder(root)
     with ExitStack() as stack:
-        if early is not None:
-            stack.callback(early.discard)  # a no-op once the run has used and closed it
         cluster = stack.enter_context(make_backend(workers, scheduler)) if scheduler else None
         try:
             stack.enter_context(folder_lock(root))
@@ -354,7 +351,6 @@ def run_scenario(
             compile_here,
             chosen,
             while_running,
-            early,
         )
     raise AssertionError("unreachable")  # pragma: no cover - the with block returns or raises
 
@@ -379,7 +375,6 @@ def _execute(
     compile_here: bool,
     workers_chosen: bool = True,
     while_running: Callable[[], None] | None = None,
-    early: PoolBackend | None = None,
 ) -> RunOutcome:
     """Play every chunk still to do (locked folder, manifests written); the outcome."""
     total = sum(p.scenario.games for p in plans)
@@ -398,9 +393,6 @@ def _execute(
     cached = jit.engine_is_cached()
     fork_one = small and cached and while_running is not None and START_METHOD == "fork"
     warm_here = cluster is not None or not cached or (workers == 1 and not fork_one)
-    if early is not None and not (pending and fork_one):
-        early.discard()  # nothing to play, or not on one forked worker: it would only compete
-        early = None
     if pending and compile_here and warm_here:
         jit.ensure_compiled()  # here, once, with a notice when cold: workers then load the cache
     state = _Progress(progress)
@@ -432,7 +424,7 @@ def _execute(
         elif pending:
             # Closed (running chunks finished) on exit.
             with make_backend(
-                workers, pipelined=True, warm_parent=warm_here, pool=fork_one, started=early
+                workers, pipelined=True, warm_parent=warm_here, pool=fork_one
             ) as backend:
                 # Reading: the speed excludes compiling and this command's own start-up; pool
                 # workers that load a cached engine themselves do so within it (~0.5 s).
