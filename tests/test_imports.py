@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -55,13 +56,31 @@ def test_help_imports_nothing_but_typer() -> None:
 
 
 def test_validate_imports_only_what_reading_a_scenario_needs() -> None:
-    """``validate`` reads YAML and checks keys against the engine's rule tables (typer coerces
-    the file arguments with pydantic); no progress bar, no table printer.
+    """``validate`` reads YAML and checks keys against the engine's rule and card tables,
+    which need no numpy (the engine's arrays are built on first use); no progress bar, no
+    table printer. Every shipped scenario (sweeps, tournaments, decks) is read."""
+    watched = (*HEAVY, "numpy", "tqdm", "tabulate")
+    files = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "scenarios").glob("*.yaml"))
+    assert len(files) > 10
+    assert loaded_after(cli_code(["validate", *files]), watched) == set()
 
-    numpy is imported by ``uno_stats/engine/rules.py`` and ``strategy_table.py`` at module
-    level (their encode functions); it is not watched here."""
-    watched = (*HEAVY, "tqdm", "tabulate")
-    assert loaded_after(cli_code(["validate", "scenarios/mattel-2022-4p.yaml"]), watched) == set()
+
+def _typer_needs_pydantic() -> bool:
+    from importlib import metadata
+
+    requires = metadata.requires("typer") or []
+    return any(r.split(";")[0].strip().startswith("pydantic") for r in requires)
+
+
+@pytest.mark.skipif(
+    _typer_needs_pydantic(),
+    reason="the installed typer (0.29+) coerces parameters with pydantic; pyproject.toml pins "
+    "typer<0.29: reinstall (make install)",
+)
+def test_validate_imports_no_pydantic() -> None:
+    """typer before 0.29 parses ``validate``'s file arguments without pydantic (0.1-0.2 s)."""
+    args = ["validate", "scenarios/mattel-2022-4p.yaml"]
+    assert loaded_after(cli_code(args), ("pydantic",)) == set()
 
 
 def test_run_summary_needs_neither_matplotlib_nor_scipy_stats() -> None:
@@ -76,5 +95,67 @@ def test_run_summary_needs_neither_matplotlib_nor_scipy_stats() -> None:
 
 def test_runner_loads_neither_numba_nor_polars() -> None:
     """A run's parent forks its pool workers before it needs numba (they load the cached
-    engine themselves, in parallel) or polars (the summary's reader, imported meanwhile)."""
-    assert loaded_after("import uno_stats.run.runner") == {"pyarrow"}
+    engine themselves, in parallel), polars (the summary's reader, imported meanwhile),
+    pyarrow (parts are written once chunks are played) or a progress bar."""
+    watched = (*HEAVY, "numpy", "tqdm")
+    assert loaded_after("import uno_stats.run.runner", watched) == set()
+
+
+def test_a_small_run_forks_its_worker_before_anything_heavy(tmp_path: Path) -> None:
+    """Everything a default small run does before its worker starts (read the scenario, lock
+    and clear the folder, plan, write manifests) imports no pyarrow, polars, numba or progress
+    bar: what is loaded when the worker has been forked and ``while_running`` is called."""
+    code = (
+        "import sys\n"
+        "from uno_stats.engine import jit\n"
+        "jit.engine_is_cached = lambda: True  # the worker loads (or compiles) it itself\n"
+        "from uno_stats.run.runner import run_scenario\n"
+        "from uno_stats.run.scenario import load_scenario, with_overrides\n"
+        "s = with_overrides(load_scenario('scenarios/mattel-2022-4p.yaml'), games=200)\n"
+        f"watched = {(*HEAVY, 'tqdm')!r}\n"
+        "seen = []\n"
+        "def look():\n"
+        "    seen.extend(['checked', *(m for m in watched if m in sys.modules)])\n"
+        f"out = run_scenario(s, {str(tmp_path)!r}, progress=False, while_running=look)\n"
+        "assert out.runs[0].complete\n"
+        "print(*seen)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["checked"]
+
+
+def test_the_command_freezes_its_objects_before_the_interpreter_exits() -> None:
+    """``main`` (the console script) leaves the teardown no objects to trace."""
+    code = (
+        "import gc, sys\n"
+        "from uno_stats.cli import main\n"
+        "sys.argv = ['uno-stats', '--help']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(gc.get_freeze_count())"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert int(done.stdout.splitlines()[-1]) > 1000
+
+
+@pytest.mark.parametrize(("given", "kept"), [(None, "1"), ("3", "3")])
+def test_the_command_keeps_openblas_to_one_thread_unless_told(given: str | None, kept: str) -> None:
+    """``main`` sets ``OPENBLAS_NUM_THREADS=1`` before numpy loads (its thread pools cost a
+    run's start CPU), keeping a value the user set."""
+    code = (
+        "import os, sys\n"
+        "from uno_stats.cli import main\n"
+        "sys.argv = ['uno-stats', '--help']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(os.environ.get('OPENBLAS_NUM_THREADS'))"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True, env=env
+    )
+    assert done.stdout.splitlines()[-1] == kept

@@ -4,6 +4,8 @@ part before is written, small default runs start no pool of every core, and the 
 
 from __future__ import annotations
 
+import multiprocessing as mp
+import os
 import threading
 import time
 from pathlib import Path
@@ -13,6 +15,7 @@ import pytest
 from uno_stats.engine import jit
 from uno_stats.run import backends, runner
 from uno_stats.run.manifest import read_run_manifest
+from uno_stats.run.plan import MIN_CHUNKS_PER_WORKER
 from uno_stats.run.runner import run_scenario
 from uno_stats.run.scenario import load_scenario
 
@@ -95,6 +98,31 @@ def test_small_default_run_forks_one_worker_that_loads_the_engine(tmp_path, monk
     assert read_run_manifest(outcome.path).rows == 1200
 
 
+@pytest.mark.skipif(backends.START_METHOD != "fork", reason="a small run forks its worker")
+def test_forked_worker_of_a_small_run_leaves_the_parts_to_this_process(tmp_path, monkeypatch):
+    """The one forked worker only plays; this process writes every part (so the worker never
+    needs pyarrow), and the run is the same as one played in process."""
+    log = tmp_path / "writers.txt"
+    real = runner.write_part
+
+    def recording(*args, **kwargs):
+        with log.open("a") as handle:
+            handle.write(f"{os.getpid()}\n")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "write_part", recording)
+    monkeypatch.setattr(jit, "engine_is_cached", lambda: True)
+    forked = run_scenario(
+        tiny(tmp_path), tmp_path / "forked", progress=False, while_running=lambda: None
+    )
+    writers = log.read_text().split()
+    assert len(writers) == read_run_manifest(forked.path).chunks_done > 1
+    assert set(writers) == {str(os.getpid())}
+    inline = run_scenario(tiny(tmp_path), tmp_path / "inline", workers=1, progress=False)
+    frames = [outcome.runs[0].scan().collect() for outcome in (forked, inline)]
+    assert frames[0].equals(frames[1])
+
+
 def test_while_running_is_called_once_and_only_with_work_to_do(tmp_path):
     calls: list[int] = []
     s = tiny(tmp_path)
@@ -111,3 +139,30 @@ def test_while_running_is_called_once_and_only_with_work_to_do(tmp_path):
         s, tmp_path / "out", workers=1, progress=False, while_running=lambda: calls.append(2)
     )
     assert calls == [1]  # nothing left to play: the finished run is only verified
+
+
+def test_small_default_run_is_cut_for_its_one_worker(tmp_path):
+    """A default run small enough for one worker gets that worker's few chunks, not a few
+    per core (each part costs its writer time); asking for workers cuts for them."""
+    default = run_scenario(tiny(tmp_path), tmp_path / "default", progress=False)
+    two = run_scenario(tiny(tmp_path), tmp_path / "two", workers=2, progress=False)
+    assert read_run_manifest(default.path).chunks == MIN_CHUNKS_PER_WORKER
+    assert read_run_manifest(two.path).chunks == 2 * MIN_CHUNKS_PER_WORKER
+
+
+@pytest.mark.skipif(backends.START_METHOD != "fork", reason="a small run forks its worker")
+def test_ctrl_c_stops_a_small_runs_worker_and_the_run_resumes(tmp_path, monkeypatch):
+    """Interrupted while its forked worker loads, a small run stops that worker (its chunks
+    would come back here to be written) and says so; the same call then finishes the run."""
+    monkeypatch.setattr(jit, "engine_is_cached", lambda: True)
+    s = tiny(tmp_path)
+    assert mp.active_children() == []
+
+    def interrupt() -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(runner.RunInterrupted):
+        run_scenario(s, tmp_path / "out", progress=False, while_running=interrupt)
+    assert mp.active_children() == []
+    again = run_scenario(s, tmp_path / "out", progress=False, while_running=lambda: None)
+    assert again.runs[0].complete

@@ -15,11 +15,32 @@ from uno_stats.cli import simulate  # noqa: F401
 from uno_stats.cli import results  # noqa: F401
 
 # isort: on
+import gc
+import os
+
 from uno_stats.cli.shared import app
 
 __all__ = ["app", "main"]
 
 
 def main() -> None:
-    """Console-script entry point of ``uno-stats``."""
-    app(prog_name="uno-stats")
+    """Console-script entry point of ``uno-stats``.
+
+    OpenBLAS keeps to one thread (unless ``OPENBLAS_NUM_THREADS`` says otherwise). Once the
+    command is done (it exits through ``SystemExit``), every object it made is
+    frozen out of the garbage collector: the interpreter's teardown then clears modules
+    without tracing the objects of polars, pyarrow and scipy in several full collections
+    (0.1-0.2 s of a ``run``'s exit, measured). Objects are still freed; only cycles left at
+    exit are not traced, which the teardown does not promise to free anyway.
+    """
+    # numpy's and scipy's OpenBLAS each start a thread per core when they load, which
+    # busy-wait before they sleep: 0.1-0.15 s of CPU per process, and a run's parent and
+    # worker load them at the same moment, so a cached `run` of 2,000 games took 0.4-0.6 s
+    # more CPU and 0.2 s more wall time (README "Performance"). The tool calls BLAS only on
+    # short vectors, which OpenBLAS computes on one thread anyway; a value the user set is
+    # kept. OpenBLAS reads it when numpy is first imported, which happens after this.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    try:
+        app(prog_name="uno-stats")
+    finally:
+        gc.freeze()

@@ -60,26 +60,27 @@ def run_file(
         exit_interrupted(exc)
 
 
-def import_in_background(module: str) -> Callable[[], None]:
-    """A callable that starts importing ``module`` in a daemon thread, once.
+def import_in_background(*modules: str) -> Callable[[], None]:
+    """A callable that starts importing ``modules``, in order, in a daemon thread, once.
 
     Given to a run as ``while_running``: the engine releases the GIL and pool workers are
-    other processes, so the import overlaps the simulation. A later ``import`` of the same
+    other processes, so the imports overlap the simulation. A later ``import`` of the same
     module waits for it to finish (the import system locks the module), and an import that
     failed in the thread raises again there.
     """
 
     def start() -> None:
         threading.Thread(
-            target=_import_quietly, args=(module,), name="uno-stats-import", daemon=True
+            target=_import_quietly, args=modules, name="uno-stats-import", daemon=True
         ).start()
 
     return start
 
 
-def _import_quietly(module: str) -> None:
-    with contextlib.suppress(Exception):  # imported again in the main thread, which reports it
-        importlib.import_module(module)
+def _import_quietly(*modules: str) -> None:
+    for module in modules:
+        with contextlib.suppress(Exception):  # imported again where used, which reports it
+            importlib.import_module(module)
 
 
 def open_runs(folders: list[Path], allow_incomplete: bool = True) -> "list[Run]":

@@ -50,6 +50,8 @@ def run(
     ] = None,
 ) -> None:
     """Simulate a scenario and print its summary (rerun to resume an interrupted run)."""
+    from uno_stats.run.results import WRITER_MODULES
+
     with one_line_errors():
         outcome = run_file(
             scenario,
@@ -61,7 +63,8 @@ def run(
             quiet=quiet,
             scheduler=scheduler,
             chunk_size=chunk_size,
-            while_running=import_in_background(SUMMARY_MODULE),
+            # the part writer first: a small run's first part is written here (see runner)
+            while_running=import_in_background(*WRITER_MODULES, SUMMARY_MODULE),
         )
         report = importlib.import_module(SUMMARY_MODULE)  # waits for the background import
         rate = outcome.games_per_s or None

@@ -10,8 +10,6 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from uno_stats.engine.cards import build_deck
 from uno_stats.engine.rules import (
     R_SCORING,
@@ -24,18 +22,23 @@ from uno_stats.engine.schema import CHECKPOINT_TURNS, COLUMNS, COLUMNS_BY_NAME
 from uno_stats.engine.strategy_table import encode_strategies, keeps_memory
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from uno_stats.engine.state import Table
     from uno_stats.run.scenario import Scenario
 
 # The compiled modules (chunk, state and what they import) load numba, about 0.4 s, so they
-# are imported inside the functions that play games: ``import uno_stats.engine.rules`` (for
-# ``validate``, ``rules``, ``strategies``) stays light.
+# are imported inside the functions that play games, and numpy (0.1 s) inside the functions
+# that use it: ``import uno_stats.engine.rules`` (for ``validate``, ``rules``,
+# ``strategies``) imports neither.
 
 __all__ = ["EngineConfig", "seed_key", "simulate", "trace_game", "warm_up"]
 
 
 def seed_key(seed: int) -> int:
     """The run's 64-bit key from its seed (via numpy's SeedSequence)."""
+    import numpy as np
+
     return int(np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0])
 
 
@@ -77,6 +80,8 @@ class EngineConfig:
         ``deck`` is a scenario's resolved ``deck`` section (S19: ``decks`` and ``counts``);
         None plays one classic deck.
         """
+        import numpy as np
+
         encoded = encode_rules(rules)
         return cls(
             players=players,
@@ -135,6 +140,8 @@ def _play(
     capacity: int,
     reuse: bool = False,
 ):
+    import numpy as np
+
     from uno_stats.engine.chunk import allocate_outputs, run_chunk
     from uno_stats.engine.state import T_SEATING
 
@@ -184,6 +191,8 @@ def simulate(config: EngineConfig, first_game: int, n_games: int) -> dict[str, n
 
 def _columns(config: EngineConfig, out_s: np.ndarray, out_p: np.ndarray) -> dict[str, np.ndarray]:
     """The engine's column-major outputs as one typed array per result column."""
+    import numpy as np
+
     from uno_stats.engine.chunk import (
         N_CHECKPOINTS,
         OC_CHECKPOINTS,

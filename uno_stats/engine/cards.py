@@ -3,11 +3,19 @@
 A colored card is ``color * 13 + symbol`` (symbols 0-9 are numbers, then Skip,
 Reverse, Draw Two); the wilds follow at 52-55. The engine reads the tables as
 compile-time constants.
+
+The numpy tables (``CARD_*`` and the ``*_MASK`` sets) are built on first use (the module's
+``__getattr__``), so that reading a scenario, which needs only the plain constants and
+:func:`deck_cards`, imports no numpy.
 """
 
 from __future__ import annotations
 
-import numpy as np
+import threading
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
 
 N_COLORS = 4
 NO_COLOR = 4
@@ -26,6 +34,8 @@ MAX_DECK_CARDS = MAX_DECKS * (108 + 4 + 4)  # 348: the most cards a scenario's d
 
 
 def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    import numpy as np
+
     color = np.full(N_CARD_TYPES, NO_COLOR, dtype=np.int64)
     symbol = np.zeros(N_CARD_TYPES, dtype=np.int64)
     points = np.zeros(N_CARD_TYPES, dtype=np.int64)
@@ -43,29 +53,67 @@ def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return color, symbol, points, is_action
 
 
-CARD_COLOR, CARD_SYMBOL, CARD_POINTS, CARD_IS_ACTION = _tables()
-
-
-def _masks() -> tuple[np.ndarray, np.ndarray, int, int]:
+def _masks(
+    card_color: np.ndarray, card_symbol: np.ndarray, card_is_action: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, int, int]:
     """Sets of card ids as 64-bit masks (bit ``c`` stands for card ``c``; 56 ids fit)."""
+    import numpy as np
+
     color = np.zeros(N_COLORS + 1, dtype=np.int64)  # by color; NO_COLOR holds nothing
     symbol = np.zeros(SYM_CUSTOM + 1, dtype=np.int64)  # colored cards by symbol
     for c in range(4 * SYMBOLS_PER_COLOR):
-        color[CARD_COLOR[c]] |= 1 << c
-        symbol[CARD_SYMBOL[c]] |= 1 << c
+        color[card_color[c]] |= 1 << c
+        symbol[card_symbol[c]] |= 1 << c
     action = 0
     for c in range(N_CARD_TYPES):
-        if CARD_IS_ACTION[c]:
+        if card_is_action[c]:
             action |= 1 << c
     other_wilds = (1 << WILD) | (1 << WILD_SHUFFLE) | (1 << WILD_CUSTOM)
     return color, symbol, action, other_wilds
 
 
-COLOR_MASK, SYMBOL_MASK, ACTION_MASK, OTHER_WILDS_MASK = _masks()
-"""``COLOR_MASK[c]``: the cards of color ``c``; ``SYMBOL_MASK[s]``: the colored cards of
-symbol ``s`` (none for a wild's symbol); ``ACTION_MASK``: Skip, Reverse, Draw Two and every
-wild; ``OTHER_WILDS_MASK``: the wilds but the Wild Draw Four."""
+if TYPE_CHECKING:  # built on first use by __getattr__ below
+    CARD_COLOR: np.ndarray
+    CARD_SYMBOL: np.ndarray
+    CARD_POINTS: np.ndarray
+    CARD_IS_ACTION: np.ndarray
+    COLOR_MASK: np.ndarray
+    """``COLOR_MASK[c]``: the cards of color ``c``."""
+    SYMBOL_MASK: np.ndarray
+    """``SYMBOL_MASK[s]``: the colored cards of symbol ``s`` (none for a wild's symbol)."""
+    ACTION_MASK: int
+    """Skip, Reverse, Draw Two and every wild."""
+    OTHER_WILDS_MASK: int
+    """The wilds but the Wild Draw Four."""
 WD4_BIT = 1 << WILD_DRAW_FOUR
+
+_TABLE_NAMES = (
+    "CARD_COLOR",
+    "CARD_SYMBOL",
+    "CARD_POINTS",
+    "CARD_IS_ACTION",
+    "COLOR_MASK",
+    "SYMBOL_MASK",
+    "ACTION_MASK",
+    "OTHER_WILDS_MASK",
+)
+_BUILDING = threading.Lock()
+
+
+def __getattr__(name: str) -> Any:
+    """The numpy tables of :data:`_TABLE_NAMES`, built together on first use and kept as
+    module globals (so later lookups, and the engine's imports of them, find them there)."""
+    if name not in _TABLE_NAMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    with _BUILDING:  # two threads asking at once get the same arrays
+        tables = globals()
+        if name not in tables:
+            color, symbol, points, is_action = _tables()
+            masks = _masks(color, symbol, is_action)
+            tables.update(
+                zip(_TABLE_NAMES, (color, symbol, points, is_action, *masks), strict=True)
+            )
+    return tables[name]
 
 
 DECK_KINDS: tuple[str, ...] = (
@@ -103,6 +151,19 @@ def build_deck(
     counts: dict[str, int] | None = None,
     decks: int = 1,
 ) -> np.ndarray:
+    """:func:`deck_cards` as an int16 array (the engine's deck)."""
+    import numpy as np
+
+    cards = deck_cards(shuffle_hands_cards, custom_cards, counts, decks)
+    return np.array(cards, dtype=np.int16)
+
+
+def deck_cards(
+    shuffle_hands_cards: int = 0,
+    custom_cards: int = 0,
+    counts: dict[str, int] | None = None,
+    decks: int = 1,
+) -> list[int]:
     """The deck as card ids: ``decks`` copies of one deck (S19), each the classic 108 with
     the kinds of ``counts`` changed, plus the special wilds asked for.
 
@@ -124,7 +185,7 @@ def build_deck(
     cards += [WILD_SHUFFLE] * shuffle_hands_cards + [WILD_CUSTOM] * custom_cards
     # Reading: the copies lie one after another before the shuffle (only a scripted deal,
     # which keeps the order, could tell); the classic deck keeps the order it always had
-    return np.array(cards * decks, dtype=np.int16)
+    return cards * decks
 
 
 _SYMBOL_NAMES = {SKIP: "Skip", REVERSE: "Reverse", DRAW_TWO: "Draw Two"}

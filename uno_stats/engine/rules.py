@@ -11,11 +11,12 @@ help text in :mod:`uno_stats.help_text`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from uno_stats.engine.slots import SlotMismatch, check_slots
+
+if TYPE_CHECKING:
+    import numpy as np
 
 PRESET_NAMES: tuple[str, ...] = (
     "mattel-2022",
@@ -218,6 +219,8 @@ def resolve_rules(preset: str, overrides: dict[str, Any]) -> dict[str, Any]:
 
 def encode_rules(rules: dict[str, Any]) -> np.ndarray:
     """The int64 array the engine reads, indexed by the ``R_*`` constants."""
+    import numpy as np  # here: reading a scenario checks rules without numpy
+
     out = np.zeros(R_COUNT, dtype=np.int64)
     for index, spec in enumerate(RULES):
         out[index] = spec.encode(rules[spec.key])
@@ -227,10 +230,10 @@ def encode_rules(rules: dict[str, Any]) -> np.ndarray:
 def deck_size(rules: dict[str, Any], deck: dict[str, Any] | None = None) -> int:
     """Cards in the deck these rules play with: 108 plus special wilds, or with a scenario's
     resolved ``deck`` section (S19) that many copies of its counts."""
-    from uno_stats.engine.cards import build_deck
+    from uno_stats.engine.cards import deck_cards
 
     counts = dict((deck or {}).get("counts", {}))
     copies = int((deck or {}).get("decks", 1))
     return len(
-        build_deck(int(rules["shuffle_hands_cards"]), int(rules["custom_cards"]), counts, copies)
+        deck_cards(int(rules["shuffle_hands_cards"]), int(rules["custom_cards"]), counts, copies)
     )

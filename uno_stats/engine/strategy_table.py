@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from uno_stats.engine.slots import SlotMismatch, check_slots
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,8 @@ def default_seat() -> dict[str, Any]:
 
 def encode_strategies(seats: Sequence[dict[str, Any]]) -> np.ndarray:
     """The float64 array ``[seat, S_*]`` the engine reads; one resolved dict per seat."""
+    import numpy as np  # here: reading a scenario checks seats without numpy
+
     out = np.zeros((len(seats), S_COUNT), dtype=np.float64)
     for i, seat in enumerate(seats):
         out[i, S_KIND] = strategy_id(seat["strategy"])

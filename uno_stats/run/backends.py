@@ -16,6 +16,7 @@ When a worker or the cluster fails, :meth:`Backend.explain` says what happened i
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import logging
@@ -194,6 +195,15 @@ class PoolBackend:
         )
         self.slots = SLOTS_PER_WORKER * workers
         self._workers: dict[int, Any] = {}
+
+    def discard(self) -> None:
+        """Stop at once a pool whose work is not wanted: its workers are killed, whatever
+        they are doing (a no-op once the pool is closed)."""
+        for proc in self._workers.values():
+            if proc.exitcode is None:
+                with contextlib.suppress(OSError):  # it may end meanwhile
+                    proc.kill()
+        self.executor.shutdown(wait=True, cancel_futures=True)
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
         future = self.executor.submit(fn, *args)

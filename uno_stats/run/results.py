@@ -10,6 +10,10 @@ string, per-seat columns become ``list<uint8/uint16>`` and nullable columns are 
 ``hands_t100`` are stored together in one fixed-width binary column, ``hand_checkpoints``
 (see :func:`pack_checkpoints`); :func:`checkpoint_hands` reads them back (and the 20 list
 columns of results written before).
+
+numpy and pyarrow are imported inside the functions that use them: a run plans its folder
+(manifests, part metadata) and starts its workers before it needs either (README
+"Performance", start-up).
 """
 
 from __future__ import annotations
@@ -23,11 +27,6 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.parquet as pq
-
 from uno_stats.engine.schema import (
     CHECKPOINT_TURNS,
     COLUMNS,
@@ -39,7 +38,9 @@ from uno_stats.errors import ResultsError
 from uno_stats.run.manifest import Manifest, SweepManifest, read_manifest, read_run_manifest
 
 if TYPE_CHECKING:
+    import numpy as np
     import polars as pl
+    import pyarrow as pa
 
     from uno_stats.run.scenario import Scenario
     from uno_stats.run.verify import RunCheck
@@ -55,6 +56,9 @@ NO_DICTIONARY = ("game", "hand_checkpoints")
 """Columns whose values are (nearly) all distinct: a dictionary is built and thrown away for
 each, so they are written without one (``game``, a run of consecutive integers, as deltas):
 about 6% less Parquet time per part and a smaller file (measured on 50,000 rounds)."""
+
+WRITER_MODULES = ("pyarrow", "pyarrow.compute", "pyarrow.parquet")
+"""What :func:`write_part` imports on first use (about 0.1 s), for a caller to import ahead."""
 
 CHECKPOINTS = "hand_checkpoints"
 """The one column holding every hand-size checkpoint of a round (see pack_checkpoints)."""
@@ -200,6 +204,8 @@ def done_chunks(run_dir: Path) -> set[int]:
 
 def count_rows(run_dir: Path) -> int:
     """Rows in every part of ``run_dir``, from the Parquet footers (no data read)."""
+    import pyarrow.parquet as pq
+
     return sum(
         pq.read_metadata(p).num_rows for p in (Path(run_dir) / PARTS_DIR).glob("part-*.parquet")
     )
@@ -209,6 +215,8 @@ def _validity(columns: dict[str, np.ndarray], column: Column, rows: int) -> np.n
     """The ``__valid`` mask of a nullable column, checked for shape; None when not nullable."""
     if not column.nullable:
         return None
+    import numpy as np
+
     valid = np.asarray(columns[column.name + VALID_SUFFIX], dtype=bool)
     if valid.shape != (rows,):
         raise ResultsError(
@@ -221,6 +229,10 @@ def _arrow_column(
     column: Column, data: np.ndarray, valid: np.ndarray | None, players: int
 ) -> pa.Array:
     """One engine array as the Arrow array stored on disk."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     rows = data.shape[0]
     mask = None if valid is None else ~valid
     if column.name == "status":
@@ -241,6 +253,8 @@ def _arrow_column(
 
 
 def _engine_array(columns: dict[str, np.ndarray], column: Column, rows: int) -> np.ndarray:
+    import numpy as np
+
     if column.name not in columns:
         raise ResultsError(f"engine output has no column {column.name!r}")
     data = np.asarray(columns[column.name])
@@ -257,6 +271,9 @@ def pack_checkpoints(columns: dict[str, np.ndarray], players: int) -> pa.Array:
     round ended before that turn. One fixed-width binary column writes about twice as
     fast as 20 list columns and is smaller on disk.
     """
+    import numpy as np
+    import pyarrow as pa
+
     rows = len(columns["game"]) if "game" in columns else 0
     packed = np.empty((rows, len(CHECKPOINT_TURNS), players), dtype=np.uint8)
     for k, turn in enumerate(CHECKPOINT_TURNS):
@@ -289,6 +306,8 @@ def arrow_table(columns: dict[str, np.ndarray], players: int) -> pa.Table:
 
     The checkpoint columns become one ``hand_checkpoints`` column, last.
     """
+    import pyarrow as pa
+
     rows = len(columns["game"]) if "game" in columns else 0
     arrays, names = [], []
     for column in COLUMNS:
@@ -346,6 +365,8 @@ def _write_parquet(table: pa.Table, path: Path, with_digest: bool) -> None:
     """Write ``table`` to ``path``; with ``with_digest`` record the data's digest (see
     :data:`PART_DATA_KEY`) in the footer. Not fsynced: a part damaged by a crash of the
     machine fails verification and is redone."""
+    import pyarrow.parquet as pq
+
     with path.open("wb") as raw:
         sink = _HashingFile(raw)
         writer = pq.ParquetWriter(
@@ -382,6 +403,9 @@ def checkpoint_arrays(frame: pl.DataFrame, players: int) -> tuple[np.ndarray, np
     Reads the ``hand_checkpoints`` column without copying it row by row, or the ``hands_t<T>``
     list columns of earlier results.
     """
+    import numpy as np
+    import pyarrow as pa
+
     rows = frame.height
     if CHECKPOINTS in frame.columns:
         width = len(CHECKPOINT_TURNS) * players

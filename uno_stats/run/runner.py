@@ -6,7 +6,7 @@ One worker plays in this process, writing each part while the next chunk plays
 (:class:`~uno_stats.run.backends.PipelinedBackend`); a default run with few games to play
 uses one worker (:data:`SMALL_RUN_GAMES`). With a cached engine, forked pool workers load it
 themselves while this process does the caller's ``while_running`` work (the CLI imports its
-summary's modules), so this module imports neither numba nor polars.
+summary's modules), so this module imports neither numba, polars nor pyarrow.
 
 Every game's random stream depends only on the scenario seed and the game's index, so a
 run gives identical results whatever the chunk size or worker count. The parent process
@@ -32,9 +32,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-from tqdm import tqdm
-
 from uno_stats import engine
 from uno_stats.engine import jit
 from uno_stats.errors import RunError
@@ -42,6 +39,7 @@ from uno_stats.run.backends import (
     START_METHOD,
     Backend,
     PipelinedBackend,
+    PoolBackend,
     TaskFailed,
     execute,
     make_backend,
@@ -55,12 +53,14 @@ from uno_stats.run.results import PartMeta, Run, write_part
 from uno_stats.run.verify import RunCheck, check_run
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from uno_stats.run.scenario import Scenario
 
 
 SMALL_RUN_GAMES = 20_000
-"""Runs with at most this many games left to play, and no worker count asked for, play in
-this process: about a tenth of a second of engine time, less than starting a pool costs."""
+"""Runs with at most this many games left to play, and no worker count asked for, play on
+one worker: about a tenth of a second of engine time, less than starting a pool costs."""
 # Reading: "small" counts games (a match scenario's games are matches, each several rounds).
 
 
@@ -143,18 +143,46 @@ def _play_in_turn(turns: PipelinedBackend, config: Any, meta: PartMeta) -> dict[
 
 @dataclass
 class _Progress:
-    """Bookkeeping of one invocation: games computed, timing, the progress bar."""
+    """Bookkeeping of one invocation: games computed, timing, the progress bar.
 
-    bar: Any
+    The bar (tqdm, when ``show`` is true) is opened by :meth:`open_bar` once the workers
+    are started, so that importing and starting it delays no worker.
+    """
+
+    show: bool
     started: float = field(default_factory=time.perf_counter)
     ended: float | None = None
     computed: int = 0
+    bar: Any = None
+
+    def open_bar(self, desc: str, total: int, initial: int) -> None:
+        """Start showing progress (None: quiet when stderr is not a terminal)."""
+        if self.show and self.bar is None and self.ended is None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(
+                total=total,
+                initial=initial,
+                unit="game",
+                unit_scale=True,
+                desc=desc,
+                file=sys.stderr,
+                disable=None,  # quiet when stderr is not a terminal
+                dynamic_ncols=True,
+            )
+
+    def update(self, games: int) -> None:
+        """``games`` more games are done."""
+        self.computed += games
+        if self.bar is not None:
+            self.bar.update(games)
 
     def stop(self) -> None:
         """Close the bar and freeze the clock (once)."""
         if self.ended is None:
             self.ended = time.perf_counter()
-            self.bar.close()
+            if self.bar is not None:
+                self.bar.close()
 
     @property
     def elapsed(self) -> float:
@@ -184,14 +212,16 @@ def _chunk_error(plan: RunPlan, failed: TaskFailed) -> RunError:
     return RunError(f"{what} failed: {type(exc).__name__}: {exc}; {resume}")
 
 
-def _submit(backend: Backend, plans: list[RunPlan], chunk: Chunk) -> Any:
+def _submit(backend: Backend, plans: list[RunPlan], chunk: Chunk, write_here: bool) -> Any:
     """Start one chunk; ``run_chunk`` is looked up at call time (tests replace it).
 
     Workers on this machine write their own part; Dask workers, which may not share the
-    disk, send the columns back for the parent to write.
+    disk, and the one forked worker of a small run (``write_here``: it then never imports
+    pyarrow, which this process imports meanwhile) send the columns back for this process
+    to write.
     """
     plan = plans[chunk.run]
-    if getattr(backend, "shares_disk", False):
+    if getattr(backend, "shares_disk", False) and not write_here:
         return backend.submit(
             run_and_write_chunk,
             plan.config,
@@ -290,6 +320,11 @@ def run_scenario(
         note(capped)
     if chunk_size is not None and chunk_size < 1:
         raise RunError(f"chunk size must be at least 1, not {chunk_size}")
+    # Reading: a default run (no worker count, no cluster) of at most SMALL_RUN_GAMES games
+    # (per sweep point) is cut into chunks for the one worker that plays it: fewer, larger
+    # parts, each of which costs its writer a part and a manifest (about 10 ms)
+    one = not chosen and scheduler is None and scenario.games <= SMALL_RUN_GAMES
+    cut_for = 1 if one else workers
     root = Path(out_dir) / scenario.name
     check_out_folder(root)
     with ExitStack() as stack:
@@ -298,7 +333,7 @@ def run_scenario(
             stack.enter_context(folder_lock(root))
             if fresh:
                 clear_folder(root)
-            plans, sweep = plan_runs(scenario, root, chunk_size, workers, note)
+            plans, sweep = plan_runs(scenario, root, chunk_size, cut_for, note)
             _start_manifests(plans, sweep, root)
         except OSError as exc:
             raise os_error(exc, root) from None
@@ -352,43 +387,40 @@ def _execute(
         workers = 1  # a pool of every core would cost more than it saves
     # A local pool's forked workers load a cached engine themselves, in parallel, while this
     # process prepares the summary (``while_running``); a cold engine compiles here, once. A
-    # small run with something to prepare meanwhile forks its one worker for that reason.
+    # small run with something to prepare meanwhile forks its one worker for that reason, and
+    # writes that worker's parts here: the worker only loads the engine and plays, while
+    # this process imports pyarrow with the summary's modules.
     cached = jit.engine_is_cached()
     fork_one = small and cached and while_running is not None and START_METHOD == "fork"
     warm_here = cluster is not None or not cached or (workers == 1 and not fork_one)
     if pending and compile_here and warm_here:
         jit.ensure_compiled()  # here, once, with a notice when cold: workers then load the cache
-    bar = tqdm(
-        total=total,
-        initial=already,
-        unit="game",
-        unit_scale=True,
-        desc=scenario.name,
-        file=sys.stderr,
-        disable=None if progress else True,  # None: quiet when stderr is not a terminal
-        dynamic_ncols=True,
-    )
-    state = _Progress(bar)
+    state = _Progress(progress)
+
+    def started() -> None:
+        """The first chunks are handed out (pool workers forked): now the rest can start."""
+        if while_running is not None:
+            while_running()
+        state.open_bar(scenario.name, total, already)
 
     def on_done(chunk: Chunk, result: int | dict[str, np.ndarray]) -> None:
         plan = plans[chunk.run]
-        if isinstance(result, dict):  # columns from a worker that does not share our disk
+        if isinstance(result, dict):  # columns from a worker that does not write its part
             write_part(plan.path, chunk.index, result, plan.scenario.players, plan.part_meta(chunk))
             result = len(result["game"])
         plan.done.add(chunk.index)
         _record_chunk(plan, result)
-        state.computed += chunk.n_games
-        bar.update(chunk.n_games)
+        state.update(chunk.n_games)
 
     def submit(backend: Backend, chunk: Chunk) -> Any:
-        return _submit(backend, plans, chunk)
+        return _submit(backend, plans, chunk, write_here=fork_one)
 
     error: BaseException | None = None
     interrupted = False
     try:
         if pending and cluster is not None:
             state.started = time.perf_counter()  # the speed excludes compile and start-up
-            execute(cluster, todo, submit, on_done, while_running)
+            execute(cluster, todo, submit, on_done, started)
         elif pending:
             # Closed (running chunks finished) on exit.
             with make_backend(
@@ -397,7 +429,14 @@ def _execute(
                 # Reading: the speed excludes compiling and this command's own start-up; pool
                 # workers that load a cached engine themselves do so within it (~0.5 s).
                 state.started = time.perf_counter()
-                execute(backend, todo, submit, on_done, while_running)
+                try:
+                    execute(backend, todo, submit, on_done, started)
+                except BaseException:
+                    if fork_one and isinstance(backend, PoolBackend):
+                        # its chunks come back here to be written: one still playing would
+                        # only be dropped, so the worker is stopped instead of waited for
+                        backend.discard()
+                    raise
     except TaskFailed as failed:
         error = _chunk_error(plans[failed.task.run], failed)
     except OSError as exc:

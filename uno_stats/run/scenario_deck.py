@@ -13,16 +13,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from uno_stats.engine.cards import (
-    CARD_SYMBOL,
     CLASSIC_COUNTS,
     COLORED_KINDS,
     DECK_KINDS,
     MAX_DECK_CARDS,
     MAX_DECKS,
     SKIP,
+    SYMBOLS_PER_COLOR,
     WILD,
     WILD_DRAW_FOUR,
-    build_deck,
+    deck_cards,
 )
 from uno_stats.engine.rules import deck_size
 
@@ -145,7 +145,7 @@ def check_deck_table(rules: dict[str, Any], deck: dict[str, Any] | None, ctx: Er
     key = "deck.counts" if counts else "deck"
     copies = int((deck or {}).get("decks", 1))
     shuffles, customs = int(rules["shuffle_hands_cards"]), int(rules["custom_cards"])
-    cards = build_deck(shuffles, customs, counts, copies).tolist()
+    cards = deck_cards(shuffles, customs, counts, copies)
     if len(cards) > MAX_DECK_CARDS:
         message = f"the deck holds {len(cards)} cards: at most {MAX_DECK_CARDS} (3 x 116)"
         ctx.fail(key, message)
@@ -157,7 +157,8 @@ def check_deck_table(rules: dict[str, Any], deck: dict[str, Any] | None, ctx: Er
             "into the deck (RULES.md S4), so no round could open: give another kind a count"
         )
         ctx.fail(key, message)
-    numbers = any(card < WILD and CARD_SYMBOL[card] < SKIP for card in cards)
+    # a colored card's symbol is its id modulo 13 (cards.py); plain ints: no numpy here
+    numbers = any(card < WILD and card % SYMBOLS_PER_COLOR < SKIP for card in cards)
     if rules["opening_action"] == "redraw" and not numbers:
         message = (
             "the deck holds no number card, but rules.opening_action redraw covers the opening "

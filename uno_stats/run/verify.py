@@ -13,8 +13,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-
-import pyarrow.parquet as pq
+from typing import TYPE_CHECKING
 
 from uno_stats.errors import ResultsError
 from uno_stats.run.lock import is_locked
@@ -27,6 +26,9 @@ from uno_stats.run.results import (
     Run,
     data_digest,
 )
+
+if TYPE_CHECKING:
+    import pyarrow.parquet as pq
 
 PART_PREFIX, PART_SUFFIX = "part-", ".parquet"
 
@@ -77,6 +79,8 @@ def _chunk_index(path: Path) -> int | None:
 
 def read_part_meta(path: Path) -> tuple[PartMeta, pq.FileMetaData]:
     """A part's own record and its Parquet footer; ValueError (one line) when unreadable."""
+    import pyarrow.parquet as pq  # here: planning a run with no parts yet needs no pyarrow
+
     try:
         footer = pq.read_metadata(path)
     except Exception as exc:  # pyarrow raises ArrowInvalid, OSError, ...: all mean unreadable
