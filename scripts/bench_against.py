@@ -14,7 +14,7 @@ worker, in process) with both engines, two ways:
   no hardware counters, and ``auto`` then takes ``valgrind``: ONE child per engine plays
   every case, N then 2N rounds, under valgrind's callgrind, whose count is cut into parts
   where the child calls ``sys.getswitchinterval`` (``--dump-before``). callgrind counts
-  instructions exactly and simulates the caches (a fixed geometry, below) and the branch
+  instructions exactly and simulates the caches (fixed: 32 KiB I1, 48 KiB D1, 2 MiB LL) and the branch
   predictor; its cycles are KCachegrind's estimate, Ir + 10 x (L1 misses + mispredicted
   branches) + 100 x last-level misses, printed with the misses. valgrind cannot run
   AVX-512, so under it both engines are compiled for ``--count-cpu`` (haswell) into a
@@ -236,9 +236,16 @@ def count_env(tree: Path, counter: str, base_dir: Path, cpu: str) -> dict[str, s
     return env
 
 
-def _child(tree: Path, env: dict[str, str], tool: list[str], args: list[str]) -> None:
+def run_child(tree: Path, env: dict[str, str], tool: list[str], args: list[str]) -> None:
+    """Run the counting worker of the checkout at ``tree`` with ``args``, under ``tool``."""
     command = [*tool, sys.executable, "-c", _COUNT_WORKER, *args]
-    done = subprocess.run(command, env=env, cwd=tree, capture_output=True, text=True)
+    try:
+        done = subprocess.run(command, env=env, cwd=tree, capture_output=True, text=True)
+    except FileNotFoundError:
+        raise SystemExit(
+            f"{tool[0]} is not installed (apt-get install {tool[0]}), or skip the counts with"
+            " --count-games 0"
+        ) from None
     if done.returncode != 0:
         raise SystemExit(f"a counted child failed (exit {done.returncode}):\n{done.stderr[-2000:]}")
 
@@ -251,7 +258,7 @@ def count_valgrind(
         out = Path(tmp) / "callgrind.out"
         tool = ["valgrind", "--tool=callgrind", "--cache-sim=yes", "--branch-sim=yes"]
         tool += [*CACHE_GEOMETRY, f"--dump-before={MARK}", f"--callgrind-out-file={out}"]
-        _child(tree, env, tool, [str(games), ",".join(names), ",".join(names), "both"])
+        run_child(tree, env, tool, [str(games), ",".join(names), ",".join(names), "both"])
         # part 1: start-up to the first mark; then per case its N rounds, its 2N rounds
         parts = sorted(Path(tmp).glob("callgrind.out.*"), key=lambda p: int(p.suffix[1:]))
         if len(parts) != 1 + 2 * len(names):
@@ -279,7 +286,7 @@ def count_perf(tree: Path, env: dict[str, str], games: int, names: list[str]) ->
                     "instructions:u,cycles:u",
                     "--",
                 ]
-                _child(tree, env, tool, [str(games), ",".join(names), name, times])
+                run_child(tree, env, tool, [str(games), ",".join(names), name, times])
                 works.append(parse_perf(out.read_text()))
         table[name] = works[1].per_round(works[0], games)
     return table
@@ -291,7 +298,7 @@ def work_per_round(
     """Work per round of each case (first key) with each engine (``trees``: "old", "new")."""
     envs = {side: count_env(tree, counter, base_dir, cpu) for side, tree in trees.items()}
     for side, tree in trees.items():  # compile (or load) natively first: never under valgrind
-        _child(tree, envs[side], [], ["0", ",".join(names)])
+        run_child(tree, envs[side], [], ["0", ",".join(names)])
     measure = count_valgrind if counter == "valgrind" else count_perf
     with ThreadPoolExecutor(max_workers=len(trees)) as pool:  # both engines side by side
         futures = {s: pool.submit(measure, t, envs[s], games, names) for s, t in trees.items()}

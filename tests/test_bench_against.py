@@ -89,3 +89,8 @@ def test_valgrind_children_use_their_own_cache_and_cpu(
     # perf counts the engine as it runs here: the environment's own cache and CPU
     assert perf_env.get("NUMBA_CPU_NAME") == os.environ.get("NUMBA_CPU_NAME")
     assert perf_env.get("NUMBA_CACHE_DIR") == os.environ.get("NUMBA_CACHE_DIR")
+
+
+def test_a_missing_counter_is_a_one_line_error(bench_against: ModuleType) -> None:
+    with pytest.raises(SystemExit, match=r"no-such-tool is not installed.*--count-games 0"):
+        bench_against.run_child(Path("."), {}, ["no-such-tool"], [])
