@@ -14,12 +14,12 @@ worker, in process) with both engines, two ways:
   no hardware counters, and ``auto`` then takes ``valgrind``: ONE child per engine plays
   every case, N then 2N rounds, under valgrind's callgrind, whose count is cut into parts
   where the child calls ``sys.getswitchinterval`` (``--dump-before``). callgrind counts
-  instructions exactly and simulates the caches (fixed: 32 KiB I1, 48 KiB D1, 2 MiB LL) and the branch
-  predictor; its cycles are KCachegrind's estimate, Ir + 10 x (L1 misses + mispredicted
-  branches) + 100 x last-level misses, printed with the misses. valgrind cannot run
-  AVX-512, so under it both engines are compiled for ``--count-cpu`` (haswell) into a
-  cache of their own (``BASE_DIR/numba-count``; the first time a minute or two per
-  checkout, natively). Counting 8 cases at N = 10,000 takes 10 to 15 minutes.
+  instructions exactly and simulates the caches (fixed: 32 KiB I1, 48 KiB D1, 2 MiB last
+  level) and the branch predictor; its cycles are KCachegrind's estimate, Ir + 10 x (L1
+  misses + mispredicted branches) + 100 x last-level misses, printed with the misses.
+  valgrind cannot run AVX-512, so under it both engines are compiled for ``--count-cpu``
+  (haswell) into a cache of their own (``BASE_DIR/numba-count``; the first time a minute
+  or two per checkout, natively). Counting 8 cases at N = 10,000 takes 10 to 15 minutes.
 * **Wall time** (``--rounds``, 0 skips it): each case timed ``--rounds`` times with both
   engines AT ONCE: one process per checkout, side by side on the machine's cores, so that
   both see the same moment's load (on a shared VM timings drift by tens of percent within
