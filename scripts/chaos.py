@@ -40,7 +40,8 @@ CLI = [sys.executable, "-m", "uno_stats.cli"]
 GAMES = 400_000
 CHUNK = 20_000
 ROUNDS = f"name: chaos\nplayers: 4\ngames: {GAMES}\nseed: 7\n"
-MATCHES = "name: chaos\nplayers: 3\ngames: 4000\nseed: 3\nrules:\n  scoring: points\nmatch:\n  target: 200\n"
+# 20,000 matches: at most runner.SMALL_RUN_GAMES, so without --workers a small default run
+MATCHES = "name: chaos\nplayers: 3\ngames: 20000\nseed: 3\nrules:\n  scoring: points\nmatch:\n  target: 200\n"
 SWEEP = "name: chaos\nplayers: 4\ngames: 100000\nseed: 5\nsweep:\n  players: [2, 3, 4]\n"
 
 
@@ -162,10 +163,15 @@ def one_error_line(done: subprocess.CompletedProcess, code: int = 1) -> tuple[bo
 # --- the faults -----------------------------------------------------------------------------
 
 
-def interrupt_then_rerun(c: Chaos, kind: str, how: str) -> tuple[bool, str]:
-    """Start a pool run, break it ``how`` once a few parts exist, rerun, compare."""
+def interrupt_then_rerun(c: Chaos, kind: str, how: str, small: bool = False) -> tuple[bool, str]:
+    """Start a pool run, break it ``how`` once a few parts exist, rerun, compare.
+
+    ``small``: a default run (no ``--workers``) of a scenario of at most
+    ``runner.SMALL_RUN_GAMES`` games, which plays on one forked worker and writes its parts
+    in the command's own process: its own path through the faults.
+    """
     out = c.out()
-    args = c.args(kind, out, "--workers", "2")
+    args = c.args(kind, out, *(() if small else ("--workers", "2")))
     proc = c.start(args)
     if not wait_for(lambda: len(parts(out)) >= 3 or proc.poll() is not None):
         return False, "no parts appeared"
@@ -473,6 +479,16 @@ FAULTS: list[tuple[str, str, Callable[[Chaos], tuple[bool, str]]]] = [
         "kill -9 of a match run",
         "matches, kill -9 mid-run, rerun",
         lambda c: interrupt_then_rerun(c, "matches", "kill -9"),
+    ),
+    (
+        "small run: worker killed",
+        "default run of 20,000 matches (one forked worker), kill -9 it, rerun",
+        lambda c: interrupt_then_rerun(c, "matches", "kill -9 worker", small=True),
+    ),
+    (
+        "small run: Ctrl-C",
+        "default run of 20,000 matches, SIGINT mid-run, rerun",
+        lambda c: interrupt_then_rerun(c, "matches", "Ctrl-C", small=True),
     ),
     (
         "kill -9 of a sweep",
