@@ -33,22 +33,28 @@ MAX_DECKS = 3  # the most copies of one deck a scenario may shuffle together (RU
 MAX_DECK_CARDS = MAX_DECKS * (108 + 4 + 4)  # 348: the most cards a scenario's deck may hold
 
 
+_WILD_SYMBOLS = {
+    WILD: SYM_WILD,
+    WILD_DRAW_FOUR: SYM_WILD_DRAW_FOUR,
+    WILD_SHUFFLE: SYM_SHUFFLE,
+    WILD_CUSTOM: SYM_CUSTOM,
+}
+
+
+def card_symbol(card: int) -> int:
+    """The symbol of card id ``card`` (plain Python; ``CARD_SYMBOL`` holds the same values)."""
+    return card % SYMBOLS_PER_COLOR if card < WILD else _WILD_SYMBOLS[card]
+
+
 def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     import numpy as np
 
     color = np.full(N_CARD_TYPES, NO_COLOR, dtype=np.int64)
-    symbol = np.zeros(N_CARD_TYPES, dtype=np.int64)
-    points = np.zeros(N_CARD_TYPES, dtype=np.int64)
-    for c in range(4 * SYMBOLS_PER_COLOR):
-        color[c], symbol[c] = divmod(c, SYMBOLS_PER_COLOR)
+    symbol = np.array([card_symbol(c) for c in range(N_CARD_TYPES)], dtype=np.int64)
+    points = np.full(N_CARD_TYPES, 50, dtype=np.int64)  # every wild
+    for c in range(WILD):
+        color[c] = c // SYMBOLS_PER_COLOR
         points[c] = symbol[c] if symbol[c] < 10 else 20
-    for c, sym in zip(
-        (WILD, WILD_DRAW_FOUR, WILD_SHUFFLE, WILD_CUSTOM),
-        (SYM_WILD, SYM_WILD_DRAW_FOUR, SYM_SHUFFLE, SYM_CUSTOM),
-        strict=True,
-    ):
-        symbol[c] = sym
-        points[c] = 50
     is_action = (symbol >= SKIP).astype(np.int64)  # Skip, Reverse, Draw Two and every wild
     return color, symbol, points, is_action
 

@@ -19,9 +19,8 @@ from uno_stats.engine.cards import (
     MAX_DECK_CARDS,
     MAX_DECKS,
     SKIP,
-    SYMBOLS_PER_COLOR,
-    WILD,
     WILD_DRAW_FOUR,
+    card_symbol,
     deck_cards,
 )
 from uno_stats.engine.rules import deck_size
@@ -157,8 +156,7 @@ def check_deck_table(rules: dict[str, Any], deck: dict[str, Any] | None, ctx: Er
             "into the deck (RULES.md S4), so no round could open: give another kind a count"
         )
         ctx.fail(key, message)
-    # a colored card's symbol is its id modulo 13 (cards.py); plain ints: no numpy here
-    numbers = any(card < WILD and card % SYMBOLS_PER_COLOR < SKIP for card in cards)
+    numbers = any(card_symbol(card) < SKIP for card in cards)  # wild symbols are above SKIP
     if rules["opening_action"] == "redraw" and not numbers:
         message = (
             "the deck holds no number card, but rules.opening_action redraw covers the opening "
