@@ -64,6 +64,12 @@ one worker: about a tenth of a second of engine time, less than starting a pool 
 # Reading: "small" counts games (a match scenario's games are matches, each several rounds).
 
 
+def _one_worker_run(games: int, workers_chosen: bool, cluster: bool) -> bool:
+    """Whether ``games`` make a small default run, played on one worker: no worker count
+    asked for, no cluster, at most :data:`SMALL_RUN_GAMES` games."""
+    return not workers_chosen and not cluster and games <= SMALL_RUN_GAMES
+
+
 @dataclass(frozen=True)
 class RunOutcome:
     """What :func:`run_scenario` did: where, which runs, and how fast."""
@@ -323,7 +329,7 @@ def run_scenario(
     # Reading: a default run (no worker count, no cluster) of at most SMALL_RUN_GAMES games
     # (per sweep point) is cut into chunks for the one worker that plays it: fewer, larger
     # parts, each of which costs its writer a part and a manifest (about 10 ms)
-    one = not chosen and scheduler is None and scenario.games <= SMALL_RUN_GAMES
+    one = _one_worker_run(scenario.games, chosen, scheduler is not None)
     cut_for = 1 if one else workers
     root = Path(out_dir) / scenario.name
     check_out_folder(root)
@@ -382,7 +388,7 @@ def _execute(
     already = sum(p.chunk(i).n_games for p in plans for i in p.done)
     pending = any(next(_todo(p, games_limit), None) is not None for p in plans)
     todo = itertools.chain.from_iterable(_todo(p, games_limit) for p in plans)
-    small = cluster is None and not workers_chosen and total - already <= SMALL_RUN_GAMES
+    small = _one_worker_run(total - already, workers_chosen, cluster is not None)
     if small:
         workers = 1  # a pool of every core would cost more than it saves
     # A local pool's forked workers load a cached engine themselves, in parallel, while this
