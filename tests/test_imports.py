@@ -159,3 +159,16 @@ def test_the_command_keeps_openblas_to_one_thread_unless_told(given: str | None,
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True, env=env
     )
     assert done.stdout.splitlines()[-1] == kept
+
+
+def test_loading_the_engine_imports_no_linear_algebra() -> None:
+    """numba's array maths probes for scipy's BLAS by importing ``scipy.linalg`` (0.3 s of
+    every worker's start); the engine skips the probe (``jit._skip_blas_probe``), and
+    scipy's linear algebra still imports afterwards for whoever needs it."""
+    code = (
+        "import sys\nfrom uno_stats.engine import warm_up\nwarm_up()\n"
+        "assert 'scipy.linalg' not in sys.modules, 'scipy.linalg loaded with the engine'\n"
+        "import numba.np.arraymath as a, numba.np.linalg as l\n"
+        "assert a.ensure_blas is l.ensure_blas\nimport scipy.linalg"
+    )
+    assert "numba" in loaded_after(code)

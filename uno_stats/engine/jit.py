@@ -158,6 +158,37 @@ def _share_scope_when_inlining() -> None:
     inline_closurecall.copy = _SharedBlockMemo()  # type: ignore[assignment]
 
 
+def _skip_blas_probe() -> None:
+    """Import numba's array maths without its BLAS probe, which imports ``scipy.linalg``.
+
+    ``numba.np.arraymath`` asks at import whether scipy's BLAS exists, by importing
+    ``scipy.linalg`` (about 0.3 s, a third of loading the cached engine in a fresh worker
+    process). Its answer only chooses how ``np.convolve`` and ``np.correlate`` of floats are
+    compiled, which the engine never calls, so here it is answered "no" without the import;
+    numba's ``ensure_blas`` is put back at once for anything else that asks (``np.dot``,
+    ``np.linalg``). Same machine code and results; without the expected numba internals, or
+    once either module is loaded, nothing changes.
+    """
+    if "numba.np.arraymath" in sys.modules or "scipy.linalg.cython_blas" in sys.modules:
+        return
+    from numba.np import linalg
+
+    ensure_blas = getattr(linalg, "ensure_blas", None)
+    if ensure_blas is None:
+        return
+
+    def _no_blas() -> None:
+        raise ImportError("BLAS not probed: the engine does no linear algebra")
+
+    linalg.ensure_blas = _no_blas
+    try:
+        from numba.np import arraymath
+    finally:
+        linalg.ensure_blas = ensure_blas
+    if getattr(arraymath, "ensure_blas", None) is _no_blas:
+        arraymath.ensure_blas = ensure_blas
+
+
 def _decorators() -> dict[str, Any]:
     """The two decorators, made on first use: importing numba costs about 0.3 s, which the
     cache helpers above (used by processes that never play a game) do without."""
@@ -166,6 +197,7 @@ def _decorators() -> dict[str, Any]:
         from numba import njit
 
         _share_scope_when_inlining()
+        _skip_blas_probe()
 
         # Read by numba when each decorated function sets up its cache (at import of the module).
         numba.config.CACHE_DIR = str(engine_cache_dir())  # type: ignore[attr-defined]
