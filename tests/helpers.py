@@ -33,14 +33,11 @@ _DTYPES: dict[str, pl.DataType] = {
 }
 
 
-_CHECKPOINT_NAMES = {f"hands_t{t}" for t in CHECKPOINT_TURNS}
-
-
 def schema_frame(columns: dict[str, Any]) -> pl.DataFrame:
     """A frame with the schema's columns and dtypes (per-seat ones as lists), checkpoints aside."""
     out = {}
     for col in COLUMNS:
-        if col.name in _CHECKPOINT_NAMES:
+        if col.per_checkpoint:
             continue
         dtype = pl.String() if col.name == "status" else _DTYPES[col.dtype]
         if col.per_seat:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from uno_stats.engine.rules import RULES
-from uno_stats.engine.schema import CHECKPOINT_TURNS, COLUMNS
+from uno_stats.engine.schema import CHECKPOINTS, COLUMNS, NOT_REACHED
 from uno_stats.engine.strategy_table import KNOBS, STRATEGIES
 
 
@@ -301,10 +301,6 @@ COLUMN_HELP: dict[str, str] = {
     "jump_ins": "cards played out of turn (jump_in)",
     "mistakes": "invalid cards tried and taken back",
     "hand_shuffles": "Wild Shuffle Hands cards that took effect",
-    **{
-        f"hands_t{t}": f"every seat's cards after turn {t}, null when the round ended earlier"
-        for t in CHECKPOINT_TURNS
-    },
     "largest_hand": "the most cards any seat held at any moment of the round",
     "turn_draws": (
         "times a player drew on their own turn because they could not or chose not to play "
@@ -314,6 +310,10 @@ COLUMN_HELP: dict[str, str] = {
     "seating": "at each position, which scenario seat sat there (0..P-1 unless seating: random)",
     "multi_plays": "plays of two cards or more at once (multi_play; 0 when off)",
     "multi_cards": "cards put down in those multi-plays (over multi_plays: cards per multi-play)",
+    CHECKPOINTS: (
+        "every seat's cards after turns 5, 10, ..., 100, as bytes: byte k*players+s is seat s "
+        f"after turn 5(k+1), {NOT_REACHED} when the round ended earlier"
+    ),
 }
 
 

@@ -380,13 +380,13 @@ def test_answer_run_on_a_match_run(tmp_path) -> None:
 
 def test_reads_what_the_runner_writes(tmp_path) -> None:
     """The engine-array path of results.write_part gives the same answers as a hand frame."""
-    from uno_stats.engine.schema import COLUMNS
+    from uno_stats.engine.schema import CHECKPOINTS, COLUMNS, COLUMNS_BY_NAME, NOT_REACHED
     from uno_stats.run.manifest import write_manifest
     from uno_stats.run.results import write_part
 
     rows, players = len(TURNS), 3
     cols: dict[str, np.ndarray] = {
-        c.name: np.zeros((rows, players) if c.per_seat else rows, dtype=c.dtype) for c in COLUMNS
+        c.name: np.zeros(c.shape(rows, players), dtype=c.dtype) for c in COLUMNS
     }
     cols |= {
         "turns": np.array(TURNS),
@@ -397,6 +397,7 @@ def test_reads_what_the_runner_writes(tmp_path) -> None:
         "max_deficit": np.array(MAX_DEFICIT),
         "points": np.array(POINTS),
         "game": np.arange(rows),
+        CHECKPOINTS: np.full(COLUMNS_BY_NAME[CHECKPOINTS].shape(rows, players), NOT_REACHED, "u1"),
     }
     for c in COLUMNS:
         if c.nullable:

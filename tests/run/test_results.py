@@ -26,8 +26,8 @@ from uno_stats.run.results import (
 )
 
 PLAYERS = 3
-CHECKPOINT_NAMES = [f"hands_t{t}" for t in CHECKPOINT_TURNS]
-STORED = [c for c in COLUMNS if c.name not in CHECKPOINT_NAMES]
+CHECKPOINT_NAMES = [f"hands_t{t}" for t in CHECKPOINT_TURNS]  # the list columns of old results
+STORED = [c for c in COLUMNS if not c.per_checkpoint]
 
 
 def fake_columns(rows: int, players: int, first_game: int = 0, seed: int = 0) -> dict:
@@ -35,12 +35,14 @@ def fake_columns(rows: int, players: int, first_game: int = 0, seed: int = 0) ->
     rng = np.random.default_rng(seed)
     out: dict[str, np.ndarray] = {}
     for col in COLUMNS:
-        shape = (rows, players) if col.per_seat else (rows,)
-        info = np.iinfo(col.dtype)
-        top = NOT_REACHED - 1 if col.name in CHECKPOINT_NAMES else info.max  # hand sizes
-        out[col.name] = rng.integers(info.min, top, size=shape, endpoint=True, dtype=col.dtype)
+        info = np.iinfo(col.dtype)  # checkpoints: hand sizes, and NOT_REACHED (255) as well
+        out[col.name] = rng.integers(
+            info.min, info.max, size=col.shape(rows, players), endpoint=True, dtype=col.dtype
+        )
         if col.nullable:
             out[col.name + "__valid"] = rng.random(rows) < 0.6
+    hands = out[CHECKPOINTS]  # a checkpoint is reached by every seat or by none
+    hands[(hands[:, :, 0] == NOT_REACHED) | (rng.random(hands.shape[:2]) < 0.3)] = NOT_REACHED
     out["game"] = np.arange(first_game, first_game + rows, dtype=np.uint64)
     out["status"] = rng.integers(0, len(STATUS_NAMES), size=rows, dtype=np.uint8)
     return out
@@ -88,13 +90,13 @@ def test_checkpoints_round_trip_through_one_column(tmp_path):
     frame = open_run(tmp_path).scan().collect()
     assert frame.schema[CHECKPOINTS] == pl.Binary
     assert frame[CHECKPOINTS].bin.size().to_list() == [len(CHECKPOINT_TURNS) * PLAYERS] * 60
+    assert (cols[CHECKPOINTS] == NOT_REACHED).any() and (cols[CHECKPOINTS] < NOT_REACHED).any()
     got = checkpoint_frame(frame, PLAYERS)
-    for t in CHECKPOINT_TURNS:
-        valid = cols[f"hands_t{t}__valid"]
+    for k, t in enumerate(CHECKPOINT_TURNS):
+        reached = cols[CHECKPOINTS][:, k, 0] != NOT_REACHED
         for s in range(PLAYERS):
-            want = [
-                int(h) if v else None for h, v in zip(cols[f"hands_t{t}"][:, s], valid, strict=True)
-            ]
+            held = cols[CHECKPOINTS][:, k, s]
+            want = [int(h) if v else None for h, v in zip(held, reached, strict=True)]
             assert got[f"t{t}s{s}"].to_list() == want, (t, s)
 
 
@@ -105,16 +107,14 @@ def test_checkpoints_of_earlier_list_columns_read_the_same(tmp_path):
     cols["status"] = np.zeros(400, dtype=np.uint8)
     packed = pl.from_arrow(arrow_table(cols, PLAYERS))
     assert isinstance(packed, pl.DataFrame)
+    hands = cols[CHECKPOINTS]
     listed = packed.drop(CHECKPOINTS).with_columns(
         pl.Series(
             name,
-            [
-                row.tolist() if v else None
-                for row, v in zip(cols[name], cols[name + "__valid"], strict=True)
-            ],
+            [row.tolist() if row[0] != NOT_REACHED else None for row in hands[:, k, :]],
             dtype=pl.List(pl.UInt8),
         )
-        for name in CHECKPOINT_NAMES
+        for k, name in enumerate(CHECKPOINT_NAMES)
     )
     assert checkpoint_frame(packed, PLAYERS).equals(checkpoint_frame(listed, PLAYERS))
     new, old = deficit_win_table(packed.lazy(), PLAYERS), deficit_win_table(listed.lazy(), PLAYERS)
@@ -127,25 +127,22 @@ def test_checkpoints_without_any_column_is_empty():
     assert checkpoint_hands(["game", "winner"], 4) == {}
 
 
-def test_hand_of_sentinel_size_rejected(tmp_path):
+def test_checkpoint_bytes_of_the_wrong_shape_or_type_rejected(tmp_path):
     cols = fake_columns(5, PLAYERS)
-    cols["hands_t5"][0, 0] = NOT_REACHED
-    cols["hands_t5__valid"][0] = True
-    with pytest.raises(ResultsError, match="hand_checkpoints"):
+    cols[CHECKPOINTS] = cols[CHECKPOINTS].astype(np.uint16)  # would wrap a hand of 300
+    with pytest.raises(ResultsError, match="hand_checkpoints: uint16"):
+        write_part(tmp_path, 0, cols, PLAYERS)
+    cols[CHECKPOINTS] = fake_columns(5, PLAYERS + 1)[CHECKPOINTS]
+    with pytest.raises(ResultsError, match=r"hand_checkpoints: uint8 \(5, 20, 4\)"):
         write_part(tmp_path, 0, cols, PLAYERS)
 
 
-def test_hand_above_a_byte_is_rejected_not_wrapped(tmp_path):
-    # RULES.md S19: with several decks a hand can pass 255 cards; u16 columns hold it, the
-    # checkpoint bytes cannot, so the part is refused (300 would otherwise be stored as 44)
+def test_hand_above_a_byte_is_stored_in_the_u16_columns(tmp_path):
+    # RULES.md S19: with several decks a hand can pass 255 cards; u16 columns hold it (the
+    # checkpoint bytes cannot: the engine refuses such a round, tests/engine/test_simulate.py)
     cols = fake_columns(5, PLAYERS)
-    assert cols["hands_t5"].dtype == np.uint16 and cols["hand_sizes"].dtype == np.uint16
-    cols["hands_t5"][1, 2] = 300
-    cols["hands_t5__valid"][1] = True
-    with pytest.raises(ResultsError, match="a hand of 300 cards cannot be stored"):
-        write_part(tmp_path, 0, cols, PLAYERS)
+    assert cols["hand_sizes"].dtype == np.uint16
     cols["hand_sizes"][0, 0] = 300
-    cols["hands_t5"][1, 2] = 3
     make_run(tmp_path, {0: cols})
     sizes = open_run(tmp_path).scan().select("hand_sizes").collect()["hand_sizes"]
     assert sizes[0][0] == 300

@@ -18,8 +18,9 @@ from uno_stats.engine.rules import (
     SEATING_RANDOM,
     encode_rules,
 )
-from uno_stats.engine.schema import CHECKPOINT_TURNS, COLUMNS, COLUMNS_BY_NAME
+from uno_stats.engine.schema import CHECKPOINTS, COLUMNS, NOT_REACHED
 from uno_stats.engine.strategy_table import encode_strategies, keeps_memory
+from uno_stats.errors import ResultsError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -115,7 +116,7 @@ def _new_table(config: EngineConfig, max_events: int = 0) -> Table:
 _outputs = threading.local()
 
 
-def _reused_outputs(capacity: int, players: int) -> tuple[np.ndarray, np.ndarray]:
+def _reused_outputs(capacity: int, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """This thread's output arrays for ``capacity`` rows, allocated once and reused.
 
     A worker plays chunk after chunk of the same size; fresh arrays each time cost a page
@@ -126,7 +127,7 @@ def _reused_outputs(capacity: int, players: int) -> tuple[np.ndarray, np.ndarray
     from uno_stats.engine.chunk import allocate_outputs
 
     kept = getattr(_outputs, "arrays", None)
-    if kept is None or kept[0].shape[1] != capacity or kept[1].shape[2] != players:
+    if kept is None or kept[0].shape[1] != capacity or kept[2].shape[2] != players:
         kept = allocate_outputs(capacity, players)
         _outputs.arrays = kept
     return kept
@@ -146,9 +147,9 @@ def _play(
     from uno_stats.engine.state import T_SEATING
 
     if reuse:
-        out_s, out_p = _reused_outputs(capacity, config.players)
+        out_s, out_p, out_c = _reused_outputs(capacity, config.players)
     else:
-        out_s, out_p = allocate_outputs(capacity, config.players)
+        out_s, out_p, out_c = allocate_outputs(capacity, config.players)
     totals = np.zeros(config.players, dtype=np.int64)
     # seating: random reorders the seats' rows in place (S16): it gets a copy, in scenario
     # order, matching the table's seating row
@@ -169,35 +170,43 @@ def _play(
         totals,
         out_s,
         out_p,
+        out_c,
     )
-    return rows, out_s, out_p
+    return rows, out_s, out_p, out_c
 
 
 def simulate(config: EngineConfig, first_game: int, n_games: int) -> dict[str, np.ndarray]:
     """Play games ``first_game .. first_game + n_games - 1``; one array per result column.
 
-    Each game's random stream depends only on the run's seed and the game index, so
-    the result does not depend on how games are split into chunks or workers.
+    Arrays have one row per round: ``(rows,)``, ``(rows, players)`` for per-seat columns, and
+    ``(rows, 20, players)`` uint8 for ``hand_checkpoints`` (``NOT_REACHED`` after the round
+    ended); ``NAME__valid`` marks the rows where a nullable column has a value. Each game's
+    random stream depends only on the run's seed and the game index, so the result does
+    not depend on how games are split into chunks or workers.
     """
     table = _new_table(config)
     capacity = n_games if config.match_target == 0 else max(64, n_games * 24)
     while True:
-        rows, out_s, out_p = _play(config, table, first_game, n_games, capacity, reuse=True)
+        rows, out_s, out_p, out_c = _play(config, table, first_game, n_games, capacity, reuse=True)
         if rows >= 0:
             break
         capacity *= 2  # a chunk of unusually long matches: replay it with more room
-    return _columns(config, out_s[:, :rows], out_p[:, :rows])
+    return _columns(config, out_s[:, :rows], out_p[:, :rows], out_c[:rows])
 
 
-def _columns(config: EngineConfig, out_s: np.ndarray, out_p: np.ndarray) -> dict[str, np.ndarray]:
-    """The engine's column-major outputs as one typed array per result column."""
+def _columns(
+    config: EngineConfig, out_s: np.ndarray, out_p: np.ndarray, out_c: np.ndarray
+) -> dict[str, np.ndarray]:
+    """The engine's outputs as one typed array per result column (each a copy of its own).
+
+    Raises :class:`ResultsError` for a hand the checkpoint bytes cannot hold (255 cards or
+    more at a checkpoint, possible only with several decks) rather than store a wrong size.
+    """
     import numpy as np
 
     from uno_stats.engine.chunk import (
-        N_CHECKPOINTS,
-        OC_CHECKPOINTS,
+        OC_LARGEST_CHECKPOINT,
         OC_MATCH_VALID,
-        OP_CHECKPOINT0,
         SCALAR_COLUMNS,
         SEAT_PLANES,
     )
@@ -207,18 +216,18 @@ def _columns(config: EngineConfig, out_s: np.ndarray, out_p: np.ndarray) -> dict
     raw["players"] = np.full(rows, config.players)
     raw.update({name: out_p[i] for i, name in enumerate(SEAT_PLANES)})
     match_valid = out_s[OC_MATCH_VALID] != 0
+    largest = int(out_s[OC_LARGEST_CHECKPOINT].max(initial=0))
+    if largest >= NOT_REACHED:
+        raise ResultsError(
+            f"a hand of {largest} cards cannot be stored in {CHECKPOINTS} "
+            f"(at most {NOT_REACHED - 1} cards a checkpoint)"
+        )
+    raw[CHECKPOINTS] = out_c
     cols: dict[str, np.ndarray] = {}
     for column in COLUMNS:
-        if not column.name.startswith("hands_t"):
-            cols[column.name] = raw[column.name].astype(column.dtype)
+        cols[column.name] = raw[column.name].astype(column.dtype)  # a copy: outputs are reused
     cols["match_winner__valid"] = match_valid
     cols["match_rounds__valid"] = match_valid
-    bits = out_s[OC_CHECKPOINTS]
-    for k, turn in enumerate(CHECKPOINT_TURNS[:N_CHECKPOINTS]):
-        cols[f"hands_t{turn}"] = out_p[OP_CHECKPOINT0 + k].astype(
-            COLUMNS_BY_NAME[f"hands_t{turn}"].dtype
-        )
-        cols[f"hands_t{turn}__valid"] = (bits >> k) & 1 == 1
     return cols
 
 
@@ -232,9 +241,9 @@ def _traced(config: EngineConfig, game: int, max_events: int):
     while True:
         table.st[ST_TRACE] = 1
         table.st[ST_EV_N] = 0
-        rows, out_s, out_p = _play(config, table, game, 1, capacity)
+        rows, out_s, out_p, out_c = _play(config, table, game, 1, capacity)
         if rows >= 0:
-            return table, rows, out_s, out_p
+            return table, rows, out_s, out_p, out_c
         capacity *= 2
 
 
@@ -243,10 +252,10 @@ def trace_game(config: EngineConfig, game: int, max_events: int = 500_000) -> li
     from uno_stats.engine.state import ST_EV_N
     from uno_stats.engine.trace import describe
 
-    table, rows, out_s, out_p = _traced(config, game, max_events)
+    table, rows, out_s, out_p, out_c = _traced(config, game, max_events)
     n_events = int(table.st[ST_EV_N])
     events = table.events[: min(n_events, max_events)]
-    cols = _columns(config, out_s[:, :rows], out_p[:, :rows])
+    cols = _columns(config, out_s[:, :rows], out_p[:, :rows], out_c[:rows])
     return describe(events, config.players, cols, truncated=n_events > max_events)
 
 
@@ -255,7 +264,7 @@ def trace_events(config: EngineConfig, game: int, max_events: int = 500_000) -> 
     at most ``max_events`` of them (the first ones)."""
     from uno_stats.engine.state import ST_EV_N
 
-    table, _rows, _out_s, _out_p = _traced(config, game, max_events)
+    table, *_rest = _traced(config, game, max_events)
     return table.events[: min(int(table.st[ST_EV_N]), max_events)].copy()
 
 

@@ -15,7 +15,13 @@ from uno_stats.engine.rules import (
     SCORING_POINTS,
     SEATING_RANDOM,
 )
-from uno_stats.engine.schema import ROUND_COUNTERS, STATUS_EXHAUSTED, STATUS_VOID, STATUS_WON
+from uno_stats.engine.schema import (
+    NOT_REACHED,
+    ROUND_COUNTERS,
+    STATUS_EXHAUSTED,
+    STATUS_VOID,
+    STATUS_WON,
+)
 from uno_stats.engine.state import (
     N_CHECKPOINTS,
     N_COUNTERS,
@@ -33,7 +39,8 @@ from uno_stats.engine.state import (
 )
 
 # Rows of the scalar output array, in order: the round's identity, its counters (in the
-# order of schema.ROUND_COUNTERS, which is also their order in the state), the match.
+# order of schema.ROUND_COUNTERS, which is also their order in the state), the match, and
+# the largest hand at a checkpoint the round reached (to refuse one the bytes cannot hold).
 SCALAR_COLUMNS: tuple[str, ...] = (
     "game",
     "round",
@@ -45,7 +52,7 @@ SCALAR_COLUMNS: tuple[str, ...] = (
     "match_winner",
     "match_rounds",
     "match_valid",
-    "checkpoints",
+    "largest_checkpoint",
 )
 OC_GAME = SCALAR_COLUMNS.index("game")
 OC_ROUND = SCALAR_COLUMNS.index("round")
@@ -57,16 +64,16 @@ OC_COUNTER0 = SCALAR_COLUMNS.index(ROUND_COUNTERS[0])
 OC_MATCH_WINNER = SCALAR_COLUMNS.index("match_winner")
 OC_MATCH_ROUNDS = SCALAR_COLUMNS.index("match_rounds")
 OC_MATCH_VALID = SCALAR_COLUMNS.index("match_valid")
-OC_CHECKPOINTS = SCALAR_COLUMNS.index("checkpoints")
+OC_LARGEST_CHECKPOINT = SCALAR_COLUMNS.index("largest_checkpoint")
 N_SCALAR = len(SCALAR_COLUMNS)
-# Planes of the per-seat output array: hand sizes, points, max deficit, then the checkpoints.
+# Planes of the per-seat output array: hand sizes, points, max deficit, seating. The hand-size
+# checkpoints have an output array of their own, already in the bytes stored on disk.
 SEAT_PLANES: tuple[str, ...] = ("hand_sizes", "points", "max_deficit", "seating")
 OP_HAND = SEAT_PLANES.index("hand_sizes")
 OP_POINTS = SEAT_PLANES.index("points")
 OP_DEFICIT = SEAT_PLANES.index("max_deficit")
 OP_SEATING = SEAT_PLANES.index("seating")
-OP_CHECKPOINT0 = len(SEAT_PLANES)
-N_SEAT_PLANES = OP_CHECKPOINT0 + N_CHECKPOINTS
+N_SEAT_PLANES = len(SEAT_PLANES)
 
 MATCH_ROUND_CAP = 5000  # a match still undecided after this many rounds is recorded as such
 
@@ -80,7 +87,7 @@ def _hand_points(hands, hn, s):
 
 
 @engine_jit
-def _record(tab, out_s, out_p, row, game, rnd):
+def _record(tab, out_s, out_p, out_c, row, game, rnd):
     st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
     out_s[OC_GAME, row] = game
     out_s[OC_ROUND, row] = rnd
@@ -93,17 +100,23 @@ def _record(tab, out_s, out_p, row, game, rnd):
     out_s[OC_MATCH_WINNER, row] = -1
     out_s[OC_MATCH_ROUNDS, row] = 0
     out_s[OC_MATCH_VALID, row] = 0
-    out_s[OC_CHECKPOINTS, row] = st[ST_CHECKPOINTS]
     players = st[ST_PLAYERS]
     for s in range(players):
         out_p[OP_HAND, row, s] = hn[s]
         out_p[OP_POINTS, row, s] = _hand_points(hands, hn, s)
         out_p[OP_DEFICIT, row, s] = max_deficit[s]
         out_p[OP_SEATING, row, s] = tab[T_SEATING, s]
-    for k in range(N_CHECKPOINTS):  # 0 where the round ended first (null on disk)
+    largest = 0
+    for k in range(N_CHECKPOINTS):  # NOT_REACHED where the round ended first (null on disk)
         recorded = (st[ST_CHECKPOINTS] >> k) & 1
-        for s in range(players):  # one plane at a time: adjacent entries
-            out_p[OP_CHECKPOINT0 + k, row, s] = checkpoints[k, s] if recorded else 0
+        for s in range(players):
+            held = checkpoints[k, s]
+            if recorded:
+                largest = max(largest, held)
+                out_c[row, k, s] = min(held, NOT_REACHED)
+            else:
+                out_c[row, k, s] = NOT_REACHED
+    out_s[OC_LARGEST_CHECKPOINT, row] = largest
 
 
 @engine_jit
@@ -180,7 +193,9 @@ def seat_game(tab, seats, rng, key, game):
 
 
 @engine_jit
-def run_chunk(key, first_game, n_games, tab, seats, rng, ev, target, scoring, totals, out_s, out_p):
+def run_chunk(
+    key, first_game, n_games, tab, seats, rng, ev, target, scoring, totals, out_s, out_p, out_c
+):
     """Play games ``first_game ..`` into the output rows; returns rows written, -1 if full.
 
     ``target`` 0 plays single rounds (dealer seat P-1 every time); otherwise each game
@@ -198,7 +213,7 @@ def run_chunk(key, first_game, n_games, tab, seats, rng, ev, target, scoring, to
         seed_stream(rng, key, game)
         if target == 0:
             play_round(tab, seats, rng, ev, players - 1)
-            _record(tab, out_s, out_p, row, game, 0)
+            _record(tab, out_s, out_p, out_c, row, game, 0)
             row += 1
             continue
         totals[:] = 0
@@ -209,7 +224,7 @@ def run_chunk(key, first_game, n_games, tab, seats, rng, ev, target, scoring, to
                 return -1
             dealer = (dealt - 1) % players
             play_round(tab, seats, rng, ev, dealer)
-            _record(tab, out_s, out_p, row, game, rnd)
+            _record(tab, out_s, out_p, out_c, row, game, rnd)
             rnd += 1
             row += 1
             if st[ST_STATUS] != STATUS_VOID:
@@ -223,13 +238,16 @@ def run_chunk(key, first_game, n_games, tab, seats, rng, ev, target, scoring, to
     return row
 
 
-def allocate_outputs(rows: int, players: int) -> tuple[np.ndarray, np.ndarray]:
-    """Output arrays for ``rows`` rows: scalars ``(N_SCALAR, rows)``, seats ``(planes, rows, P)``.
+def allocate_outputs(rows: int, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Output arrays for ``rows`` rows: scalars ``(N_SCALAR, rows)``, seats ``(planes, rows, P)``
+    and checkpoints ``(rows, N_CHECKPOINTS, P)`` bytes.
 
-    Column-major, so each result column is one contiguous slice; every entry of a row is
-    written when the row is recorded, so the arrays need no zeroing.
+    Scalars and seats are column-major, so each result column is one contiguous slice; the
+    checkpoints are row-major, each round's bytes together as the stored column holds them.
+    Every entry of a row is written when the row is recorded, so the arrays need no zeroing.
     """
     return (
         np.empty((N_SCALAR, rows), dtype=np.int64),
         np.empty((N_SEAT_PLANES, rows, players), dtype=np.int32),
+        np.empty((rows, N_CHECKPOINTS, players), dtype=np.uint8),
     )

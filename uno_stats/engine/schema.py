@@ -17,9 +17,16 @@ STATUS_VOID = STATUS_NAMES.index("void")
 STATUS_CAPPED = STATUS_NAMES.index("capped")
 STATUS_EXHAUSTED = STATUS_NAMES.index("exhausted")  # reshuffle: false, the pile ran out (S17)
 
-# Hand sizes are recorded after turns 5, 10, ..., 100 (columns hands_t5 ... hands_t100).
+# Hand sizes are recorded after turns 5, 10, ..., 100, all in one column (CHECKPOINTS).
 CHECKPOINT_EVERY = 5
 CHECKPOINT_TURNS: tuple[int, ...] = tuple(range(CHECKPOINT_EVERY, 101, CHECKPOINT_EVERY))
+CHECKPOINTS = "hand_checkpoints"
+"""The column of every hand-size checkpoint of a round: ``(rows, turns, players)`` bytes in the
+engine's output, one fixed-width binary value per round on disk (byte ``k * players + s`` is
+seat ``s``'s cards after turn ``CHECKPOINT_TURNS[k]``)."""
+NOT_REACHED = 255
+"""Checkpoint byte of a turn the round ended before; a hand at a reached checkpoint is stored
+only up to 254 cards (a larger one, possible only with several decks, is refused)."""
 
 ROUND_COUNTERS: tuple[str, ...] = (
     "turns",
@@ -47,12 +54,20 @@ ROUND_COUNTERS: tuple[str, ...] = (
 
 @dataclass(frozen=True)
 class Column:
-    """One result column: name, numpy dtype of the engine array, per-seat or not, nullable."""
+    """One result column: name, numpy dtype of the engine array, per-seat or not, nullable,
+    and per checkpoint turn (:data:`CHECKPOINTS` only)."""
 
     name: str
     dtype: str
     per_seat: bool
     nullable: bool = False
+    per_checkpoint: bool = False
+
+    def shape(self, rows: int, players: int) -> tuple[int, ...]:
+        """The shape of this column's engine array for ``rows`` rows of ``players`` seats."""
+        if self.per_checkpoint:
+            return (rows, len(CHECKPOINT_TURNS), players)
+        return (rows, players) if self.per_seat else (rows,)
 
 
 # Hand sizes (and the columns made of them) are uint16: with several decks (RULES.md S19) a
@@ -84,13 +99,13 @@ COLUMNS: tuple[Column, ...] = (
     Column("jump_ins", "uint32", False),
     Column("mistakes", "uint32", False),
     Column("hand_shuffles", "uint32", False),
-    *(Column(f"hands_t{t}", "uint16", True, True) for t in CHECKPOINT_TURNS),
     Column("largest_hand", "uint16", False),
     Column("turn_draws", "uint32", False),
     Column("turn_draw_cards", "uint32", False),
     Column("seating", "uint8", True),
     Column("multi_plays", "uint32", False),
     Column("multi_cards", "uint32", False),
+    Column(CHECKPOINTS, "uint8", True, per_checkpoint=True),  # NOT_REACHED: the round had ended
 )
 COLUMNS_BY_NAME: dict[str, Column] = {c.name: c for c in COLUMNS}
 

@@ -6,10 +6,10 @@ A sweep folder holds a ``manifest.json`` with ``"sweep": true`` and one run fold
 The write side turns the engine's column arrays (see :mod:`uno_stats.engine.schema`) into one
 Parquet part per chunk (one row group): integers keep their width, ``status`` becomes a
 string, per-seat columns become ``list<uint8/uint16>`` and nullable columns are null where
-``NAME__valid`` is false. The engine's 20 hand-size checkpoints ``hands_t5`` ..
-``hands_t100`` are stored together in one fixed-width binary column, ``hand_checkpoints``
-(see :func:`pack_checkpoints`); :func:`checkpoint_hands` reads them back (and the 20 list
-columns of results written before).
+``NAME__valid`` is false. The engine records the 20 hand-size checkpoints (after turns 5 ..
+100) directly as the bytes of one fixed-width binary column, ``hand_checkpoints`` (see
+:func:`checkpoint_array`); :func:`checkpoint_hands` reads them back (and the 20 list columns
+``hands_t5`` .. ``hands_t100`` of results written by earlier versions).
 
 numpy and pyarrow are imported inside the functions that use them: a run plans its folder
 (manifests, part metadata) and starts its workers before it needs either (README
@@ -29,8 +29,9 @@ from typing import TYPE_CHECKING, Any
 
 from uno_stats.engine.schema import (
     CHECKPOINT_TURNS,
+    CHECKPOINTS,
     COLUMNS,
-    COLUMNS_BY_NAME,
+    NOT_REACHED,
     STATUS_NAMES,
     Column,
 )
@@ -60,11 +61,8 @@ about 6% less Parquet time per part and a smaller file (measured on 50,000 round
 WRITER_MODULES = ("pyarrow", "pyarrow.compute", "pyarrow.parquet")
 """What :func:`write_part` imports on first use (about 0.1 s), for a caller to import ahead."""
 
-CHECKPOINTS = "hand_checkpoints"
-"""The one column holding every hand-size checkpoint of a round (see pack_checkpoints)."""
-NOT_REACHED = 255
-"""Byte of a checkpoint the round ended before (a hand of 255 cards by turn 100 is an error)."""
-_CHECKPOINT_NAMES = frozenset(f"hands_t{t}" for t in CHECKPOINT_TURNS)
+_LISTED_CHECKPOINTS = frozenset(f"hands_t{t}" for t in CHECKPOINT_TURNS)
+"""The 20 list columns that held the checkpoints in results of earlier versions."""
 
 PART_META_KEY = b"uno_stats.part"
 """Key of a part's own record in its Parquet key-value metadata (see :class:`PartMeta`)."""
@@ -263,62 +261,37 @@ def _engine_array(columns: dict[str, np.ndarray], column: Column, rows: int) -> 
     return data
 
 
-def pack_checkpoints(columns: dict[str, np.ndarray], players: int) -> pa.Array:
-    """The ``hands_t5`` .. ``hands_t100`` arrays of one chunk as one ``hand_checkpoints`` column.
-
-    Each round gets ``len(CHECKPOINT_TURNS) * players`` bytes: byte ``k * players + s`` is
-    seat ``s``'s cards after turn ``CHECKPOINT_TURNS[k]``, or :data:`NOT_REACHED` when the
-    round ended before that turn. One fixed-width binary column writes about twice as
-    fast as 20 list columns and is smaller on disk.
+def checkpoint_array(data: np.ndarray, rows: int, players: int) -> pa.Array:
+    """The engine's ``hand_checkpoints`` bytes, ``(rows, turns, players)`` uint8, as the stored
+    fixed-width binary column: one value of ``turns * players`` bytes per round, shared with
+    the array rather than copied. Byte ``k * players + s`` is seat ``s``'s cards after turn
+    ``CHECKPOINT_TURNS[k]``, or :data:`NOT_REACHED` when the round ended before that turn.
     """
     import numpy as np
     import pyarrow as pa
 
-    rows = len(columns["game"]) if "game" in columns else 0
-    packed = np.empty((rows, len(CHECKPOINT_TURNS), players), dtype=np.uint8)
-    for k, turn in enumerate(CHECKPOINT_TURNS):
-        column = COLUMNS_BY_NAME[f"hands_t{turn}"]
-        data = _engine_array(columns, column, rows)
-        if data.shape != (rows, players):
-            raise ResultsError(
-                f"column {column.name}: shape {data.shape}, want ({rows}, {players})"
-            )
-        valid = _validity(columns, column, rows)
-        if data.max(initial=0) >= NOT_REACHED:  # rare: look at the reached rounds only
-            reached = data if valid is None else data[valid]
-            if reached.max(initial=0) >= NOT_REACHED:
-                # Reading: only with several decks can a hand reach 255 cards by turn 100;
-                # the checkpoint bytes cannot hold it, so the run stops rather than store a
-                # wrong size
-                largest = int(reached.max())
-                raise ResultsError(f"a hand of {largest} cards cannot be stored in {CHECKPOINTS}")
-        if valid is not None:  # one vectorised pass (a boolean row assignment is ~10x slower)
-            data = np.where(valid[:, None], data, NOT_REACHED)
-        np.copyto(packed[:, k, :], data, casting="unsafe")
+    shape = (rows, len(CHECKPOINT_TURNS), players)
+    if data.shape != shape or data.dtype != np.uint8:
+        raise ResultsError(f"column {CHECKPOINTS}: {data.dtype} {data.shape}, want uint8 {shape}")
+    flat = np.ascontiguousarray(data).reshape(-1)
     width = len(CHECKPOINT_TURNS) * players
-    return pa.FixedSizeBinaryArray.from_buffers(
-        pa.binary(width), rows, [None, pa.py_buffer(packed.reshape(-1))]
-    )
+    return pa.FixedSizeBinaryArray.from_buffers(pa.binary(width), rows, [None, pa.py_buffer(flat)])
 
 
 def arrow_table(columns: dict[str, np.ndarray], players: int) -> pa.Table:
-    """The engine's column arrays of one chunk as an Arrow table in schema order.
-
-    The checkpoint columns become one ``hand_checkpoints`` column, last.
-    """
+    """The engine's column arrays of one chunk as an Arrow table in schema order."""
     import pyarrow as pa
 
     rows = len(columns["game"]) if "game" in columns else 0
     arrays, names = [], []
     for column in COLUMNS:
-        if column.name in _CHECKPOINT_NAMES:
-            continue
         data = _engine_array(columns, column, rows)
-        valid = _validity(columns, column, rows)
-        arrays.append(_arrow_column(column, data, valid, players))
+        if column.per_checkpoint:
+            arrays.append(checkpoint_array(data, rows, players))
+        else:
+            valid = _validity(columns, column, rows)
+            arrays.append(_arrow_column(column, data, valid, players))
         names.append(column.name)
-    arrays.append(pack_checkpoints(columns, players))
-    names.append(CHECKPOINTS)
     return pa.Table.from_arrays(arrays, names=names)
 
 
@@ -393,7 +366,7 @@ def checkpoint_columns_in(names: list[str]) -> list[str]:
     """The columns of ``names`` that hold hand-size checkpoints (either layout)."""
     if CHECKPOINTS in names:
         return [CHECKPOINTS]
-    return sorted((c for c in names if c in _CHECKPOINT_NAMES), key=lambda c: int(c[7:]))
+    return sorted((c for c in names if c in _LISTED_CHECKPOINTS), key=lambda c: int(c[7:]))
 
 
 def checkpoint_arrays(frame: pl.DataFrame, players: int) -> tuple[np.ndarray, np.ndarray]:
@@ -449,7 +422,7 @@ def checkpoint_hands(names: list[str], players: int) -> dict[int, list[pl.Expr]]
                 for s in range(players)
             ]
         return out
-    listed = sorted(int(c.removeprefix("hands_t")) for c in names if c in _CHECKPOINT_NAMES)
+    listed = sorted(int(c.removeprefix("hands_t")) for c in names if c in _LISTED_CHECKPOINTS)
     return {t: [pl.col(f"hands_t{t}").list.get(s) for s in range(players)] for t in listed}
 
 
