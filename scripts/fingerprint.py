@@ -7,8 +7,11 @@ thousand games in process with the compiled engine and prints one line per scena
 version when new ones were added since); by default every column the engine returns is
 hashed, in name order. ``--values`` hashes each column's values as int64 instead of its
 bytes and dtype, so that widening a column's type (e.g. uint8 to uint16) keeps the hash.
+``--stored`` hashes instead the Arrow table a run writes to Parquet (types and values of every
+stored column), which stays the same when only the engine's output layout changes.
 
-    PYTHONPATH=$PWD python scripts/fingerprint.py [--games 2000] [--columns a,b,...] [--values] [files...]
+    PYTHONPATH=$PWD python scripts/fingerprint.py [--games 2000] [--columns a,b,...] [--values]
+        [--stored] [files...]
 """
 
 from __future__ import annotations
@@ -33,7 +36,9 @@ def _points(scenario: Scenario) -> list[tuple[str, Scenario]]:
     return [(p.label, p.scenario) for p in points]
 
 
-def fingerprint(path: Path, games: int, columns: list[str] | None, values: bool = False) -> str:
+def fingerprint(
+    path: Path, games: int, columns: list[str] | None, values: bool = False, stored: bool = False
+) -> str:
     """SHA-256 over the result columns of every point of the scenario at ``path``."""
     digest = hashlib.sha256()
     for label, scenario in _points(load_scenario(path)):
@@ -41,6 +46,15 @@ def fingerprint(path: Path, games: int, columns: list[str] | None, values: bool 
         n = games if scenario.match_target is None else max(1, games // 10)
         cols = simulate(config, 0, n)
         digest.update(label.encode())
+        if stored:
+            from uno_stats.run.results import arrow_table
+
+            table = arrow_table(cols, scenario.players)
+            for name in columns if columns is not None else table.column_names:
+                column = table.column(name)
+                digest.update(f"{name} {column.type}".encode())
+                digest.update(repr(column.to_pylist()).encode())
+            continue
         for name in columns if columns is not None else sorted(cols):
             array = np.ascontiguousarray(cols[name])
             if values:
@@ -59,11 +73,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--values", action="store_true", help="hash values as int64 (dtype changes keep the hash)"
     )
+    parser.add_argument(
+        "--stored", action="store_true", help="hash the Arrow table a run writes instead"
+    )
     args = parser.parse_args(argv)
     files = args.files or sorted((ROOT / "scenarios").glob("*.yaml"))
     columns = args.columns.split(",") if args.columns else None
     for path in files:
-        print(f"{path.stem:32s} {fingerprint(path, args.games, columns, args.values)}", flush=True)
+        print(
+            f"{path.stem:32s} {fingerprint(path, args.games, columns, args.values, args.stored)}",
+            flush=True,
+        )
     return 0
 
 

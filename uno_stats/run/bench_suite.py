@@ -188,15 +188,26 @@ def measure_scaling(suite: Suite, workers: int, scheduler: str | None = None) ->
         suite.scaling_command += f"; the same with --scheduler {scheduler}"
 
 
+E2E_RUNS = 3
+"""Timings of each whole ``run`` (at most ``repeat``); the median is kept."""
+
+
 def measure_end_to_end(suite: Suite, folder: Path) -> None:
-    """Whole ``uno-stats run`` commands (Parquet, summary, start-up) against the engine alone."""
+    """Whole ``uno-stats run`` commands (Parquet, summary, start-up) against the engine alone,
+    each the median of up to :data:`E2E_RUNS` timings (the two worker counts alternated)."""
     path, name = _table_file(folder)
-    for result in suite.scaling:
-        if result.where != "local":
-            continue
-        args = ["run", str(path), "--games", str(suite.games), "--workers", str(result.workers)]
-        args += ["--out", str(folder / "e2e"), "--quiet", "--fresh"]
-        seconds, cpu = _timed_cpu([*_cli(), *args])
+    local = [r for r in suite.scaling if r.where == "local"]
+    timings: dict[int, list[tuple[float, float]]] = {r.workers: [] for r in local}
+    runs = max(1, min(E2E_RUNS, suite.repeat))
+    for _ in range(runs):
+        for result in local:
+            args = ["run", str(path), "--games", str(suite.games)]
+            args += ["--workers", str(result.workers)]
+            args += ["--out", str(folder / "e2e"), "--quiet", "--fresh"]
+            timings[result.workers].append(_timed_cpu([*_cli(), *args]))
+    for result in local:
+        seconds = _median([wall for wall, _ in timings[result.workers]])
+        cpu = _median([used for _, used in timings[result.workers]])
         rate = suite.games / seconds
         suite.end_to_end.append(
             Row(
@@ -206,7 +217,8 @@ def measure_end_to_end(suite: Suite, folder: Path) -> None:
                 "of the engine",
                 f"uno-stats run {name} --games {suite.games} --workers {result.workers} "
                 "--quiet --fresh",
-                f"{seconds:.1f} s wall ({cpu:.1f} s CPU), summary and process start-up included",
+                f"{seconds:.1f} s wall ({cpu:.1f} s CPU), median of {runs}; summary and "
+                "process start-up included",
             )
         )
 
