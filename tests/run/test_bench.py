@@ -112,12 +112,49 @@ def test_yardstick_compiled_run_and_parsed(tmp_path):
         'mean_turns=47.0 se=0.1 capped=0 secs=0.1\\n"); return 0; }\n'
     )
     suite = fake_suite()
-    measure_yardstick(suite, tmp_path, source)
+    measure_yardstick(suite, tmp_path, source, engine_rate=lambda: 100_000.0)
     c_loop, ratio, copies = suite.yardstick
     assert c_loop.value == 400_000.0
-    assert ratio.value == pytest.approx(100_000.0 / 400_000.0)  # 1000 rounds in 0.01 s
+    assert ratio.value == pytest.approx(100_000.0 / 400_000.0)
     # two copies at once (the fake suite's top worker count), each printing 400,000/s
     assert copies.value == pytest.approx(2.0) and "800,000 rounds/s" in copies.note
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
+def test_yardstick_ratio_is_the_median_of_paired_turns(tmp_path):
+    """With repeats, each turn times the C loop and then the engine; the ratio reported is
+    the median of the turns' ratios (the engine's timings here: 100k, 300k and 200k/s)."""
+    source = tmp_path / "uno_c.c"
+    source.write_text(
+        '#include <stdio.h>\nint main(void) { printf("c P=4 N=10 games/s=400000.0 '
+        'mean_turns=47.0 se=0.1 capped=0 secs=0.1\\n"); return 0; }\n'
+    )
+    suite = fake_suite()
+    suite.repeat = 3
+    engine_rates = iter([100_000.0, 300_000.0, 200_000.0])
+    measure_yardstick(suite, tmp_path, source, engine_rate=lambda: next(engine_rates))
+    c_loop, ratio, copies = suite.yardstick
+    assert ratio.value == pytest.approx(0.5) and "median of 3 ratios" in ratio.note
+    assert c_loop.note == "median of 3" and "median of 3 ratios" in copies.note
+    assert next(engine_rates, None) is None  # the engine was timed once per turn
+
+
+def test_bench_alternates_worker_counts(monkeypatch):
+    """Each turn times every worker count once; each count keeps its median timing."""
+    from uno_stats.run import bench
+
+    order: list[int] = []
+    seconds = iter([3.0, 2.0, 1.0, 1.5, 2.0, 1.2])
+
+    def fake_measure(config, games, workers, chunk_size, repeat=1, scheduler=None):
+        order.append(workers)
+        return BenchResult(workers, games, games, next(seconds), 0.0, chunk_size)
+
+    monkeypatch.setattr(bench, "measure", fake_measure)
+    one, two = benchmark(load_bench_scenario(None), 600, [1, 2], repeat=3)
+    assert order == [1, 2, 1, 2, 1, 2]
+    assert (one.seconds, one.repeats) == (2.0, 3)  # of 3.0, 1.0, 2.0
+    assert (two.seconds, two.repeats) == (1.5, 3)  # of 2.0, 1.5, 1.2
 
 
 def test_costs_of_play_and_write(tmp_path):

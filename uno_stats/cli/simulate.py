@@ -256,7 +256,13 @@ def bench(
         typer.Option("--strategy", help="Strategy of every seat of the built-in table (random)."),
     ] = None,
     repeat: Annotated[
-        int, typer.Option("--repeat", "-r", min=1, help="Timings per worker count (median kept).")
+        int,
+        typer.Option(
+            "--repeat",
+            "-r",
+            min=1,
+            help="Timings per worker count, the counts taking turns (median kept).",
+        ),
     ] = 1,
     scheduler: SchedulerOpt = None,
     report: Annotated[

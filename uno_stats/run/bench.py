@@ -5,14 +5,15 @@ chunk played), and only then times a full set of chunks through the same chunk f
 backends and chunk sizes that :func:`uno_stats.run.runner.run_scenario` uses. Workers return
 only row counts and write nothing: this measures the simulation itself (a real run adds
 Parquet writing, done in the workers; ``uno-stats run`` prints that end-to-end rate).
-With ``repeat`` > 1 each worker count is timed that many times and the median is kept.
+With ``repeat`` > 1 each worker count is timed that many times, the counts taking turns,
+and the median is kept.
 """
 
 from __future__ import annotations
 
 import statistics
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -156,7 +157,8 @@ def benchmark(
     repeat: int = 1,
     scheduler: str | None = None,
 ) -> list[BenchResult]:
-    """Games/s and rounds/s of ``scenario`` for each worker count, compile time excluded.
+    """Games/s and rounds/s of ``scenario`` for each worker count, compile time excluded:
+    the median of ``repeat`` timings, the worker counts taking turns.
 
     With ``scheduler`` (a Dask address or ``"local"``) the cluster is timed once, with its
     own workers, instead of local processes.
@@ -171,11 +173,22 @@ def benchmark(
         top = max(workers_list)
         size = planning.default_chunk_size(sized, top)
         return [measure(config, games, top, size, repeat, scheduler)]
-    results = []
-    for workers in workers_list:
-        chunk_size = planning.default_chunk_size(sized, workers)
-        results.append(measure(config, games, workers, chunk_size, repeat))
-    return results
+    # Worker counts alternate, one timing each per turn, so that every count sees the same
+    # minutes of a machine whose speed drifts (a shared VM's does, by 15% and more)
+    timed: dict[int, list[BenchResult]] = {workers: [] for workers in workers_list}
+    for _ in range(max(1, repeat)):
+        for workers in workers_list:
+            chunk_size = planning.default_chunk_size(sized, workers)
+            timed[workers].append(measure(config, games, workers, chunk_size))
+    return [median_result(timed[workers]) for workers in workers_list]
+
+
+def median_result(results: list[BenchResult]) -> BenchResult:
+    """The timing of median length among ``results`` (the lower one of an even count), with
+    the number of timings it was taken from."""
+    ordered = sorted(results, key=lambda r: r.seconds)
+    chosen = ordered[(len(ordered) - 1) // 2]
+    return replace(chosen, repeats=sum(r.repeats for r in results))
 
 
 def results_table(results: list[BenchResult], tablefmt: str = "simple") -> str:

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -31,6 +32,7 @@ from uno_stats.run.bench import (
     BenchResult,
     benchmark,
     load_bench_scenario,
+    measure,
 )
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -303,8 +305,34 @@ def measure_memory(suite: Suite, folder: Path) -> None:
         shutil.rmtree(folder / "mem", ignore_errors=True)
 
 
-def measure_yardstick(suite: Suite, folder: Path, source: Path) -> None:
-    """The minimal C loop's rounds/s and the engine's share of it (same players, one core)."""
+YARDSTICK_PAIRS = 5
+"""Paired timings of the C loop and the engine (at most ``repeat``); the median ratio is kept."""
+
+
+def _bench_engine_rate(games: int) -> Callable[[], float]:
+    """A timing of the bench table on one worker, in this process: rounds/s."""
+    from uno_stats import engine
+    from uno_stats.run import plan as planning
+    from uno_stats.run.scenario import with_overrides
+
+    sized = with_overrides(load_bench_scenario(None), games=games)
+    config = engine.EngineConfig.from_scenario(sized)
+    chunk_size = planning.default_chunk_size(sized, 1)
+    return lambda: measure(config, games, 1, chunk_size).rounds_per_s
+
+
+def measure_yardstick(
+    suite: Suite, folder: Path, source: Path, engine_rate: Callable[[], float] | None = None
+) -> None:
+    """The minimal C loop's rounds/s, the engine's share of it (same players, one core) and
+    how far the machine scales (copies of the C loop at once against one).
+
+    Each of up to :data:`YARDSTICK_PAIRS` turns times the C loop, then as many copies of it
+    at once as the engine had workers, then the engine on one worker (``engine_rate``,
+    default: the bench table in this process); the medians of the per-turn ratios are
+    reported, so that both sides of a ratio see the same minute of a machine whose speed
+    drifts.
+    """
     compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
     if not source.exists():
         suite.skipped.append(f"C yardstick: {source} does not exist")
@@ -315,44 +343,56 @@ def measure_yardstick(suite: Suite, folder: Path, source: Path) -> None:
     binary = folder / "uno_c"
     build = [compiler, "-O2", "-o", str(binary), str(source), "-lm"]
     subprocess.run(build, check=True, capture_output=True)
-    rounds = max(100_000, suite.games * 2)
+    rounds = max(100_000, suite.games)
     run = [str(binary), "4", str(rounds), "1"]
-    c_rate = _c_rate(subprocess.run(run, check=True, capture_output=True, text=True).stdout)
-    if c_rate is None:
-        suite.skipped.append("C yardstick: unexpected output from the C loop")
-        return
+    top = max((r.workers for r in suite.scaling if r.where == "local"), default=1)
+    rate_of_engine = engine_rate or _bench_engine_rate(suite.games)
+    singles, engine_shares, machine_scaling, together_rates = [], [], [], []
+    for _ in range(max(1, min(YARDSTICK_PAIRS, suite.repeat))):
+        c_rate = _c_rate(subprocess.run(run, check=True, capture_output=True, text=True).stdout)
+        if c_rate is None:
+            suite.skipped.append("C yardstick: unexpected output from the C loop")
+            return
+        singles.append(c_rate)
+        if top > 1:  # the machine's own scaling: copies of a loop that shares nothing
+            copies = [
+                subprocess.Popen([*run[:-1], str(k + 1)], stdout=subprocess.PIPE, text=True)
+                for k in range(top)
+            ]
+            rates = [_c_rate(proc.communicate()[0]) for proc in copies]
+            if all(rate is not None for rate in rates):
+                together = sum(rate for rate in rates if rate is not None)
+                together_rates.append(together)
+                machine_scaling.append(together / c_rate)
+        engine_shares.append(rate_of_engine() / c_rate)
+    turns = len(singles)
     shown = f"{Path(build[0]).name} -O2 -o uno_c {source} -lm && ./uno_c 4 {rounds} 1"
-    suite.yardstick.append(Row("minimal C loop, 4 players", c_rate, "rounds/s", shown))
-    engine = next((r for r in suite.scaling if r.workers == 1 and r.where == "local"), None)
-    if engine is not None:
+    each = f"median of {turns}" if turns > 1 else ""
+    suite.yardstick.append(
+        Row("minimal C loop, 4 players", _median(singles), "rounds/s", shown, each)
+    )
+    suite.yardstick.append(
+        Row(
+            "engine (mattel-2022, 4 random players, 1 worker) / C loop",
+            _median(engine_shares),
+            "ratio",
+            f"uno-stats bench --workers 1 --games {suite.games}, in turn with the C loop",
+            f"median of {turns} ratios, each of a C timing and the engine timing after it"
+            if turns > 1
+            else "",
+        )
+    )
+    if machine_scaling:
         suite.yardstick.append(
             Row(
-                "engine (mattel-2022, 4 random players, 1 worker) / C loop",
-                engine.rounds_per_s / c_rate,
-                "ratio",
-                suite.scaling_command,
+                f"{top} copies of the C loop at once (the machine's scaling)",
+                _median(machine_scaling),
+                "x one copy",
+                f"{top} x `./uno_c 4 {rounds} SEED` started together",
+                f"{_median(together_rates):,.0f} rounds/s together"
+                + (f"; median of {turns} ratios to the single copy before" if turns > 1 else ""),
             )
         )
-    # The machine's own scaling: as many copies of the C loop at once as the engine had
-    # workers (it shares nothing), so the engine's speed-up can be read against it.
-    top = max((r.workers for r in suite.scaling if r.where == "local"), default=1)
-    if top > 1:
-        copies = [
-            subprocess.Popen([*run[:-1], str(k + 1)], stdout=subprocess.PIPE, text=True)
-            for k in range(top)
-        ]
-        rates = [_c_rate(proc.communicate()[0]) for proc in copies]
-        if all(rate is not None for rate in rates):
-            together = sum(rate for rate in rates if rate is not None)
-            suite.yardstick.append(
-                Row(
-                    f"{top} copies of the C loop at once (the machine's scaling)",
-                    together / c_rate,
-                    "x one copy",
-                    f"{top} x `./uno_c 4 {rounds} SEED` started together",
-                    f"{together:,.0f} rounds/s together",
-                )
-            )
 
 
 def _c_rate(output: str) -> float | None:
