@@ -420,3 +420,68 @@ def test_pool_broken_before_a_submit_is_a_named_failure():
         assert "was killed by SIGKILL" in info.value.backend_problem
     finally:
         backend.close(cancel=True)
+
+
+class _LostResultFuture:
+    """A Dask future whose chunk finished on a worker that then died: its result never comes
+    (Dask recomputes it, and no worker is left to do so)."""
+
+    status = "finished"
+
+    def __init__(self) -> None:
+        self.waits = 0
+
+    def result(self, timeout: float | None = None) -> None:
+        assert timeout is not None, "an unbounded wait would hang the run"
+        self.waits += 1
+        assert self.waits < 10_000, "still waiting: the run would never end"
+        time.sleep(timeout)
+        raise TimeoutError(f"timed out after {timeout} s")
+
+
+class _EmptyCluster:
+    status = "running"
+
+    def scheduler_info(self) -> dict:
+        return {"workers": {}}
+
+
+def _dask_backend(no_worker_timeout: float) -> backends.DaskBackend:
+    backend = object.__new__(backends.DaskBackend)  # no scheduler: only the waiting logic
+    backend.address = "tcp://nowhere:8786"
+    backend.client = _EmptyCluster()
+    backend.no_worker_timeout = no_worker_timeout
+    backend._no_worker_since = None
+    return backend
+
+
+def test_dask_result_lost_with_its_worker_ends_the_run(monkeypatch):
+    """chaos "no Dask worker left": a worker killed right after finishing a chunk took the
+    chunk's result with it; fetching it checks the cluster instead of waiting forever."""
+    backend = _dask_backend(no_worker_timeout=0.05)
+    future = _LostResultFuture()
+    monkeypatch.setattr(backends, "DASK_POLL_S", 0.01)
+    with pytest.raises(RunError, match="no Dask worker left on tcp://nowhere:8786"):
+        backend.result(future)
+    assert future.waits >= 2
+
+
+def test_dask_result_of_a_failed_chunk_raises_its_error():
+    class Failed:
+        status = "error"
+
+        def result(self, timeout: float | None = None) -> None:
+            raise ValueError("the chunk's own error")
+
+    with pytest.raises(ValueError, match="the chunk's own error"):
+        _dask_backend(no_worker_timeout=60).result(Failed())
+
+
+def test_execute_passes_the_cluster_verdict_through(monkeypatch):
+    """The RunError of a lost cluster reaches the caller as it is, not as a failed chunk."""
+    backend = _dask_backend(no_worker_timeout=0.0)
+    backend.slots = 1
+    monkeypatch.setattr(backends, "DASK_POLL_S", 0.01)
+    monkeypatch.setattr(backend, "wait_any", lambda futures: list(futures))
+    with pytest.raises(RunError, match="no Dask worker left"):
+        backends.execute(backend, [1], lambda b, task: _LostResultFuture(), lambda t, r: None)

@@ -67,6 +67,10 @@ class Backend(Protocol):
         """Block until at least one of ``futures`` is done; the done ones."""
         ...
 
+    def result(self, future: Any) -> Any:
+        """The value of a done ``future`` (raises what its task raised)."""
+        ...
+
     def close(self, cancel: bool) -> None:
         """Release the workers; drop queued work first when ``cancel``."""
         ...
@@ -93,6 +97,9 @@ class InlineBackend:
 
     def wait_any(self, futures: list[Any]) -> list[Any]:
         return list(futures)
+
+    def result(self, future: Any) -> Any:
+        return future.result()
 
     def close(self, cancel: bool) -> None:
         return None
@@ -132,6 +139,9 @@ class PipelinedBackend:
         done, _ = wait(futures, return_when=FIRST_COMPLETED)
         # In submission order: a chunk that failed comes before any later one stopped by it.
         return sorted(done, key=lambda f: self._order.pop(f, 0))
+
+    def result(self, future: Any) -> Any:
+        return future.result()
 
     def close(self, cancel: bool) -> None:
         if cancel:
@@ -215,6 +225,9 @@ class PoolBackend:
     def wait_any(self, futures: list[Any]) -> list[Any]:
         done, _ = wait(futures, return_when=FIRST_COMPLETED)
         return list(done)
+
+    def result(self, future: Any) -> Any:
+        return future.result()
 
     def close(self, cancel: bool) -> None:
         self.executor.shutdown(wait=True, cancel_futures=cancel)
@@ -319,6 +332,21 @@ class DaskBackend:
             # Forget finished futures: a referenced future keeps its result in worker memory.
             self._pending.difference_update(done)
             return [f for f in futures if f in done]
+
+    def result(self, future: Any) -> Any:
+        """The chunk's columns, fetched from the worker that holds them, checking the cluster
+        while they do not come: a worker killed after finishing a chunk took its result
+        with it, which Dask then recomputes, so with no worker left ``Future.result()``
+        would wait forever (the run instead ends as :meth:`_check_cluster` says)."""
+        while True:
+            if future.status == "error":
+                return future.result()  # raises what the chunk raised
+            try:
+                return future.result(timeout=DASK_POLL_S)
+            except TimeoutError:
+                if future.status == "error":
+                    raise
+                self._check_cluster()
 
     def _check_cluster(self) -> None:
         """Fail when the scheduler is gone or no worker has been there for too long."""
@@ -457,7 +485,9 @@ def execute(
         for fut in backend.wait_any(list(pending)):
             task = pending.pop(fut)
             try:
-                result = fut.result()
+                result = backend.result(fut)
+            except RunError:  # the backend's own verdict on the cluster (Dask)
+                raise
             except Exception as exc:
                 raise TaskFailed(task, exc, backend.explain(exc)) from exc
             on_done(task, result)
