@@ -339,12 +339,10 @@ class DaskBackend:
         with it, which Dask then recomputes, so with no worker left ``Future.result()``
         would wait forever (the run instead ends as :meth:`_check_cluster` says)."""
         while True:
-            if future.status == "error":
-                return future.result()  # raises what the chunk raised
             try:
-                return future.result(timeout=DASK_POLL_S)
+                return future.result(timeout=DASK_POLL_S)  # a failed chunk raises its error
             except TimeoutError:
-                if future.status == "error":
+                if future.status == "error":  # the chunk itself raised a TimeoutError
                     raise
                 self._check_cluster()
 

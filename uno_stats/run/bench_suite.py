@@ -32,7 +32,6 @@ from uno_stats.run.bench import (
     BenchResult,
     benchmark,
     load_bench_scenario,
-    measure,
 )
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -311,14 +310,8 @@ YARDSTICK_PAIRS = 5
 
 def _bench_engine_rate(games: int) -> Callable[[], float]:
     """A timing of the bench table on one worker, in this process: rounds/s."""
-    from uno_stats import engine
-    from uno_stats.run import plan as planning
-    from uno_stats.run.scenario import with_overrides
-
-    sized = with_overrides(load_bench_scenario(None), games=games)
-    config = engine.EngineConfig.from_scenario(sized)
-    chunk_size = planning.default_chunk_size(sized, 1)
-    return lambda: measure(config, games, 1, chunk_size).rounds_per_s
+    scenario = load_bench_scenario(None)
+    return lambda: benchmark(scenario, games, [1])[0].rounds_per_s
 
 
 def measure_yardstick(
@@ -409,8 +402,6 @@ def measure_costs(suite: Suite, folder: Path) -> None:
     """CPU microseconds per round to play a chunk and to write its Parquet part, in this
     process, and what they allow end to end: writing overlaps play on a second core with
     one worker, but takes its share of the cores when every core plays."""
-    from statistics import median
-
     from uno_stats.engine import EngineConfig
     from uno_stats.run.bench import warm_up_engine
     from uno_stats.run.results import PartMeta, write_part
@@ -430,7 +421,7 @@ def measure_costs(suite: Suite, folder: Path) -> None:
         play.append((played - started) / size * 1e6)
         write.append((time.thread_time() - played) / size * 1e6)
     shutil.rmtree(folder / "costs", ignore_errors=True)
-    play_us, write_us = median(play), median(write)
+    play_us, write_us = _median(play), _median(write)
     shown = f"median of {COST_CHUNKS} chunks of {size:,} rounds, CPU time of one thread"
     where = "uno_stats.run.bench_suite.measure_costs"
     suite.costs += [

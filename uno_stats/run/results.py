@@ -31,6 +31,7 @@ from uno_stats.engine.schema import (
     CHECKPOINT_TURNS,
     CHECKPOINTS,
     COLUMNS,
+    COLUMNS_BY_NAME,
     NOT_REACHED,
     STATUS_NAMES,
     Column,
@@ -53,7 +54,7 @@ COMPRESSION_LEVEL = 1
 """Measured on parts of 50,000 four-player rounds (README "Performance"): zstd level 1 writes
 at least as fast as lz4 and snappy and gives the smallest files (1.57 MB against 2.5 MB);
 levels 3 and 6 cost time and save nothing."""
-NO_DICTIONARY = ("game", "hand_checkpoints")
+NO_DICTIONARY = ("game", CHECKPOINTS)
 """Columns whose values are (nearly) all distinct: a dictionary is built and thrown away for
 each, so they are written without one (``game``, a run of consecutive integers, as deltas):
 about 6% less Parquet time per part and a smaller file (measured on 50,000 rounds)."""
@@ -270,11 +271,11 @@ def checkpoint_array(data: np.ndarray, rows: int, players: int) -> pa.Array:
     import numpy as np
     import pyarrow as pa
 
-    shape = (rows, len(CHECKPOINT_TURNS), players)
+    shape = COLUMNS_BY_NAME[CHECKPOINTS].shape(rows, players)
     if data.shape != shape or data.dtype != np.uint8:
         raise ResultsError(f"column {CHECKPOINTS}: {data.dtype} {data.shape}, want uint8 {shape}")
     flat = np.ascontiguousarray(data).reshape(-1)
-    width = len(CHECKPOINT_TURNS) * players
+    width = shape[1] * shape[2]
     return pa.FixedSizeBinaryArray.from_buffers(pa.binary(width), rows, [None, pa.py_buffer(flat)])
 
 
