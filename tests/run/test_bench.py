@@ -21,9 +21,12 @@ from uno_stats.run.bench import (
 from uno_stats.run.bench_suite import (
     Row,
     Suite,
+    build_yardstick,
     machine_info,
     measure_costs,
+    measure_throughput,
     measure_yardstick,
+    median_interval,
     run_suite,
 )
 
@@ -112,31 +115,69 @@ def test_yardstick_compiled_run_and_parsed(tmp_path):
         'mean_turns=47.0 se=0.1 capped=0 secs=0.1\\n"); return 0; }\n'
     )
     suite = fake_suite()
-    measure_yardstick(suite, tmp_path, source, engine_rate=lambda: 100_000.0)
+    timed: list[int] = []
+    binary = build_yardstick(suite, tmp_path, source)
+    assert binary is not None
+    measure_yardstick(
+        suite, binary, source, engine_rate=lambda n: timed.append(n) or 100_000.0, pairs=1
+    )
     c_loop, ratio, copies = suite.yardstick
     assert c_loop.value == 400_000.0
-    assert ratio.value == pytest.approx(100_000.0 / 400_000.0)
+    assert ratio.value == pytest.approx(100_000.0 / 400_000.0) and ratio.interval is None
+    assert timed == [1000]  # the engine plays as many rounds as the C loop: the suite's games
     # two copies at once (the fake suite's top worker count), each printing 400,000/s
     assert copies.value == pytest.approx(2.0) and "800,000 rounds/s" in copies.note
 
 
 @pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
 def test_yardstick_ratio_is_the_median_of_paired_turns(tmp_path):
-    """With repeats, each turn times the C loop and then the engine; the ratio reported is
-    the median of the turns' ratios (the engine's timings here: 100k, 300k and 200k/s)."""
+    """Each turn times the C loop and then the engine; the ratio reported is the median of
+    the turns' ratios, with the order-statistics interval of that median (15 turns: the 4th
+    smallest to the 4th largest ratio)."""
     source = tmp_path / "uno_c.c"
     source.write_text(
         '#include <stdio.h>\nint main(void) { printf("c P=4 N=10 games/s=400000.0 '
         'mean_turns=47.0 se=0.1 capped=0 secs=0.1\\n"); return 0; }\n'
     )
     suite = fake_suite()
-    suite.repeat = 3
-    engine_rates = iter([100_000.0, 300_000.0, 200_000.0])
-    measure_yardstick(suite, tmp_path, source, engine_rate=lambda: next(engine_rates))
+    # the engine's timings, 10k to 150k rounds/s in a scrambled order: ratios 0.025 .. 0.375
+    engine_rates = iter(float(10_000 * ((7 * k) % 15 + 1)) for k in range(15))
+    binary = build_yardstick(suite, tmp_path, source)
+    assert binary is not None
+    measure_yardstick(suite, binary, source, engine_rate=lambda n: next(engine_rates))
     c_loop, ratio, copies = suite.yardstick
-    assert ratio.value == pytest.approx(0.5) and "median of 3 ratios" in ratio.note
-    assert c_loop.note == "median of 3" and "median of 3 ratios" in copies.note
+    assert ratio.value == pytest.approx(80_000 / 400_000) and "median of 15 ratios" in ratio.note
+    assert ratio.interval == pytest.approx((40_000 / 400_000, 120_000 / 400_000))
+    assert "fastest engine timing / fastest C timing 0.38" in ratio.note
+    assert c_loop.note.startswith("median of 15 timings") and "median of 15 ratios" in copies.note
     assert next(engine_rates, None) is None  # the engine was timed once per turn
+    shown = render_markdown(bench_document(suite, "uno-stats bench --report", None))
+    assert "0.20 ratio (95%: 0.10-0.30)" in shown
+
+
+@pytest.mark.parametrize(
+    ("n", "ranks"), [(5, None), (6, (1, 6)), (9, (2, 8)), (15, (4, 12)), (30, (10, 21))]
+)
+def test_median_interval_order_statistics(n, ranks):
+    """The k-th smallest to the k-th largest value, k from the Binomial(n, 1/2) tail
+    (published table values: n = 9: 2nd and 8th; 15: 4th and 12th; 30: 10th and 21st)."""
+    values = [float(v) for v in range(n, 0, -1)]  # n .. 1: ranks are the values themselves
+    interval = median_interval(values)
+    assert interval == (None if ranks is None else tuple(float(r) for r in ranks))
+
+
+def test_median_interval_covers_the_median():
+    """Coverage of the median of a skewed law, measured over 4,000 samples of 15: at least
+    95% (exactly 96.5% by the binomial tail); the tolerance is 3 standard errors."""
+    import numpy as np
+
+    rng = np.random.default_rng(11)
+    true_median = np.log(2.0)  # of an exponential law of rate 1
+    samples = rng.exponential(size=(4000, 15))
+    covered = [lo <= true_median <= hi for lo, hi in map(median_interval, samples.tolist())]
+    expected = 1 - 2 * 0.017578125  # 1 - 2 P(Binomial(15, 1/2) <= 3)
+    se = (expected * (1 - expected) / len(covered)) ** 0.5
+    assert abs(np.mean(covered) - expected) < 3 * se
 
 
 def test_bench_alternates_worker_counts(monkeypatch):
@@ -171,8 +212,30 @@ def test_costs_of_play_and_write(tmp_path):
 def test_yardstick_skipped_without_source(tmp_path):
     suite = fake_suite()
     suite.skipped = []
-    measure_yardstick(suite, tmp_path, tmp_path / "missing" / "uno_c.c")
-    assert suite.yardstick == [] and "does not exist" in suite.skipped[0]
+    assert build_yardstick(suite, tmp_path, tmp_path / "missing" / "uno_c.c") is None
+    assert "does not exist" in suite.skipped[0]
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
+def test_throughput_rows_paired_with_the_c_loop(tmp_path):
+    """Each case's timing follows a C timing; the row notes the median of those ratios (a
+    stand-in C loop that always does 400,000 rounds/s: the ratio is the case's rate / 400k)."""
+    source = tmp_path / "uno_c.c"
+    source.write_text(
+        '#include <stdio.h>\nint main(void) { printf("c P=4 N=10 games/s=400000.0 '
+        'mean_turns=47.0 se=0.1 capped=0 secs=0.1\\n"); return 0; }\n'
+    )
+    suite = fake_suite()
+    suite.games, suite.repeat, suite.throughput = 300, 1, []
+    binary = build_yardstick(suite, tmp_path, source)
+    measure_throughput(suite, ["mattel-2001"], ["random", "basic"], binary)
+    assert [row.what for row in suite.throughput] == ["mattel-2001, random", "mattel-2022, basic"]
+    for row in suite.throughput:
+        share = float(row.note.split(" of the C loop")[0])
+        assert share == pytest.approx(row.value / 400_000, abs=0.005), row.note
+        assert "median of 1 ratios" in row.note
+    measure_throughput(suite, ["mattel-2001"], [], None)  # no C loop: no ratio
+    assert suite.throughput[-1].note == ""
 
 
 @pytest.mark.slow

@@ -11,9 +11,14 @@ from uno_stats.run.bench_suite import Row, Suite
 
 
 def _value(row: Row) -> str:
-    """Large figures (rounds/s, MiB) whole, small ones (seconds, ratios) to two decimals."""
+    """Large figures (rounds/s, MiB) whole, small ones (seconds, ratios) to two decimals;
+    with its 95% interval where it has one."""
     digits = 0 if abs(row.value) >= 100 else 2
-    return f"{row.value:,.{digits}f} {row.unit}"
+    shown = f"{row.value:,.{digits}f} {row.unit}"
+    if row.interval is not None:
+        low, high = row.interval
+        shown += f" (95%: {low:,.{digits}f}-{high:,.{digits}f})"
+    return shown
 
 
 def _rows(rows: list[Row]) -> list[list[str]]:

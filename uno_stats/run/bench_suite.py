@@ -53,6 +53,7 @@ class Row:
     unit: str
     command: str
     note: str = ""
+    interval: tuple[float, float] | None = None  # 95%, where the figure has one
 
 
 @dataclass
@@ -147,6 +148,24 @@ def _median(values: list[float]) -> float:
     return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
 
 
+def median_interval(values: list[float], level: float = 0.95) -> tuple[float, float] | None:
+    """A distribution-free interval for the median of what ``values`` sample: the k-th
+    smallest and k-th largest value, k the largest with P(Binomial(n, 1/2) < k) at most
+    (1 - level) / 2, so that the interval covers the median with at least ``level``
+    probability whatever the distribution. None when there are too few values (under 6 at
+    95%) for any such interval."""
+    from scipy.stats import binom
+
+    n = len(values)
+    k = 0
+    while k + 1 <= n // 2 and binom.cdf(k, n, 0.5) <= (1 - level) / 2:
+        k += 1  # P(fewer than k + 1 values below the median) still within the tail
+    if k == 0:
+        return None
+    ordered = sorted(values)
+    return ordered[k - 1], ordered[n - k]
+
+
 def _table_file(folder: Path) -> tuple[Path, str]:
     """The scenario file the whole-run commands use, and how the report names it."""
     shipped = PROJECT / "scenarios" / "mattel-2022-4p.yaml"
@@ -159,20 +178,40 @@ def _table_file(folder: Path) -> tuple[Path, str]:
     return path, "bench.yaml (the built-in bench table)"
 
 
-def measure_throughput(suite: Suite, presets: list[str], strategies: list[str]) -> None:
-    """Rounds/s on one worker for each preset (``random`` players) and each strategy."""
+def measure_throughput(
+    suite: Suite, presets: list[str], strategies: list[str], c_loop: Path | None = None
+) -> None:
+    """Rounds/s on one worker for each preset (``random`` players) and each strategy, the
+    median of ``repeat`` timings; with ``c_loop`` (:func:`build_yardstick`) each timing comes
+    right after one of the C loop, and the row notes the median of those paired ratios."""
+    from uno_stats.run.bench import median_result
+
     cases = [(p, DEFAULT_STRATEGY) for p in presets]
     cases += [(DEFAULT_PRESET, s) for s in strategies if s != DEFAULT_STRATEGY]
+    c_rounds = max(1, min(PAIR_ROUNDS, suite.games))
     for preset, strategy in cases:
         scenario = load_bench_scenario(None, preset, strategy)
-        (result,) = benchmark(scenario, suite.games, [1], suite.repeat)
+        timed, shares = [], []
+        for turn in range(max(1, suite.repeat)):
+            c_rate = c_loop_rate(c_loop, c_rounds, turn + 1) if c_loop else None
+            (result,) = benchmark(scenario, suite.games, [1])
+            timed.append(result)
+            if c_rate:
+                shares.append(result.rounds_per_s / c_rate)
+        note = ""
+        if shares:
+            note = (
+                f"{_median(shares):.2f} of the C loop: median of {len(shares)} ratios, each to "
+                f"a C timing ({c_rounds:,} rounds) just before"
+            )
         suite.throughput.append(
             Row(
                 f"{preset}, {strategy}",
-                result.rounds_per_s,
+                median_result(timed).rounds_per_s,
                 "rounds/s",
                 f"uno-stats bench --preset {preset} --strategy {strategy} --workers 1 "
                 f"--games {suite.games} --repeat {suite.repeat}",
+                note,
             )
         )
 
@@ -304,52 +343,80 @@ def measure_memory(suite: Suite, folder: Path) -> None:
         shutil.rmtree(folder / "mem", ignore_errors=True)
 
 
-YARDSTICK_PAIRS = 5
-"""Paired timings of the C loop and the engine (at most ``repeat``); the median ratio is kept."""
+YARDSTICK_PAIRS = 15
+"""Paired timings of the C loop and the engine: enough for a 95% interval of the median ratio
+(order statistics: the 4th smallest to the 4th largest of 15 ratios)."""
+PAIR_ROUNDS = 250_000
+"""Rounds of each side of a pair at most: short pairs, so that both sides of each see the same
+seconds of a machine whose speed drifts, and many of them."""
 
 
-def _bench_engine_rate(games: int) -> Callable[[], float]:
-    """A timing of the bench table on one worker, in this process: rounds/s."""
+def _bench_engine_rate() -> Callable[[int], float]:
+    """A timing of ``rounds`` rounds of the bench table on one worker: rounds/s."""
     scenario = load_bench_scenario(None)
-    return lambda: benchmark(scenario, games, [1])[0].rounds_per_s
+    return lambda rounds: benchmark(scenario, rounds, [1])[0].rounds_per_s
 
 
-def measure_yardstick(
-    suite: Suite, folder: Path, source: Path, engine_rate: Callable[[], float] | None = None
-) -> None:
-    """The minimal C loop's rounds/s, the engine's share of it (same players, one core) and
-    how far the machine scales (copies of the C loop at once against one).
-
-    Each of up to :data:`YARDSTICK_PAIRS` turns times the C loop, then as many copies of it
-    at once as the engine had workers, then the engine on one worker (``engine_rate``,
-    default: the bench table in this process); the medians of the per-turn ratios are
-    reported, so that both sides of a ratio see the same minute of a machine whose speed
-    drifts.
-    """
+def build_yardstick(suite: Suite, folder: Path, source: Path) -> Path | None:
+    """Compile the C loop at ``source`` into ``folder``; None (the reason noted in
+    ``suite.skipped``) when there is no source or no C compiler."""
     compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
     if not source.exists():
         suite.skipped.append(f"C yardstick: {source} does not exist")
-        return
+        return None
     if compiler is None:
         suite.skipped.append("C yardstick: no C compiler (cc, gcc or clang) on the PATH")
-        return
+        return None
     binary = folder / "uno_c"
-    build = [compiler, "-O2", "-o", str(binary), str(source), "-lm"]
-    subprocess.run(build, check=True, capture_output=True)
-    rounds = max(100_000, suite.games)
-    run = [str(binary), "4", str(rounds), "1"]
+    subprocess.run(
+        [compiler, "-O2", "-o", str(binary), str(source), "-lm"], check=True, capture_output=True
+    )
+    return binary
+
+
+def c_loop_rate(binary: Path, rounds: int, seed: int) -> float | None:
+    """Rounds/s of one run of the C loop (4 players), as it times itself; None when its
+    output is not the expected line."""
+    command = [str(binary), "4", str(rounds), str(seed)]
+    return _c_rate(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+
+
+def measure_yardstick(
+    suite: Suite,
+    binary: Path,
+    source: Path,
+    engine_rate: Callable[[int], float] | None = None,
+    pairs: int = YARDSTICK_PAIRS,
+) -> None:
+    """The minimal C loop's rounds/s (``binary``, compiled from ``source`` by
+    :func:`build_yardstick`), the engine's share of it (same players, one core) and how far
+    the machine scales (copies of the C loop at once against one).
+
+    Each of ``pairs`` turns times the C loop, then as many copies of it at once as the
+    engine had workers, then the engine on one worker (``engine_rate(rounds)``, default: the
+    bench table), each over the same rounds (:data:`PAIR_ROUNDS` at most). The medians of the
+    per-turn ratios are reported, the engine's share with a distribution-free 95% interval
+    (:func:`median_interval`), so that both sides of a ratio see the same seconds of a
+    machine whose speed drifts and the spread of that drift shows.
+    """
+    rounds = max(1, min(PAIR_ROUNDS, suite.games))
     top = max((r.workers for r in suite.scaling if r.where == "local"), default=1)
-    rate_of_engine = engine_rate or _bench_engine_rate(suite.games)
-    singles, engine_shares, machine_scaling, together_rates = [], [], [], []
-    for _ in range(max(1, min(YARDSTICK_PAIRS, suite.repeat))):
-        c_rate = _c_rate(subprocess.run(run, check=True, capture_output=True, text=True).stdout)
+    rate_of_engine = engine_rate or _bench_engine_rate()
+    singles, engine_rates, engine_shares = [], [], []
+    machine_scaling, together_rates = [], []
+    for turn in range(max(1, pairs)):
+        c_rate = c_loop_rate(binary, rounds, turn + 1)
         if c_rate is None:
             suite.skipped.append("C yardstick: unexpected output from the C loop")
             return
         singles.append(c_rate)
         if top > 1:  # the machine's own scaling: copies of a loop that shares nothing
             copies = [
-                subprocess.Popen([*run[:-1], str(k + 1)], stdout=subprocess.PIPE, text=True)
+                subprocess.Popen(
+                    [str(binary), "4", str(rounds), str(turn * top + k + 1)],
+                    stdout=subprocess.PIPE,
+                    text=True,
+                )
                 for k in range(top)
             ]
             rates = [_c_rate(proc.communicate()[0]) for proc in copies]
@@ -357,22 +424,32 @@ def measure_yardstick(
                 together = sum(rate for rate in rates if rate is not None)
                 together_rates.append(together)
                 machine_scaling.append(together / c_rate)
-        engine_shares.append(rate_of_engine() / c_rate)
+        engine_rates.append(rate_of_engine(rounds))
+        engine_shares.append(engine_rates[-1] / c_rate)
     turns = len(singles)
-    shown = f"{Path(build[0]).name} -O2 -o uno_c {source} -lm && ./uno_c 4 {rounds} 1"
-    each = f"median of {turns}" if turns > 1 else ""
+    shown = f"cc -O2 -o uno_c {source} -lm && ./uno_c 4 {rounds} SEED"
+    each = f"median of {turns} timings of {rounds:,} rounds" if turns > 1 else ""
     suite.yardstick.append(
         Row("minimal C loop, 4 players", _median(singles), "rounds/s", shown, each)
     )
+    interval = median_interval(engine_shares)
+    spread = (
+        f"; 95% interval of the median {interval[0]:.2f}-{interval[1]:.2f} (order statistics)"
+        if interval
+        else ""
+    )
+    fastest = max(engine_rates) / max(singles)
     suite.yardstick.append(
         Row(
             "engine (mattel-2022, 4 random players, 1 worker) / C loop",
             _median(engine_shares),
             "ratio",
-            f"uno-stats bench --workers 1 --games {suite.games}, in turn with the C loop",
+            f"uno-stats bench --workers 1 --games {rounds}, in turn with the C loop",
             f"median of {turns} ratios, each of a C timing and the engine timing after it"
+            f"{spread}; fastest engine timing / fastest C timing {fastest:.2f}"
             if turns > 1
             else "",
+            interval,
         )
     )
     if machine_scaling:
@@ -455,17 +532,23 @@ def run_suite(
     suite = Suite(games, repeat, machine_info())
     with tempfile.TemporaryDirectory(prefix="uno-bench-") as tmp:
         folder = Path(tmp)
+        c_loop = build_yardstick(suite, folder, yardstick)
         steps = (
             (
                 "engine speed by preset and strategy",
-                lambda: measure_throughput(suite, list(PRESET_NAMES), [s.name for s in STRATEGIES]),
+                lambda: measure_throughput(
+                    suite, list(PRESET_NAMES), [s.name for s in STRATEGIES], c_loop
+                ),
             ),
             ("scaling over workers", lambda: measure_scaling(suite, workers, scheduler)),
             ("end to end", lambda: measure_end_to_end(suite, folder)),
             ("play and write costs", lambda: measure_costs(suite, folder)),
             ("start-up", lambda: measure_starts(suite, folder, cold)),
             ("peak memory", lambda: measure_memory(suite, folder)),
-            ("C yardstick", lambda: measure_yardstick(suite, folder, yardstick)),
+            (
+                "C yardstick",
+                lambda: measure_yardstick(suite, c_loop, yardstick) if c_loop else None,
+            ),
         )
         for label, step in steps:
             say(f"bench: {label} ...")
