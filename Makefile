@@ -32,7 +32,7 @@ BENCH_GAMES ?= 1000000
 # Serial pytest is faster than -n 2 on this 2-core machine (see README "Development").
 PYTEST ?= $(BIN)/pytest
 
-.PHONY: install run test test-fast lint bench golden chaos reports clean
+.PHONY: install run test test-fast boundscheck lint bench golden chaos reports clean
 
 # Reinstall only when pyproject.toml changed since the last install.
 $(STAMP): pyproject.toml
@@ -55,6 +55,12 @@ test: $(STAMP)
 
 test-fast: $(STAMP)
 	$(PYTEST) -m "not slow"
+
+# The engine indexes arrays without Python's negative wrap-around (jit._no_negative_index_wrap):
+# play the tests once more with numba's bounds checks on, in a cache of their own, so that
+# any negative index raises instead of reading outside an array.
+boundscheck: $(STAMP)
+	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=$(CURDIR)/$(VENV)/numba-boundscheck $(PYTEST) -m "not slow" -p no:cacheprovider
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

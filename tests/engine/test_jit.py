@@ -60,3 +60,32 @@ def test_run_prints_the_notice_on_stderr_when_cold(monkeypatch, tmp_path):
     assert result.exit_code == 0, result.output
     assert result.stderr.count("Compiling the engine once") == 1
     assert "Compiling" not in result.stdout
+
+
+def test_signed_index_compiles_without_wrap_around():
+    """Once the engine's decorators exist, a negative signed index is out of bounds (bounds
+    checks on: IndexError) instead of counting from the end; an unsigned index and slices
+    behave as before, and the patch is applied once."""
+    import numba
+    import numpy as np
+    from numba.np import arrayobj
+
+    jit._decorators()
+    patched = arrayobj.fix_integer_index
+    assert getattr(patched, "_uno_stats_no_wrap", False)
+    jit._no_negative_index_wrap()
+    assert arrayobj.fix_integer_index is patched
+
+    @numba.njit(boundscheck=True)
+    def item(a, i):
+        return a[i]
+
+    @numba.njit
+    def tail(a, i):
+        return a[i:]
+
+    values = np.arange(5)
+    assert item(values, np.int64(3)) == 3 and item(values, np.uint64(4)) == 4
+    with pytest.raises(IndexError):
+        item(values, np.int64(-1))  # numba's own rule would give values[4]
+    assert list(tail(values, np.int64(-2))) == [3, 4]

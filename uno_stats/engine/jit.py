@@ -189,6 +189,33 @@ def _skip_blas_probe() -> None:
         arraymath.ensure_blas = ensure_blas
 
 
+def _no_negative_index_wrap() -> None:
+    """Compile an array index of a signed integer type without Python's negative wrap-around.
+
+    numba turns every ``a[i]`` whose ``i`` is a signed integer it cannot prove non-negative
+    (a seat, a card or a count loaded from the table) into ``i + len(a) if i < 0 else i``:
+    three instructions on almost every access of the engine. The engine never indexes from
+    the end (``make boundscheck`` plays every shipped scenario and the property tests with
+    numba's bounds checks on, where a negative index raises), so here a signed index is used
+    as it is, as an unsigned one always is. Slices keep their wrap-around. Without the
+    expected numba internal, nothing changes.
+    """
+    from numba.core import types
+    from numba.np import arrayobj
+
+    original = getattr(arrayobj, "fix_integer_index", None)
+    if original is None or getattr(original, "_uno_stats_no_wrap", False):
+        return
+
+    def fix_integer_index(context: Any, builder: Any, idxty: Any, idx: Any, size: Any) -> Any:
+        if idxty.signed:
+            return context.cast(builder, idx, idxty, types.intp)
+        return original(context, builder, idxty, idx, size)
+
+    fix_integer_index._uno_stats_no_wrap = True  # type: ignore[attr-defined]
+    arrayobj.fix_integer_index = fix_integer_index
+
+
 def _decorators() -> dict[str, Any]:
     """The two decorators, made on first use: importing numba costs about 0.3 s, which the
     cache helpers above (used by processes that never play a game) do without."""
@@ -198,6 +225,7 @@ def _decorators() -> dict[str, Any]:
 
         _share_scope_when_inlining()
         _skip_blas_probe()
+        _no_negative_index_wrap()
 
         # Read by numba when each decorated function sets up its cache (at import of the module).
         numba.config.CACHE_DIR = str(engine_cache_dir())  # type: ignore[attr-defined]
