@@ -195,10 +195,10 @@ def _no_negative_index_wrap() -> None:
     numba turns every ``a[i]`` whose ``i`` is a signed integer it cannot prove non-negative
     (a seat, a card or a count loaded from the table) into ``i + len(a) if i < 0 else i``:
     three instructions on almost every access of the engine. The engine never indexes from
-    the end (``make boundscheck`` plays every shipped scenario and the property tests with
-    numba's bounds checks on, where a negative index raises), so here a signed index is used
-    as it is, as an unsigned one always is. Slices keep their wrap-around. Without the
-    expected numba internal, nothing changes.
+    the end (``make boundscheck`` replays the fast tests, the scripted-deck, property and
+    golden-game tests among them, with numba's bounds checks on, where a negative index
+    raises), so here a signed index is used as it is, as an unsigned one always is. Slices
+    keep their wrap-around. Without the expected numba internal, nothing changes.
     """
     from numba.core import types
     from numba.np import arrayobj

@@ -367,17 +367,23 @@ def build_yardstick(suite: Suite, folder: Path, source: Path) -> Path | None:
     if compiler is None:
         suite.skipped.append("C yardstick: no C compiler (cc, gcc or clang) on the PATH")
         return None
-    binary = folder / "uno_c"
+    binary = folder / Path(compiler).name / "uno_c"  # the folder names the compiler used
+    binary.parent.mkdir(parents=True, exist_ok=True)
     subprocess.run(
         [compiler, "-O2", "-o", str(binary), str(source), "-lm"], check=True, capture_output=True
     )
     return binary
 
 
+def _c_loop_command(binary: Path, rounds: int, seed: int) -> list[str]:
+    """The C loop's command line: 4 players, ``rounds`` rounds, ``seed``."""
+    return [str(binary), "4", str(rounds), str(seed)]
+
+
 def c_loop_rate(binary: Path, rounds: int, seed: int) -> float | None:
     """Rounds/s of one run of the C loop (4 players), as it times itself; None when its
     output is not the expected line."""
-    command = [str(binary), "4", str(rounds), str(seed)]
+    command = _c_loop_command(binary, rounds, seed)
     return _c_rate(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
 
 
@@ -413,7 +419,7 @@ def measure_yardstick(
         if top > 1:  # the machine's own scaling: copies of a loop that shares nothing
             copies = [
                 subprocess.Popen(
-                    [str(binary), "4", str(rounds), str(turn * top + k + 1)],
+                    _c_loop_command(binary, rounds, turn * top + k + 1),
                     stdout=subprocess.PIPE,
                     text=True,
                 )
@@ -427,7 +433,7 @@ def measure_yardstick(
         engine_rates.append(rate_of_engine(rounds))
         engine_shares.append(engine_rates[-1] / c_rate)
     turns = len(singles)
-    shown = f"cc -O2 -o uno_c {source} -lm && ./uno_c 4 {rounds} SEED"
+    shown = f"{binary.parent.name} -O2 -o uno_c {source} -lm && ./uno_c 4 {rounds} SEED"
     each = f"median of {turns} timings of {rounds:,} rounds" if turns > 1 else ""
     suite.yardstick.append(
         Row("minimal C loop, 4 players", _median(singles), "rounds/s", shown, each)
