@@ -1,7 +1,7 @@
 """Strategies decide from what their player may see, never from another player's hand.
 
 A strategy's decision functions receive only the deciding seat's own hand row, public
-counts and facts, its own knobs and its own memory row (see
+counts and facts, its own knobs and the memory row of public events (see
 :mod:`uno_stats.engine.strategies`). The harness below calls each of them on a random
 table with exactly those arguments, then again after every opponent's hand has been
 replaced by random cards of the same size, with the same random stream: the decisions must
@@ -230,6 +230,29 @@ def test_color_denier_plays_the_color_the_next_player_lacks() -> None:
     assert any(t.startswith("  seat 1 draws") for t in denier.trace)  # seen lacking yellow
     assert _first_play(basic, 0) == "blue 2"  # basic: same color first
     assert _first_play(denier, 0) == "yellow 5"  # seat 1 was seen lacking yellow
+
+
+@pytest.mark.parametrize("others", ["basic", "color-denier"])
+@pytest.mark.parametrize("shift", [1, 2])
+def test_color_denier_remembers_at_any_seat(shift: int, others: str) -> None:
+    """The denial position turned by ``shift`` seats: the denier sits at seat ``shift``,
+    beside basic players or other deniers (every denier reads the one memory row of
+    public events, written once per event)."""
+    from uno_stats.engine.scripted import play_position
+
+    hands = [["blue 2", "yellow 5", "green 9"], ["red 1", "red 2"], ["blue 5", "green 3"]]
+    seats = [{"strategy": "color-denier"}, {"strategy": others}, {"strategy": others}]
+    turned = [hands[(s - shift) % 3] for s in range(3)]
+    pos = play_position(
+        turned,
+        top="yellow 5",
+        current=(1 + shift) % 3,
+        pile=["red 3", "red 4"],
+        turns=3,
+        seats=[seats[(s - shift) % 3] for s in range(3)],
+    )
+    assert any(t.startswith(f"  seat {(1 + shift) % 3} draws") for t in pos.trace)
+    assert _first_play(pos, shift) == "yellow 5"  # the seat after it was seen lacking yellow
 
 
 def test_color_denier_names_the_lacking_color() -> None:

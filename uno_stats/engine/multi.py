@@ -100,7 +100,7 @@ def _choose(tab, p, kind, first, legal, rng):
         rank[:N_CARD_TYPES],
         rank[MOVE_OUT : MOVE_OUT + N_CARD_TYPES],
         rules,
-        tab[T_MEMORY + p],
+        tab[T_MEMORY],
         next_seat(st, p),
         rng,
     )
@@ -115,7 +115,7 @@ def multi_normal(tab, p, kind, n, seats, rng, ev):
     if picks_first(kind):
         hand = hands[p, : hn[p]]
         nxt = next_seat(st, p)
-        memory = tab[T_MEMORY + p]
+        memory = tab[T_MEMORY]
         first = hand[choose_card(kind, hand, n, cand, rank, st[ST_COLOR], hn, nxt, memory, rng)]
     move = _choose(tab, p, kind, first, _legal_mask(hands, p, cand, n), rng)
     play_move(tab, p, move, PLAY_NORMAL, seats, rng, ev)

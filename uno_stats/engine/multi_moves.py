@@ -7,7 +7,7 @@ condition, and the cards can be ordered with a legal first card and ``t`` last. 
 card is the move ``x = {f: 1}``, ``t = f``; identical cards are one move.
 
 Like :mod:`uno_stats.engine.strategies` this module sees only the deciding seat's own hand,
-public facts and its own memory row, and imports no engine state. Counts live in a scratch
+public facts and the memory row of public events, and imports no engine state. Counts live in a scratch
 row the caller passes (``counts``: by card id; ``out``: the chosen ``x`` by card id), so
 nothing is allocated. A chosen move is returned as ``first * 64 + last``.
 """
@@ -299,7 +299,7 @@ def extend_move(kind, hand, first, counts, out, mode, actions, forbid_actions, l
 def choose_move(kind, hand, legal, first, counts, out, rules, memory, nxt, rng):
     """The move of a seat of strategy ``kind``: :func:`random_move` among the moves whose
     first card is in ``legal`` for ``random``, else :func:`extend_move` of the card
-    ``first`` its single-card logic chose (``memory``: the decider's own memory row;
+    ``first`` its single-card logic chose (``memory``: the memory row of public events;
     ``nxt``: the seat after it)."""
     mode = rules[R_MULTI_PLAY]
     actions = rules[R_MULTI_PLAY_ACTIONS]

@@ -83,7 +83,6 @@ from uno_stats.engine.state import (
     ST_WD4_PREV_TOP,
     ST_WINNER,
     ST_ZERO_PASSES,
-    T_HANDS,
     T_MEMORY,
     T_ST,
     views,
@@ -113,10 +112,10 @@ def next_seat(st, p):
 @engine_inline
 def announce(tab, seats, what, seat, value):
     """Show every seat's strategy a public event (``strategies.SEEN_*``); a no-op unless
-    some seat's strategy keeps a memory."""
+    some seat's strategy keeps a memory (then the shared memory row is updated once)."""
     st = tab[T_ST]
     if st[ST_OBSERVED] != 0:
-        observe(seats, tab[T_MEMORY:T_HANDS], st[ST_PLAYERS], what, seat, value)
+        observe(tab[T_MEMORY], st[ST_PLAYERS], what, seat, value)
 
 
 @engine_jit
@@ -276,7 +275,7 @@ def play_card(tab, p, idx, how, seats, rng, ev):
         if card >= WILD:
             if hn[p] > 0:
                 kind = strategy_of(seats, p)
-                memory = tab[T_MEMORY + p]
+                memory = tab[T_MEMORY]
                 st[ST_COLOR] = choose_color(kind, hands[p, : hn[p]], next_seat(st, p), memory, rng)
                 emit(st, ev, EV_COLOR, p, st[ST_COLOR], 0, 0, 0)
         else:

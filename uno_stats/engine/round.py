@@ -134,7 +134,7 @@ def _open(tab, card, seats, rng, ev):
     if card >= WILD:  # Wild, Shuffle Hands, Customizable: the first player names the color
         kind = strategy_of(seats, first)
         nxt = (first + 1) % players
-        memory = tab[T_MEMORY + first]
+        memory = tab[T_MEMORY]
         st[ST_COLOR] = choose_color(kind, hands[first, : hn[first]], nxt, memory, rng)
         emit(st, ev, EV_COLOR, first, st[ST_COLOR], 0, 0, 0)
         return

@@ -102,7 +102,7 @@ if ST_SIZE > MAX_CARDS:
 
 N_CHECKPOINTS = len(CHECKPOINT_TURNS)  # after turns 5, 10, ..., 100
 EVENT_FIELDS = 6
-MEMORY_WIDTH = MAX_CARDS  # int64 entries of a seat's strategy memory
+MEMORY_WIDTH = MAX_CARDS  # int64 entries of the strategies' memory row
 
 # Rows of the table array ``tab`` (int64, table_width(deck) wide): every int64 work array of a
 # table lives in it, so compiled helpers pass one array instead of a dozen (numba copies
@@ -117,8 +117,10 @@ T_DEFICIT = 6  # max_deficit by seat
 T_RULES = 7  # the encoded rules (rules.R_*)
 T_DECK = 8  # the deck's cards (ST_DECK_N of them)
 T_CHECKPOINTS = 9  # N_CHECKPOINTS rows: hand sizes by seat after turns 5, 10, ...
-T_MEMORY = T_CHECKPOINTS + N_CHECKPOINTS  # MAX_SEATS rows: each seat's strategy memory
-T_SEATING = T_MEMORY + MAX_SEATS  # by position, the scenario seat sitting there (S16)
+# What memory-keeping strategies remember: one row for every seat, since each sees the same
+# public events (strategies.observe); kept once, it is updated once per event.
+T_MEMORY = T_CHECKPOINTS + N_CHECKPOINTS
+T_SEATING = T_MEMORY + 1  # by position, the scenario seat sitting there (S16)
 T_HANDS = T_SEATING + 1  # one row per seat, then a scratch row
 
 
@@ -178,7 +180,7 @@ class Table:
         self.disc = self.tab[T_DISC]
         self.max_deficit = self.tab[T_DEFICIT, :players]
         self.checkpoints = self.tab[T_CHECKPOINTS : T_CHECKPOINTS + N_CHECKPOINTS, :players]
-        self.memory = self.tab[T_MEMORY : T_MEMORY + players]
+        self.memory = self.tab[T_MEMORY]
         self.rng = np.zeros(1, dtype=np.uint64)
         self.events = np.zeros((max(max_events, 1), EVENT_FIELDS), dtype=np.int64)
         self.st[ST_PLAYERS] = players

@@ -3,9 +3,10 @@
 The boundary: a decision function receives the deciding seat's own hand (exactly its
 cards: a slice of its row), public facts (hand sizes of every seat, the active color, the
 discard pile, the deck's composition, the seat after it, the encoded rules), its own
-knobs (its row of the per-seat strategy array) and its own memory row, never the table
-or another seat's cards. A strategy that keeps a memory updates it in :func:`observe`
-from public events the engine announces. This module imports no engine state: the
+knobs (its row of the per-seat strategy array) and the memory row of public events,
+never the table or another seat's cards. Strategies that keep a memory remember only
+public events, which every seat sees alike, so one row serves them all: :func:`observe`
+updates it once per event the engine announces. This module imports no engine state: the
 engine asks, at each choice point, the function of the seat's strategy id.
 """
 
@@ -98,7 +99,7 @@ def choose_card(kind, hand, n, cand, rank, color, sizes, nxt, memory, rng):
     """The hand index to play among the candidates ``cand[:n]`` (indices into ``hand``).
 
     ``color``: the active color; ``sizes``: every seat's hand size; ``nxt``: the seat
-    after the decider; ``memory``: the decider's own memory row; ``rank``: scratch.
+    after the decider; ``memory``: the memory row of public events; ``rank``: scratch.
     """
     if kind == RANDOM or n == 1:
         return cand[below(rng, n)]
@@ -286,9 +287,7 @@ def _denier_observe(row, players, what, seat, value):
 
 
 @engine_jit
-def observe(seats, memory, players, what, seat, value):
-    """A public event (``SEEN_*``) seen by every seat: each strategy that keeps a memory
-    updates its own row ``memory[s]``."""
-    for s in range(players):
-        if strategy_of(seats, s) == COLOR_DENIER:
-            _denier_observe(memory[s], players, what, seat, value)
+def observe(memory, players, what, seat, value):
+    """A public event (``SEEN_*``), seen alike by every seat: the shared memory row of the
+    strategies that keep one (color-denier's, the only one) takes it in."""
+    _denier_observe(memory, players, what, seat, value)

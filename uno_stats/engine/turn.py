@@ -297,7 +297,7 @@ def normal_turn(tab, p, seats, rng, ev):
     elif n > 0 and not voluntary:
         nxt = next_seat(st, p)
         hand = hands[p, : hn[p]]
-        idx = choose_card(kind, hand, n, cand, rank, color, hn, nxt, tab[T_MEMORY + p], rng)
+        idx = choose_card(kind, hand, n, cand, rank, color, hn, nxt, tab[T_MEMORY], rng)
         play_card(tab, p, idx, PLAY_NORMAL, seats, rng, ev)
     else:
         if voluntary:
