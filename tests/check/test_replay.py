@@ -254,3 +254,26 @@ def test_a_wild_draw_four_opens_only_when_the_pile_holds_nothing_else():
         _config(2, hand_size=2), deck=np.array([card_id(c) for c in deck], dtype=np.int64)
     )
     assert check_game(short, pos.events) == []
+
+
+def test_redraw_is_judged_on_the_pile_the_opening_card_left():
+    """Under redraw, a Draw Two turned up as the pile's last card opens the round; its penalty
+    then shuffles the covered cards back into the pile before the round starts, which is not
+    'an action card opening with cards left to turn' (a case hypothesis found)."""
+    hands = ["blue 1", "blue 3", "blue 2", "blue 4"]
+    deck = [*hands, "blue Skip", "green Reverse", "yellow Skip", "red Draw Two"]
+    rules = {"hand_size": 2, "opening_action": "redraw", "reshuffle": True}
+    pos = deal_position(deck, 2, rules=rules, turns=None)
+    start = _first(pos.events, E.EV_START)
+    refill = _first(pos.events, E.EV_REFILL)
+    assert refill < start  # the opening penalty drew from the covered cards
+    assert [int(r[2]) for r in pos.events[:start] if r[0] == E.EV_TURN_UP] == [
+        card_id(c) for c in deck[4:]
+    ]
+    short = replace(_config(2, **rules), deck=np.array([card_id(c) for c in deck], dtype=np.int64))
+    assert check_game(short, pos.events) == []
+    # a covered card with nothing left to turn up is still reported
+    doctored = pos.events.copy()
+    last_up = max(i for i in range(start) if pos.events[i, 0] == E.EV_TURN_UP)
+    doctored[last_up, 3] = 0
+    assert "covered with no card left to turn up" in _messages(check_game(short, doctored))
