@@ -154,10 +154,23 @@ def alive(pid: int) -> bool:
 
 
 def one_error_line(done: subprocess.CompletedProcess, code: int = 1) -> tuple[bool, str]:
+    """Whether ``done`` ended with exit ``code`` and exactly one ``Error:`` line, no traceback;
+    the error line, and when it did not, what was wrong (so that a rare failure explains
+    itself in the table)."""
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     errors = [line for line in lines if line.startswith("Error: ")]
-    ok = done.returncode == code and len(errors) == 1 and "Traceback" not in done.stderr
-    return ok, (errors[0] if errors else (lines[-1] if lines else f"exit {done.returncode}"))[:150]
+    traceback_seen = "Traceback" in done.stderr
+    ok = done.returncode == code and len(errors) == 1 and not traceback_seen
+    line = (errors[0] if errors else (lines[-1] if lines else f"exit {done.returncode}"))[:150]
+    if not ok:
+        wrong = [f"exit {done.returncode}"] if done.returncode != code else []
+        wrong += [f"{len(errors)} Error lines"] if len(errors) != 1 else []
+        if traceback_seen:
+            after = done.stderr.rsplit("Traceback", 1)[1].splitlines()[1:]
+            raised = [x for x in after if x.strip() and not x.startswith((" ", "Error: "))]
+            wrong.append(f"a traceback: {raised[-1][:100] if raised else 'no exception line'}")
+        line = f"{line} ({', '.join(wrong)})"
+    return ok, line
 
 
 # --- the faults -----------------------------------------------------------------------------
