@@ -119,11 +119,9 @@ class Replay:
         self.cursor = -1  # the seat whose turn (taken or lost) came last; -1 before the start
         self.turns = 0  # turns taken: EV_TURN and jump-ins
         self.ignored = False  # S14: the opening card's action was ignored
-        # The draw pile when the opening card was turned up (before its effect, which may
-        # draw cards and shuffle the covered ones back in): what was left, and whether a card
-        # other than a Wild Draw Four was among it.
-        self.left_to_turn = 0
-        self.other_than_wd4_left = False
+        # The draw pile as the opening card left it, before its effect (which may draw cards
+        # and shuffle the covered ones back in)
+        self.pile_at_opening: Counter[int] = Counter()
         self.exhausted = -2  # S17: the winner EV_EXHAUSTED named (-2: none yet)
         self.deflected = 0  # S18: the kind (2 or 4) of a draw total deflected onto the top
         self.multi = MultiPlays(self.rules, self.players)  # S20: the turn's multi-play
@@ -262,11 +260,10 @@ class Replay:
         self._take(self.pile, card, "turned up from the draw pile")
         self.discards[card] += 1
         self.top = card
-        self.left_to_turn = self.pile.total()
-        self.other_than_wd4_left = any(c != WILD_DRAW_FOUR for c in +self.pile)
+        self.pile_at_opening = +self.pile
         if kept == 0 and not (self.rules["opening_action"] == "redraw" and CARD_IS_ACTION[card]):
             self._fail(f"opening card {card} covered: only action cards, under redraw")
-        if kept == 0 and self.left_to_turn == 0:
+        if kept == 0 and not self.pile_at_opening:
             self._fail(f"opening card {card} covered with no card left to turn up")
 
     def _start(self, first: int, dealer: int, direction: int, color: int, card: int) -> None:
@@ -280,9 +277,10 @@ class Replay:
         # may since have drawn cards, shuffling the covered ones back into the pile.
         # Documented engine gap (round.py `_turn_up`): a Wild Draw Four opens only when
         # the draw pile holds nothing else.
-        if card == WILD_DRAW_FOUR and self.other_than_wd4_left:
+        left = self.pile_at_opening
+        if card == WILD_DRAW_FOUR and any(c != WILD_DRAW_FOUR for c in left):
             self._fail("a Wild Draw Four opens the round although the pile holds other cards")
-        if self.rules["opening_action"] == "redraw" and CARD_IS_ACTION[card] and self.left_to_turn:
+        if self.rules["opening_action"] == "redraw" and CARD_IS_ACTION[card] and left:
             self._fail(f"redraw: the round opens on action card {card} with cards left to turn")
         if not 0 <= first < self.players or direction not in (-1, 1):
             self._fail(f"bad start: seat {first}, direction {direction}")

@@ -151,7 +151,7 @@ def _place(tab, p, card, how, seats, ev):
     """One card of the move leaves the hand and goes on the discard pile."""
     st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
     take_from_hand(hands, hn, p, find_card(hands, hn, p, card))
-    announce(tab, seats, SEEN_PLAY, p, card)
+    announce(tab, SEEN_PLAY, p, card)
     disc[st[ST_DISC_N]] = card
     st[ST_DISC_N] += 1
     emit(st, ev, EV_PLAY, p, card, how, hn[p], 0)

@@ -110,7 +110,7 @@ def next_seat(st, p):
 
 
 @engine_inline
-def announce(tab, seats, what, seat, value):
+def announce(tab, what, seat, value):
     """Show every seat's strategy a public event (``strategies.SEEN_*``); a no-op unless
     some seat's strategy keeps a memory (then the shared memory row is updated once)."""
     st = tab[T_ST]
@@ -220,7 +220,7 @@ def apply_effect(tab, p, card, seats, rng, ev):
             st[ST_CUR] = next_seat(st, p)
     elif card == WILD_SHUFFLE:
         shuffle_hands(st, hands, hn, p, rng, ev)  # S12
-        announce(tab, seats, SEEN_HANDS_MOVED, p, 0)
+        announce(tab, SEEN_HANDS_MOVED, p, 0)
         st[ST_HAND_SHUFFLES] += 1
         st[ST_CUR] = nxt
     elif card == WILD_CUSTOM and rules[R_CUSTOM_CARD_RULE] == CUSTOM_EXTRA_TURN:
@@ -230,12 +230,12 @@ def apply_effect(tab, p, card, seats, rng, ev):
         kind = strategy_of(seats, p)
         q = choose_swap_target(kind, p, players, st[ST_PARTNERS], hn, rng)  # S9
         swap_hands(st, hands, hn, p, q, ev)
-        announce(tab, seats, SEEN_HANDS_MOVED, p, 0)
+        announce(tab, SEEN_HANDS_MOVED, p, 0)
         st[ST_SEVEN_SWAPS] += 1
         st[ST_CUR] = nxt
     elif card < WILD and rules[R_SEVEN_ZERO] != 0 and sym == 0:
         rotate_hands(st, hands, hn, p, ev)  # S9
-        announce(tab, seats, SEEN_HANDS_MOVED, p, 0)
+        announce(tab, SEEN_HANDS_MOVED, p, 0)
         st[ST_ZERO_PASSES] += 1
         st[ST_CUR] = nxt
     else:
@@ -262,7 +262,7 @@ def play_card(tab, p, idx, how, seats, rng, ev):
         top = disc[st[ST_DISC_N] - 1]
         color_before = st[ST_COLOR]
         card = take_from_hand(hands, hn, p, idx)
-        announce(tab, seats, SEEN_PLAY, p, card)
+        announce(tab, SEEN_PLAY, p, card)
         if card == WILD_DRAW_FOUR:  # judged now, for a later challenge (S7)
             st[ST_WD4_PLAYER] = p
             st[ST_WD4_LEGAL] = 1 if wd4_allowed(hands, hn, p, color_before, top, rules) else 0

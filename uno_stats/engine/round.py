@@ -167,7 +167,7 @@ def setup_round(tab, seats, rng, ev, dealer, shuffled=False):
     """
     st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
     reset_round(st, hn, max_deficit, dealer)
-    announce(tab, seats, SEEN_ROUND_START, -1, 0)
+    announce(tab, SEEN_ROUND_START, -1, 0)
     players = st[ST_PLAYERS]
     n = deck.shape[0]
     for i in range(n):

@@ -102,7 +102,6 @@ if ST_SIZE > MAX_CARDS:
 
 N_CHECKPOINTS = len(CHECKPOINT_TURNS)  # after turns 5, 10, ..., 100
 EVENT_FIELDS = 6
-MEMORY_WIDTH = MAX_CARDS  # int64 entries of the strategies' memory row
 
 # Rows of the table array ``tab`` (int64, table_width(deck) wide): every int64 work array of a
 # table lives in it, so compiled helpers pass one array instead of a dozen (numba copies

@@ -303,7 +303,7 @@ def normal_turn(tab, p, seats, rng, ev):
         if voluntary:
             emit(st, ev, EV_VOLUNTARY, p, 0, 0, 0, 0)
         else:  # seen not playing, and not by choice: it lacks the active color
-            announce(tab, seats, SEEN_NO_PLAY, p, color)
+            announce(tab, SEEN_NO_PLAY, p, color)
         idx = _draw_for_turn(tab, p, top, color, rng, ev)
         if st[ST_STATUS] >= 0:  # S17: the pile ran out, the round is over
             return
