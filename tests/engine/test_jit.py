@@ -52,6 +52,7 @@ def test_warm_cache_says_nothing(fake_cache):
 
 def test_run_prints_the_notice_on_stderr_when_cold(monkeypatch, tmp_path):
     """`uno-stats run` on a cold cache: the notice first, on stderr, once; stdout untouched."""
+    engine.warm_up()  # the engine's code from the real cache: only the notice's record moves
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(jit, "engine_is_cached", lambda: False)
     scenario = tmp_path / "s.yaml"
@@ -63,14 +64,14 @@ def test_run_prints_the_notice_on_stderr_when_cold(monkeypatch, tmp_path):
 
 
 def test_signed_index_compiles_without_wrap_around():
-    """Once the engine's decorators exist, a negative signed index is out of bounds (bounds
+    """Once the engine prepares to compile, a negative signed index is out of bounds (bounds
     checks on: IndexError) instead of counting from the end; an unsigned index and slices
     behave as before, and the patch is applied once."""
     import numba
     import numpy as np
     from numba.np import arrayobj
 
-    jit._decorators()
+    jit._prepare_to_compile()
     patched = arrayobj.fix_integer_index
     assert getattr(patched, "_uno_stats_no_wrap", False)
     jit._no_negative_index_wrap()
@@ -89,3 +90,43 @@ def test_signed_index_compiles_without_wrap_around():
     with pytest.raises(IndexError):
         item(values, np.int64(-1))  # numba's own rule would give values[4]
     assert list(tail(values, np.int64(-2))) == [3, 4]
+
+
+_CACHED_MODULE = """
+import numpy as np
+from uno_stats.engine.jit import engine_jit
+
+
+@engine_jit
+def item(a, i):
+    return a[i]
+"""
+
+_LOAD = (
+    "import sys\n"
+    "import numpy as np\n"
+    "import cached_item\n"
+    "from uno_stats.engine import jit\n"
+    "print(int(cached_item.item(np.arange(5), np.int64(3))), bool(jit._PREPARED),\n"
+    "      'numba.np.arraymath' in sys.modules, 'numba.np.arrayobj' in sys.modules)\n"
+)
+
+
+def _load_in_new_process(folder: Path) -> list[str]:
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(folder / "cache"), "PYTHONPATH": str(folder)}
+    done = subprocess.run(
+        [sys.executable, "-c", _LOAD], capture_output=True, text=True, env=env, check=True
+    )
+    return done.stdout.split()
+
+
+def test_cached_code_loads_without_numba_registries(tmp_path):
+    """A miss prepares the compile (the patches are applied) and compiles; a process that then
+    finds the code in the cache runs it without numba's registries or array maths imported."""
+    (tmp_path / "cached_item.py").write_text(_CACHED_MODULE)
+    assert _load_in_new_process(tmp_path) == ["3", "True", "True", "True"]
+    assert _load_in_new_process(tmp_path) == ["3", "False", "False", "False"]

@@ -162,9 +162,10 @@ def _skip_blas_probe() -> None:
     """Import numba's array maths without its BLAS probe, which imports ``scipy.linalg``.
 
     ``numba.np.arraymath`` asks at import whether scipy's BLAS exists, by importing
-    ``scipy.linalg`` (about 0.3 s, a third of loading the cached engine in a fresh worker
-    process). Its answer only chooses how ``np.convolve`` and ``np.correlate`` of floats are
-    compiled, which the engine never calls, so here it is answered "no" without the import;
+    ``scipy.linalg`` (about 0.3 s of a process that compiles; one that loads the cached
+    engine imports neither, see :func:`_load_cached_quickly`). Its answer only chooses how
+    ``np.convolve`` and ``np.correlate`` of floats are compiled, which the engine never
+    calls, so here it is answered "no" without the import;
     numba's ``ensure_blas`` is put back at once for anything else that asks (``np.dot``,
     ``np.linalg``). Same machine code and results; without the expected numba internals, or
     once either module is loaded, nothing changes.
@@ -216,6 +217,53 @@ def _no_negative_index_wrap() -> None:
     arrayobj.fix_integer_index = fix_integer_index
 
 
+_PREPARED: list[bool] = []
+
+
+def _prepare_to_compile() -> None:
+    """Apply the compile-time changes above, once, before numba compiles an engine function.
+
+    They change how numba compiles, not how cached code runs, and two of them import numba's
+    array maths (about 0.1 s), so a process that only loads the cached engine skips them:
+    :func:`_load_cached_quickly` calls this when the cache misses, before numba compiles.
+    """
+    if not _PREPARED:
+        _share_scope_when_inlining()
+        _skip_blas_probe()
+        _no_negative_index_wrap()
+        _PREPARED.append(True)
+
+
+def _load_cached_quickly(dispatcher: Any) -> Any:
+    """Make ``dispatcher`` load its cached machine code without refreshing numba's registries.
+
+    numba's ``Cache.load_overload`` first refreshes the target context: it imports and installs
+    every typing and lowering registry (all of numba's numpy and Python built-ins, 0.15-0.3 s),
+    which only typing and lowering new code use. Loading cached code needs none of it (the
+    code is already machine code, linked), and numba's compiler refreshes both contexts itself
+    before it compiles (``CompilerBase.__init__``), so here the refresh is left to it; on a miss
+    the compile-time changes are applied first (:func:`_prepare_to_compile`). Same code, same
+    results. Without the expected numba internals, the dispatcher is left as it is.
+    """
+    cache: Any = getattr(dispatcher, "_cache", None)
+    load = getattr(cache, "_load_overload", None)
+    guard = getattr(cache, "_guard_against_spurious_io_errors", None)
+    if load is None or guard is None:
+        _prepare_to_compile()  # numba loads (and compiles) its own way: prepare now
+        return dispatcher
+
+    def load_overload(sig: Any, target_context: Any) -> Any:
+        with guard():
+            loaded = load(sig, target_context)
+            if loaded is not None:
+                return loaded
+        _prepare_to_compile()  # a miss: numba compiles next
+        return None
+
+    cache.load_overload = load_overload
+    return dispatcher
+
+
 def _decorators() -> dict[str, Any]:
     """The two decorators, made on first use: importing numba costs about 0.3 s, which the
     cache helpers above (used by processes that never play a game) do without."""
@@ -223,22 +271,20 @@ def _decorators() -> dict[str, Any]:
         import numba
         from numba import njit
 
-        _share_scope_when_inlining()
-        _skip_blas_probe()
-        _no_negative_index_wrap()
-
         # Read by numba when each decorated function sets up its cache (at import of the module).
         numba.config.CACHE_DIR = str(engine_cache_dir())  # type: ignore[attr-defined]
-        _DECORATORS["engine_jit"] = njit(  # type: ignore[call-overload]
+        engine_jit = njit(  # type: ignore[call-overload]
             cache=True, nogil=True, error_model="numpy", _nrt=False
         )
         # Inlined at numba's IR level: tiny helpers returning a tuple of arrays
         # (``state.views``), so the tuple never exists at run time, and the per-turn functions
         # that have a single call site (inlining them costs no compile time and saves a call
         # per turn).
-        _DECORATORS["engine_inline"] = njit(  # type: ignore[call-overload]
+        engine_inline = njit(  # type: ignore[call-overload]
             cache=True, nogil=True, error_model="numpy", _nrt=False, inline="always"
         )
+        _DECORATORS["engine_jit"] = lambda func: _load_cached_quickly(engine_jit(func))
+        _DECORATORS["engine_inline"] = lambda func: _load_cached_quickly(engine_inline(func))
     return _DECORATORS
 
 
