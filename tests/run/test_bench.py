@@ -16,7 +16,9 @@ from uno_stats.run.bench import (
     bench_scenario_text,
     benchmark,
     load_bench_scenario,
+    median_result,
     results_table,
+    speed_up,
 )
 from uno_stats.run.bench_suite import (
     Row,
@@ -24,6 +26,7 @@ from uno_stats.run.bench_suite import (
     build_yardstick,
     machine_info,
     measure_costs,
+    measure_end_to_end,
     measure_throughput,
     measure_yardstick,
     median_interval,
@@ -76,6 +79,7 @@ def fake_suite() -> Suite:
     ]
     suite.scaling_command = "uno-stats bench --workers 2"
     suite.end_to_end = [Row("1 worker", 0.8, "of the engine", "uno-stats run x")]
+    suite.run_rates = {1: 80_000.0}
     suite.costs = [Row("play a round", 4.5, "us CPU", "measure_costs")]
     suite.memory = [
         Row("run of 10,000 rounds", 300.0, "MiB", "a"),
@@ -248,3 +252,51 @@ def test_report_end_to_end_tiny(tmp_path):
     assert len(suite.costs) == 3
     assert [r.what for r in suite.starts][:2] == ["--help", "validate"]
     assert len(suite.memory) == 2
+
+
+def test_end_to_end_is_the_median_of_paired_ratios(monkeypatch, tmp_path):
+    """Each whole run is set against the engine timing made just before it: the row keeps the
+    median of those ratios, not the ratio of two medians taken minutes apart."""
+    import uno_stats.run.bench_suite as suite_module
+
+    engine_s = iter([1.0, 0.5, 2.0, 1.0, 1.0, 0.5])  # a machine that slows down, then recovers
+    run_s = iter([1.25, 1.0, 2.2, 1.25, 1.6, 0.8])
+    calls: list[list[str]] = []
+
+    def fake_benchmark(scenario, games, workers_list):
+        (workers,) = workers_list
+        return [BenchResult(workers, games, games, next(engine_s), 0.1, 250)]
+
+    def fake_run(args, env=None):
+        calls.append(args)
+        return next(run_s), 1.0
+
+    monkeypatch.setattr(suite_module, "benchmark", fake_benchmark)
+    monkeypatch.setattr(suite_module, "_timed_cpu", fake_run)
+    suite = Suite(1000, 3, machine_info())
+    suite.scaling = [
+        BenchResult(1, 1000, 1000, 9.0, 0.1, 250),
+        BenchResult(2, 1000, 1000, 9.0, 0.1, 250),
+    ]
+    measure_end_to_end(suite, tmp_path)
+    one, two = suite.end_to_end
+    assert one.value == pytest.approx(0.8)  # 1/1.25, 2/2.2, 1/1.6 (medians: 1/1.6 = 0.625)
+    assert two.value == pytest.approx(0.625)  # 0.5/1, 1/1.25, 0.5/0.8 (medians: 0.5/1 = 0.5)
+    assert "median of 3 paired ratios (0.62-0.91)" in one.note
+    assert suite.run_rates == {1: pytest.approx(1000 / 1.6), 2: pytest.approx(1000 / 1.0)}
+    assert [a[a.index("--workers") + 1] for a in calls] == ["1", "2"] * 3
+
+
+def test_speed_up_is_the_median_of_the_ratios_of_one_turn():
+    """Timings taken in turn are paired: a machine that slows down during the second turn
+    slows both worker counts alike, and the speed-up stays 2x; two medians taken apart would
+    give 1x here."""
+    one = median_result([BenchResult(1, 100, 100, t, 0.0, 25) for t in (1.0, 2.0, 1.0)])
+    two = median_result([BenchResult(2, 100, 100, t, 0.0, 25) for t in (0.5, 1.0, 1.25)])
+    assert one.timings == (1.0, 2.0, 1.0) and one.repeats == 3 and one.seconds == 1.0
+    assert two.rounds_per_s / one.rounds_per_s == pytest.approx(1.0)
+    assert speed_up(two, one) == pytest.approx(2.0)  # 1/0.5, 2/1, 1/1.25
+    assert speed_up(one, one) == 1.0 and speed_up(two, None) is None
+    lone = BenchResult(2, 100, 100, 0.4, 0.0, 25)  # no timings of its turns (a Dask cluster)
+    assert speed_up(lone, one) == pytest.approx(2.5)  # the ratio of the rates
+    assert "2.00x" in results_table([one, two])

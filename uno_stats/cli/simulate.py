@@ -261,7 +261,10 @@ def bench(
             "--repeat",
             "-r",
             min=1,
-            help="Timings per worker count, the counts taking turns (median kept).",
+            help=(
+                "Timings per worker count, the counts taking turns (median kept; a speed-up "
+                "is the median of the ratios of one turn)."
+            ),
         ),
     ] = 1,
     scheduler: SchedulerOpt = None,

@@ -7,6 +7,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from uno_stats.present.document import Document, render_markdown
+from uno_stats.run.bench import base_result, speed_up
 from uno_stats.run.bench_suite import Row, Suite
 
 
@@ -44,7 +45,7 @@ def bench_document(suite: Suite, command: str, image: Path | None) -> Document:
     if image is not None:
         doc.image(image, "Rounds per second by preset and strategy, scaling and end to end")
     doc.heading("Scaling over workers (4 players, mattel-2022, random)")
-    base = next((r.rounds_per_s for r in suite.scaling if r.workers == 1), None)
+    base = base_result(suite.scaling)
     doc.table(
         ["workers", "where", "rounds/s", "speed-up over 1 worker", "chunk", "timings"],
         [
@@ -52,14 +53,18 @@ def bench_document(suite: Suite, command: str, image: Path | None) -> Document:
                 r.workers,
                 r.where,
                 f"{r.rounds_per_s:,.0f}",
-                f"{r.rounds_per_s / base:.2f}x" if base else "-",
+                "-" if (up := speed_up(r, base)) is None else f"{up:.2f}x",
                 f"{r.chunk_size:,}",
                 r.repeats,
             ]
             for r in suite.scaling
         ],
     )
-    doc.para(f"Command: `{suite.scaling_command}`.")
+    doc.para(
+        f"Command: `{suite.scaling_command}`. The worker counts take turns, one timing each "
+        "per turn; rounds/s is each count's median timing, and a speed-up the median of the "
+        "ratios of the two timings of each turn (the machine's drift between turns cancels)."
+    )
     doc.heading("End to end against the engine")
     doc.para(
         "A whole `uno-stats run` (process start, Parquet parts, manifest and the printed "
@@ -107,8 +112,8 @@ def bench_plot(suite: Suite, path: Path) -> Path:
         (f"engine, {r.workers}w{'' if r.where == 'local' else ' dask'}", r.rounds_per_s)
         for r in suite.scaling
     ]
-    for row, result in zip(suite.end_to_end, suite.scaling, strict=False):
-        bars.append((f"run, {result.workers}w", row.value * result.rounds_per_s))
+    for workers, rate in suite.run_rates.items():
+        bars.append((f"run, {workers}w", rate))
     if suite.yardstick:
         bars.append(("C loop, 1 core", suite.yardstick[0].value))
     right.bar([b[0] for b in bars], [b[1] for b in bars], color="#2ca02c")

@@ -64,6 +64,7 @@ class BenchResult:
     chunk_size: int
     repeats: int = 1
     where: str = "local"  # "local" (a process pool, or this process) or the Dask scheduler
+    timings: tuple[float, ...] = ()  # every timing, in the order taken (one per turn)
 
     @property
     def games_per_s(self) -> float:
@@ -185,15 +186,38 @@ def benchmark(
 
 def median_result(results: list[BenchResult]) -> BenchResult:
     """The timing of median length among ``results`` (the lower one of an even count), with
-    the number of timings it was taken from."""
+    the number of timings it was taken from and every timing in the order taken."""
     ordered = sorted(results, key=lambda r: r.seconds)
     chosen = ordered[(len(ordered) - 1) // 2]
-    return replace(chosen, repeats=sum(r.repeats for r in results))
+    timings = tuple(t for r in results for t in (r.timings or (r.seconds,)))
+    return replace(chosen, repeats=sum(r.repeats for r in results), timings=timings)
+
+
+def speed_up(result: BenchResult, base: BenchResult | None) -> float | None:
+    """``result``'s speed-up over ``base`` (one worker): the median of the ratios of timings
+    taken in the same turn (``base``'s timing over ``result``'s) when both hold one timing per
+    turn, otherwise the ratio of their rates. Pairs follow a machine whose speed drifts, where
+    two medians taken minutes apart would not; an odd number of turns gives their middle."""
+    if base is None or base.rounds_per_s <= 0:
+        return None
+    if result is base:
+        return 1.0
+    if len(result.timings) == len(base.timings) >= 2 and result.rounds == base.rounds:
+        ratios = sorted(b / r for b, r in zip(base.timings, result.timings, strict=True) if r > 0)
+        if len(ratios) == len(result.timings):
+            mid = len(ratios) // 2
+            return ratios[mid] if len(ratios) % 2 else (ratios[mid - 1] + ratios[mid]) / 2
+    return result.rounds_per_s / base.rounds_per_s
+
+
+def base_result(results: list[BenchResult]) -> BenchResult | None:
+    """The one-worker local measurement of ``results``, the base of every speed-up."""
+    return next((r for r in results if r.workers == 1 and r.where == "local"), None)
 
 
 def results_table(results: list[BenchResult], tablefmt: str = "simple") -> str:
     """The measurements as a table, with the speed-up over one worker."""
-    base = next((r.rounds_per_s for r in results if r.workers == 1), None)
+    base = base_result(results)
     rows = [
         [
             r.workers,
@@ -202,7 +226,7 @@ def results_table(results: list[BenchResult], tablefmt: str = "simple") -> str:
             f"{r.seconds:.2f}",
             f"{r.games_per_s:,.0f}",
             f"{r.rounds_per_s:,.0f}",
-            f"{r.rounds_per_s / base:.2f}x" if base else "-",
+            _shown_speed_up(speed_up(r, base)),
             f"{r.start_s:.2f}",
             r.where,
         ]
@@ -222,10 +246,19 @@ def results_table(results: list[BenchResult], tablefmt: str = "simple") -> str:
     return tabulate(rows, headers, tablefmt=tablefmt, disable_numparse=True)
 
 
+def _shown_speed_up(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}x"
+
+
 def notes(results: list[BenchResult]) -> str:
     """What the numbers include and exclude."""
     repeats = max((r.repeats for r in results), default=1)
-    median = f" Median of {repeats} timings." if repeats > 1 else ""
+    median = (
+        f" Median of {repeats} timings, the worker counts taking turns; a speed-up is the "
+        "median of the ratios of the timings of one turn."
+        if repeats > 1
+        else ""
+    )
     return (
         "Timed after the engine was compiled or loaded from numba's cache and every worker had "
         "played a warm-up chunk\n('start s': starting and warming the workers, not timed). "

@@ -67,6 +67,7 @@ class Suite:
     scaling: list[BenchResult] = field(default_factory=list)  # default table, 1 and 2 workers
     scaling_command: str = ""
     end_to_end: list[Row] = field(default_factory=list)  # ratio rows: run vs engine
+    run_rates: dict[int, float] = field(default_factory=dict)  # whole-run rounds/s by workers
     costs: list[Row] = field(default_factory=list)  # where a run's CPU goes, per round
     starts: list[Row] = field(default_factory=list)
     memory: list[Row] = field(default_factory=list)
@@ -228,37 +229,48 @@ def measure_scaling(suite: Suite, workers: int, scheduler: str | None = None) ->
         suite.scaling_command += f"; the same with --scheduler {scheduler}"
 
 
-E2E_RUNS = 3
-"""Timings of each whole ``run`` (at most ``repeat``); the median is kept."""
+E2E_RUNS = 5
+"""Pairs of (engine-only timing, whole ``run``) per worker count (at most ``repeat``)."""
 
 
 def measure_end_to_end(suite: Suite, folder: Path) -> None:
-    """Whole ``uno-stats run`` commands (Parquet, summary, start-up) against the engine alone,
-    each the median of up to :data:`E2E_RUNS` timings (the two worker counts alternated)."""
+    """Whole ``uno-stats run`` commands (Parquet, summary, start-up) against the engine alone
+    at the same worker count, in pairs: each run right after an engine-only timing of the same
+    rounds of the same table, the worker counts taking turns, and the median of the paired
+    ratios kept. This VM's speed drifts by 15% or more within minutes, so a run set against an
+    engine figure measured minutes before would measure the drift as much as the run."""
+    from uno_stats.run.scenario import load_scenario
+
     path, name = _table_file(folder)
-    local = [r for r in suite.scaling if r.where == "local"]
-    timings: dict[int, list[tuple[float, float]]] = {r.workers: [] for r in local}
+    table = load_scenario(path)
+    counts = [r.workers for r in suite.scaling if r.where == "local"]
+    pairs: dict[int, list[tuple[float, float, float]]] = {w: [] for w in counts}
     runs = max(1, min(E2E_RUNS, suite.repeat))
     for _ in range(runs):
-        for result in local:
+        for workers in counts:
+            (engine,) = benchmark(table, suite.games, [workers])
             args = ["run", str(path), "--games", str(suite.games)]
-            args += ["--workers", str(result.workers)]
+            args += ["--workers", str(workers)]
             args += ["--out", str(folder / "e2e"), "--quiet", "--fresh"]
-            timings[result.workers].append(_timed_cpu([*_cli(), *args]))
-    for result in local:
-        seconds = _median([wall for wall, _ in timings[result.workers]])
-        cpu = _median([used for _, used in timings[result.workers]])
-        rate = suite.games / seconds
+            wall, cpu = _timed_cpu([*_cli(), *args])
+            pairs[workers].append((engine.seconds, wall, cpu))
+    for workers in counts:
+        ratios = [engine / wall for engine, wall, _ in pairs[workers]]
+        engine_s = _median([engine for engine, _, _ in pairs[workers]])
+        wall_s = _median([wall for _, wall, _ in pairs[workers]])
+        cpu_s = _median([cpu for _, _, cpu in pairs[workers]])
+        suite.run_rates[workers] = suite.games / wall_s
         suite.end_to_end.append(
             Row(
-                f"{result.workers} worker{'s' * (result.workers > 1)}: {rate:,.0f} rounds/s "
-                f"end to end vs {result.rounds_per_s:,.0f} engine only",
-                rate / result.rounds_per_s,
+                f"{workers} worker{'s' * (workers > 1)}: {suite.games / wall_s:,.0f} rounds/s "
+                f"end to end vs {suite.games / engine_s:,.0f} engine only",
+                _median(ratios),
                 "of the engine",
-                f"uno-stats run {name} --games {suite.games} --workers {result.workers} "
-                "--quiet --fresh",
-                f"{seconds:.1f} s wall ({cpu:.1f} s CPU), median of {runs}; summary and "
-                "process start-up included",
+                f"uno-stats run {name} --games {suite.games} --workers {workers} --quiet --fresh",
+                f"median of {runs} paired ratios ({min(ratios):.2f}-{max(ratios):.2f}), each run "
+                f"right after an engine-only timing of the same rounds; run {wall_s:.1f} s wall "
+                f"({cpu_s:.1f} s CPU, medians), summary and process start-up included",
+                median_interval(ratios),
             )
         )
 
