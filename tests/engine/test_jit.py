@@ -107,7 +107,9 @@ _LOAD = (
     "import numpy as np\n"
     "import cached_item\n"
     "from uno_stats.engine import jit\n"
-    "print(int(cached_item.item(np.arange(5), np.int64(3))), bool(jit._PREPARED),\n"
+    "value = int(cached_item.item(np.arange(5), np.int64(3)))\n"
+    "prepared = jit._prepare_to_compile.cache_info().currsize == 1\n"
+    "print(value, prepared,\n"
     "      'numba.np.arraymath' in sys.modules, 'numba.np.arrayobj' in sys.modules)\n"
 )
 

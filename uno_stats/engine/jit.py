@@ -217,9 +217,7 @@ def _no_negative_index_wrap() -> None:
     arrayobj.fix_integer_index = fix_integer_index
 
 
-_PREPARED: list[bool] = []
-
-
+@cache
 def _prepare_to_compile() -> None:
     """Apply the compile-time changes above, once, before numba compiles an engine function.
 
@@ -227,11 +225,9 @@ def _prepare_to_compile() -> None:
     array maths (about 0.1 s), so a process that only loads the cached engine skips them:
     :func:`_load_cached_quickly` calls this when the cache misses, before numba compiles.
     """
-    if not _PREPARED:
-        _share_scope_when_inlining()
-        _skip_blas_probe()
-        _no_negative_index_wrap()
-        _PREPARED.append(True)
+    _share_scope_when_inlining()
+    _skip_blas_probe()
+    _no_negative_index_wrap()
 
 
 def _load_cached_quickly(dispatcher: Any) -> Any:

@@ -7,7 +7,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from uno_stats.present.document import Document, render_markdown
-from uno_stats.run.bench import base_result, speed_up
+from uno_stats.run.bench import base_result, shown_speed_up, speed_up
 from uno_stats.run.bench_suite import Row, Suite
 
 
@@ -53,7 +53,7 @@ def bench_document(suite: Suite, command: str, image: Path | None) -> Document:
                 r.workers,
                 r.where,
                 f"{r.rounds_per_s:,.0f}",
-                "-" if (up := speed_up(r, base)) is None else f"{up:.2f}x",
+                shown_speed_up(speed_up(r, base)),
                 f"{r.chunk_size:,}",
                 r.repeats,
             ]

@@ -202,11 +202,9 @@ def speed_up(result: BenchResult, base: BenchResult | None) -> float | None:
         return None
     if result is base:
         return 1.0
-    if len(result.timings) == len(base.timings) >= 2 and result.rounds == base.rounds:
-        ratios = sorted(b / r for b, r in zip(base.timings, result.timings, strict=True) if r > 0)
-        if len(ratios) == len(result.timings):
-            mid = len(ratios) // 2
-            return ratios[mid] if len(ratios) % 2 else (ratios[mid - 1] + ratios[mid]) / 2
+    paired = len(result.timings) == len(base.timings) >= 2 and result.rounds == base.rounds
+    if paired and min(result.timings) > 0:
+        return statistics.median(b / r for b, r in zip(base.timings, result.timings, strict=True))
     return result.rounds_per_s / base.rounds_per_s
 
 
@@ -226,7 +224,7 @@ def results_table(results: list[BenchResult], tablefmt: str = "simple") -> str:
             f"{r.seconds:.2f}",
             f"{r.games_per_s:,.0f}",
             f"{r.rounds_per_s:,.0f}",
-            _shown_speed_up(speed_up(r, base)),
+            shown_speed_up(speed_up(r, base)),
             f"{r.start_s:.2f}",
             r.where,
         ]
@@ -246,7 +244,8 @@ def results_table(results: list[BenchResult], tablefmt: str = "simple") -> str:
     return tabulate(rows, headers, tablefmt=tablefmt, disable_numparse=True)
 
 
-def _shown_speed_up(value: float | None) -> str:
+def shown_speed_up(value: float | None) -> str:
+    """A speed-up as the tables show it (``1.97x``, or ``-`` without a base)."""
     return "-" if value is None else f"{value:.2f}x"
 
 
