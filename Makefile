@@ -80,19 +80,19 @@ reports: $(STAMP)
 	@set -e; for name in $(REPORT_SCENARIOS); do \
 		echo "== $$name"; \
 		$(BIN)/uno-stats run scenarios/$$name.yaml --out results --quiet --fresh; \
-		$(BIN)/uno-stats report results/$$name --out reports/$$name; \
+		$(BIN)/uno-stats report results/$$name --out reports/$$name --force; \
 	done
 	@set -e; for name in $(STACKING); do \
 		$(BIN)/uno-stats run scenarios/$$name.yaml --out results --quiet --fresh; \
 	done
-	$(BIN)/uno-stats report $(addprefix results/,$(STACKING)) --out reports/stacking \
+	$(BIN)/uno-stats report $(addprefix results/,$(STACKING)) --out reports/stacking --force \
 		--title "Does stacking make rounds drag on?"
-	$(BIN)/uno-stats report $(addprefix results/,$(ACTION_CARDS)) --out reports/action-cards \
+	$(BIN)/uno-stats report $(addprefix results/,$(ACTION_CARDS)) --out reports/action-cards --force \
 		--title "How much of UNO is the action cards?"
 	@set -e; for name in $(TOURNAMENTS); do \
 		$(BIN)/uno-stats run scenarios/$$name.yaml --out results --quiet --fresh; \
 	done
-	$(BIN)/uno-stats report $(addprefix results/,$(TOURNAMENTS)) --out reports/skill-vs-luck \
+	$(BIN)/uno-stats report $(addprefix results/,$(TOURNAMENTS)) --out reports/skill-vs-luck --force \
 		--title "Skill or luck? The best and worst strategy under each preset"
 
 clean:

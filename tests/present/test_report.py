@@ -241,10 +241,11 @@ def test_report_states_every_run(written) -> None:
 def test_one_axis_sweep_plot(results, tmp_path) -> None:
     from uno_stats.analysis.questions import round_length
     from uno_stats.present import plots
+    from uno_stats.present.measures import MEASURES
 
     runs = open_runs(results["sweep1"])
     points = [(r.manifest.sweep_assignment, round_length(r.scan()).mean) for r in runs]
-    path = plots.sweep("by-players", ["players"], points, tmp_path / "sweep.png")
+    path = plots.sweep("by-players", ["players"], [(MEASURES[0], points)], tmp_path / "sweep.png")
     assert 300 <= png_size(path)[0] <= 3000
 
 

@@ -169,11 +169,20 @@ def report_cmd(
     out: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the report into.")],
     title: Annotated[str | None, typer.Option("--title", help="Report title.")] = None,
     allow_incomplete: AllowIncompleteOpt = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Replace the report in an existing OUT: its report.md, report.html and PNGs "
+            "are deleted first (an OUT holding other files is refused). Without it a "
+            "non-empty OUT is refused.",
+        ),
+    ] = False,
 ) -> None:
     """Write a Markdown/HTML report with tables and plots for results folders."""
     with one_line_errors():
         from uno_stats.present import report
 
         runs = open_runs(folders, allow_incomplete)
-        for path in report.write_report(runs, out, title=title):
+        for path in report.write_report(runs, out, title=title, force=force):
             typer.echo(str(path))

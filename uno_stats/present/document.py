@@ -8,6 +8,7 @@ stylesheet whose images also refer to the PNG files beside it, so every plot is 
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,11 +49,19 @@ class Image:
     alt: str
 
 
+@dataclass(frozen=True)
+class Contents:
+    """A table of contents: a link to every level-2 heading (Markdown and HTML only)."""
+
+
+Block = Heading | Paragraph | Table | Image | Contents
+
+
 @dataclass
 class Document:
     """An ordered list of blocks."""
 
-    blocks: list[Heading | Paragraph | Table | Image] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
 
     def heading(self, text: str, level: int = 2) -> None:
         """Append a heading."""
@@ -73,6 +82,33 @@ class Document:
         """Append an image."""
         self.blocks.append(Image(path, alt))
 
+    def contents(self) -> None:
+        """Append a table of contents (it lists the level-2 headings of the whole document)."""
+        self.blocks.append(Contents())
+
+
+def anchors(doc: Document) -> dict[int, str]:
+    """Each heading's anchor (block index -> id), as GitHub derives it from the text:
+    lower case, punctuation dropped, spaces to hyphens, ``-1``, ``-2`` ... on repeats."""
+    out: dict[int, str] = {}
+    seen: dict[str, int] = {}
+    for i, block in enumerate(doc.blocks):
+        if isinstance(block, Heading):
+            base = re.sub(r"[^\w\- ]", "", block.text.lower()).replace(" ", "-")
+            count = seen.get(base, 0)
+            seen[base] = count + 1
+            out[i] = f"{base}-{count}" if count else base
+    return out
+
+
+def _contents(doc: Document, ids: dict[int, str]) -> list[tuple[str, str]]:
+    """(heading text, anchor) of every level-2 heading."""
+    return [
+        (b.text, ids[i])
+        for i, b in enumerate(doc.blocks)
+        if isinstance(b, Heading) and b.level == 2
+    ]
+
 
 def _tab(table: Table, fmt: str) -> str:
     return tabulate(table.rows, headers=list(table.headers), tablefmt=fmt, disable_numparse=True)
@@ -90,21 +126,25 @@ def render_text(doc: Document) -> str:
         elif isinstance(block, Table):
             caption = f"{block.caption}\n" if block.caption else ""
             out.append(caption + _tab(block, "simple"))
+        # Contents and images have no terminal form.
     return "\n\n".join(out) + "\n"
 
 
 def render_markdown(doc: Document) -> str:
     """Markdown: ``#`` headings, GitHub tables, images linked by file name."""
     out: list[str] = []
+    ids = anchors(doc)
     for block in doc.blocks:
-        if isinstance(block, Heading):
+        if isinstance(block, Contents):
+            out.append("Contents: " + " · ".join(f"[{t}](#{a})" for t, a in _contents(doc, ids)))
+        elif isinstance(block, Heading):
             out.append(f"{'#' * block.level} {block.text}")
         elif isinstance(block, Paragraph):
             out.append(block.text)
         elif isinstance(block, Table):
             caption = f"*{block.caption}*\n\n" if block.caption else ""
             out.append(caption + _tab(block, "github"))
-        else:
+        elif isinstance(block, Image):
             out.append(f"![{block.alt}]({block.path.name})")
     return "\n\n".join(out) + "\n"
 
@@ -118,6 +158,7 @@ th, td { border: 1px solid #ccd; padding: .25em .6em; text-align: right; }
 th { background: #eef2f7; } td:first-child, th:first-child { text-align: left; }
 figure { margin: 1em 0; } img { max-width: 100%; height: auto; }
 figcaption, .caption { font-size: .85em; color: #555; }
+nav.contents { font-size: .9em; margin: .5em 0 1em; }
 """
 
 
@@ -128,16 +169,25 @@ def render_html(doc: Document, title: str) -> str:
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
     ]
-    for block in doc.blocks:
-        if isinstance(block, Heading):
-            out.append(f"<h{block.level}>{html.escape(block.text)}</h{block.level}>")
+    ids = anchors(doc)
+    for i, block in enumerate(doc.blocks):
+        if isinstance(block, Contents):
+            links = " · ".join(
+                f'<a href="#{html.escape(a)}">{html.escape(t)}</a>' for t, a in _contents(doc, ids)
+            )
+            out.append(f'<nav class="contents">Contents: {links}</nav>')
+        elif isinstance(block, Heading):
+            out.append(
+                f'<h{block.level} id="{html.escape(ids[i])}">{html.escape(block.text)}'
+                f"</h{block.level}>"
+            )
         elif isinstance(block, Paragraph):
             out.append(f"<p>{html.escape(block.text)}</p>")
         elif isinstance(block, Table):
             if block.caption:
                 out.append(f'<p class="caption">{html.escape(block.caption)}</p>')
             out.append(_tab(block, "html"))
-        else:
+        elif isinstance(block, Image):
             alt = html.escape(block.alt)
             src = html.escape(quote(block.path.name))
             out.append(

@@ -1,9 +1,12 @@
 """PNG plots for reports: one style, labelled axes with units, intervals drawn.
 
 Figures are built with matplotlib's object API directly on the Agg canvas (no pyplot,
-no global backend switch, safe in any process), at
-8 x 4.5 in and 120 dpi (960 x 540 px). Each function takes already-computed answers
-from :mod:`uno_stats.analysis.questions` and writes one file.
+no global backend switch, safe in any process), at 8 x 4.5 in (taller for small
+multiples) and 150 dpi (1200 x 675 px). Each function takes already-computed answers
+from :mod:`uno_stats.analysis.questions` and writes one file. Legends sit outside the
+data (below the axes); categorical axes (False/True, names) are drawn as categories
+without connecting lines; counts get integer ticks; value axes start at zero unless the
+axis is an edge around zero, which is marked.
 """
 
 from __future__ import annotations
@@ -22,10 +25,11 @@ from uno_stats.analysis.estimates import Estimate
 from uno_stats.analysis.questions import Histogram, SurvivalCurve
 from uno_stats.analysis.seats import ComebackCurve, DeficitTable, SeatWinRates
 from uno_stats.analysis.tournament import SkillSpread, TournamentTable
+from uno_stats.present.measures import Measure
 
 P = ParamSpec("P")
 SIZE = (8.0, 4.5)
-DPI = 120
+DPI = 150
 MIN_CELL_N = 30  # heat-map cells with fewer seat-rounds are left blank
 STYLE: dict[str, Any] = {
     "axes.grid": True,
@@ -69,6 +73,19 @@ def _figure() -> tuple[Figure, Any]:
     return fig, fig.add_subplot()
 
 
+def _panels(count: int, columns: int = 3, sharey: bool = True) -> tuple[Figure, list[Any]]:
+    """A grid of ``count`` small multiples (unused cells removed)."""
+    cols = min(columns, count)
+    rows = -(-count // cols)
+    fig = Figure(figsize=(SIZE[0], max(SIZE[1], 2.6 * rows + 1.0)), dpi=DPI, layout="constrained")
+    FigureCanvasAgg(fig)
+    grid = fig.subplots(rows, cols, sharey=sharey, squeeze=False)
+    axes = [ax for row in grid for ax in row]
+    for ax in axes[count:]:
+        ax.remove()
+    return fig, axes[:count]
+
+
 def _save(fig: Figure, path: Path) -> Path:
     fig.savefig(path, dpi=DPI, format="png")
     return path
@@ -79,11 +96,24 @@ def _color(i: int) -> str:
 
 
 def _legend(ax: Any, entries: int) -> None:
-    """Legend inside the axes for a few entries, outside on the right for many."""
-    if entries > 4:
-        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    else:
-        ax.legend(loc="best")
+    """The legend outside the data: below the axes, in up to three columns."""
+    if entries:
+        _figure_legend(ax.figure, [ax])
+
+
+def _figure_legend(fig: Figure, axes: Sequence[Any]) -> None:
+    """One legend below a grid of panels for the entries the panels share."""
+    entries: dict[str, Any] = {}
+    for ax in axes:
+        handles, labels = ax.get_legend_handles_labels()
+        entries.update(zip(labels, handles, strict=True))
+    if entries:
+        fig.legend(
+            list(entries.values()),
+            list(entries),
+            loc="outside lower center",
+            ncols=min(3, len(entries)),
+        )
 
 
 def _fair_lines(ax: Any, fairs: set[float], x_from: float, x_to: dict[float, float]) -> None:
@@ -143,37 +173,42 @@ def survival(runs: Sequence[tuple[str, SurvivalCurve]], path: Path) -> Path:
     return _save(fig, path)
 
 
+def _interval_dots(
+    ax: Any, x: np.ndarray, estimates: Sequence[Estimate], color: str, **kw: Any
+) -> None:
+    """Dots at the estimates (in %) with their 95% intervals as error bars."""
+    values = 100 * np.array([e.value for e in estimates])
+    err = 100 * np.array(
+        [[e.value - e.low for e in estimates], [e.high - e.value for e in estimates]]
+    )
+    ax.errorbar(x, values, yerr=err, fmt="o", color=color, capsize=3, linewidth=1.2, **kw)
+
+
 @_styled
 def seat_win_rates(runs: Sequence[tuple[str, SeatWinRates]], path: Path) -> Path:
-    """Win share by seat with 95% Wilson error bars and each run's fair share 1/players."""
-    fig, ax = _figure()
-    k = len(runs)
-    width = 0.8 / k
-    for i, (label, seats) in enumerate(runs):
-        x = np.arange(seats.players) + (i - (k - 1) / 2) * width
-        values = np.array([s.value for s in seats.seats])
-        err = np.array(
-            [[s.value - s.low for s in seats.seats], [s.high - s.value for s in seats.seats]]
+    """Win share by seat as dots with 95% Wilson intervals and the fair share 1/players:
+    one panel per run (small multiples sharing the zero-based y axis)."""
+    fig, axes = _panels(len(runs))
+    for i, (ax, (label, seats)) in enumerate(zip(axes, runs, strict=True)):
+        x = np.arange(seats.players)
+        ax.hlines(
+            100 * seats.fair,
+            -0.5,
+            seats.players - 0.5,
+            colors="0.35",
+            linestyles="dashed",
+            linewidth=1.1,
+            label="fair share 1/players",
         )
-        ax.bar(
-            x,
-            100 * values,
-            width,
-            color=_color(i),
-            alpha=0.8,
-            label=f"{label} (n = {seats.n_won:,} won rounds)",
-        )
-        ax.errorbar(
-            x, 100 * values, yerr=100 * err, fmt="none", ecolor="black", capsize=3, linewidth=1
-        )
-    players = max(s.players for _, s in runs)
-    ends = {s.fair: s.players - 0.5 for _, s in runs}
-    _fair_lines(ax, set(ends), -0.5, ends)
-    ax.set_xticks(np.arange(players), [str(s) for s in range(players)])
-    ax.set_xlabel("seat (0 = dealer's left)")
-    ax.set_ylabel("share of won rounds (%)")
-    ax.set_title("Win rate by seat (95% Wilson intervals)")
-    _legend(ax, len(runs) + 1)
+        _interval_dots(ax, x, seats.seats, _color(0 if len(runs) > 3 else i))
+        ax.set_xticks(x, [str(k) for k in x])
+        ax.set_xlim(-0.5, seats.players - 0.5)
+        ax.set_ylim(bottom=0)
+        ax.set_title(f"{label}\n(n = {seats.n_won:,} won rounds)", fontsize=9)
+        ax.set_xlabel("seat (0 = dealer's left)", fontsize=8)
+    axes[0].set_ylabel("share of won rounds (%)")
+    fig.suptitle("Win share by seat (dots: estimates; bars: 95% Wilson intervals)")
+    _figure_legend(fig, axes[:1])
     return _save(fig, path)
 
 
@@ -200,19 +235,41 @@ def comeback(runs: Sequence[tuple[str, ComebackCurve]], path: Path) -> Path:
     return _save(fig, path)
 
 
+def _shown_rates(table: DeficitTable, max_deficit: int) -> np.ndarray:
+    """P(win) in % of the rows drawn; NaN where fewer than MIN_CELL_N seat-rounds."""
+    rows = min(table.deficits.size, max_deficit + 1)
+    return np.where(table.n[:rows] >= MIN_CELL_N, 100 * table.rate[:rows], np.nan)
+
+
+MAX_DEFICIT = 15
+
+
+def deficit_scale(tables: Sequence[DeficitTable], max_deficit: int = MAX_DEFICIT) -> float:
+    """The top of the one colour scale (P(win) in %) shared by a report's heat maps."""
+    tops = [
+        np.nanmax(r) for r in (_shown_rates(t, max_deficit) for t in tables) if np.isfinite(r).any()
+    ]
+    return float(max(tops)) if tops else 100.0
+
+
 @_styled
-def deficit_heatmap(label: str, table: DeficitTable, path: Path, max_deficit: int = 15) -> Path:
-    """Heat map of P(win | deficit d at turn t); cells with n < MIN_CELL_N are blank."""
+def deficit_heatmap(
+    label: str,
+    table: DeficitTable,
+    path: Path,
+    max_deficit: int = MAX_DEFICIT,
+    vmax: float | None = None,
+) -> Path:
+    """Heat map of P(win | deficit d at turn t); cells with n < MIN_CELL_N are blank.
+
+    ``vmax``: the top of the colour scale (from :func:`deficit_scale`, so every heat map of
+    one report reads on the same scale); by default this table's largest value."""
     fig, ax = _figure()
     ax.grid(False)
-    rows = min(table.deficits.size, max_deficit + 1)
-    rate = np.where(table.n[:rows] >= MIN_CELL_N, 100 * table.rate[:rows], np.nan)
-    image = ax.pcolormesh(
-        np.ma.masked_invalid(rate),
-        cmap="viridis",
-        vmin=0,
-        vmax=np.nanmax(rate) if np.isfinite(rate).any() else 100,
-    )
+    rate = _shown_rates(table, max_deficit)
+    rows = rate.shape[0]
+    top = vmax if vmax is not None else deficit_scale([table], max_deficit)
+    image = ax.pcolormesh(np.ma.masked_invalid(rate), cmap="viridis", vmin=0, vmax=top)
     step = max(1, table.turns.size // 10)
     ax.set_xticks(np.arange(0, table.turns.size, step) + 0.5, [str(t) for t in table.turns[::step]])
     ax.set_yticks(
@@ -226,67 +283,86 @@ def deficit_heatmap(label: str, table: DeficitTable, path: Path, max_deficit: in
     return _save(fig, path)
 
 
-def _axis_values(values: Sequence[Any]) -> tuple[np.ndarray, list[str] | None]:
-    numeric = all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
-    if numeric:
-        return np.array(values, dtype=float), None
-    return np.arange(len(values), dtype=float), [str(v) for v in values]
+def _is_number(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
+def _sweep_x(values: Sequence[Any], categorical: bool) -> tuple[np.ndarray, bool]:
+    """x positions of an axis's values, and whether they are categories (evenly spaced)."""
+    if not categorical and all(_is_number(v) for v in values):
+        return np.array(values, dtype=float), False
+    return np.arange(len(values), dtype=float), True
+
+
+def _sweep_panel(
+    ax: Any,
+    axes: Sequence[str],
+    measure: Measure,
+    points: Sequence[tuple[dict[str, Any], Estimate | None]],
+    categorical: bool,
+) -> None:
+    """One measure against the first swept key, one series per value of the other keys."""
+    xs = list(dict.fromkeys(p[axes[0]] for p, _ in points))
+    x_pos, as_categories = _sweep_x(xs, categorical)
+    groups: dict[tuple[Any, ...], list[tuple[Any, Estimate]]] = {}
+    for point, e in points:
+        if e is not None:
+            groups.setdefault(tuple(point[a] for a in axes[1:]), []).append((point[axes[0]], e))
+    scale = 100 if measure.percent else 1
+    dodge = 0.08 if as_categories and len(groups) > 1 else 0.0
+    for i, (key, members) in enumerate(groups.items()):
+        shift = (i - (len(groups) - 1) / 2) * dodge
+        x = np.array([x_pos[xs.index(v)] for v, _ in members]) + shift
+        y = scale * np.array([e.value for _, e in members])
+        err = scale * np.array(
+            [[e.value - e.low for _, e in members], [e.high - e.value for _, e in members]]
+        )
+        label = ", ".join(f"{a}={v}" for a, v in zip(axes[1:], key, strict=True)) or None
+        ax.errorbar(
+            x,
+            y,
+            yerr=err,
+            fmt="o" if as_categories else "o-",
+            capsize=3,
+            color=_color(i),
+            markersize=4,
+            linewidth=1.2,
+            label=label,
+        )
+    if as_categories or all(isinstance(v, int) for v in xs):
+        ax.set_xticks(x_pos, [str(v) for v in xs])
+    if as_categories:
+        ax.set_xlim(-0.5, len(xs) - 0.5)
+    if measure.reference is not None:
+        ax.axhline(measure.reference, color="0.35", linestyle="dashed", linewidth=1)
+        low, high = ax.get_ylim()
+        ax.set_ylim(min(low, measure.reference), max(high, measure.reference))
+    else:
+        ax.set_ylim(bottom=0)
+    unit = {"pp": "percentage points", "%": "%"}.get(measure.unit, measure.unit)
+    ax.set_title(f"{measure.label} ({unit})", fontsize=9)
+    ax.set_xlabel(axes[0], fontsize=8)
 
 
 @_styled
 def sweep(
-    name: str, axes: Sequence[str], points: Sequence[tuple[dict[str, Any], Estimate]], path: Path
+    name: str,
+    axes: Sequence[str],
+    series: Sequence[tuple[Measure, Sequence[tuple[dict[str, Any], Estimate | None]]]],
+    path: Path,
+    categorical: bool = False,
 ) -> Path:
-    """Mean turns against the swept keys: a line with 95% error bars (one axis, one line per
-    combination of the other axes) or a heat map (two axes)."""
-    fig, ax = _figure()
-    if len(axes) == 2:
-        ax.grid(False)
-        xs = list(dict.fromkeys(p[axes[0]] for p, _ in points))
-        ys = list(dict.fromkeys(p[axes[1]] for p, _ in points))
-        grid = np.full((len(ys), len(xs)), np.nan)
-        cells: dict[tuple[int, int], Estimate] = {}
-        for point, est in points:
-            cell = (ys.index(point[axes[1]]), xs.index(point[axes[0]]))
-            grid[cell] = est.value
-            cells[cell] = est
-        image = ax.pcolormesh(np.ma.masked_invalid(grid), cmap="viridis")
-        for (r, c), est in cells.items():
-            ax.text(
-                c + 0.5,
-                r + 0.5,
-                f"{est.value:.1f}\n[{est.low:.1f}, {est.high:.1f}]",
-                ha="center",
-                va="center",
-                color="white",
-                fontsize=8,
-                bbox={"facecolor": "black", "alpha": 0.25, "linewidth": 0},
-            )
-        ax.set_xticks(np.arange(len(xs)) + 0.5, [str(v) for v in xs])
-        ax.set_yticks(np.arange(len(ys)) + 0.5, [str(v) for v in ys])
-        ax.set_ylabel(axes[1])
-        fig.colorbar(image, ax=ax, label="mean round length (turns)")
-    else:
-        others = axes[1:]
-        groups: dict[tuple[Any, ...], list[tuple[Any, Estimate]]] = {}
-        for point, est in points:
-            groups.setdefault(tuple(point[a] for a in others), []).append((point[axes[0]], est))
-        xs_all = list(dict.fromkeys(p[axes[0]] for p, _ in points))
-        x_pos, labels = _axis_values(xs_all)
-        for i, (key, members) in enumerate(groups.items()):
-            x = np.array([x_pos[xs_all.index(v)] for v, _ in members])
-            y = np.array([e.value for _, e in members])
-            err = np.array(
-                [[e.value - e.low for _, e in members], [e.high - e.value for _, e in members]]
-            )
-            label = ", ".join(f"{a}={v}" for a, v in zip(others, key, strict=True)) or name
-            ax.errorbar(x, y, yerr=err, marker="o", capsize=3, color=_color(i), label=label)
-        if labels is not None:
-            ax.set_xticks(x_pos, labels)
-        ax.set_ylabel("mean round length (turns)")
-        _legend(ax, len(groups))
-    ax.set_xlabel(axes[0])
-    ax.set_title(f"Mean round length across sweep {name} (95% intervals)")
+    """Every main answer against the swept keys, one panel per answer, 95% error bars.
+
+    ``series``: per measure, (sweep point, estimate) pairs. The first swept key is the x
+    axis (categories when its values are not all numbers, or when ``categorical``), the
+    other keys make one series each. Value axes start at zero; an edge's axis holds zero,
+    drawn dashed."""
+    fig, panels = _panels(len(series), columns=2 if len(series) <= 4 else 3, sharey=False)
+    for ax, (measure, points) in zip(panels, series, strict=True):
+        _sweep_panel(ax, axes, measure, points, categorical)
+    fig.suptitle(f"Main answers across sweep {name} (95% intervals)")
+    _figure_legend(fig, panels[:1])
     return _save(fig, path)
 
 

@@ -13,17 +13,21 @@ import json
 import math
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from uno_stats.analysis.compare import compare_runs
+from uno_stats.analysis.compare import RunComparison, compare_runs
 from uno_stats.analysis.estimates import format_p
+from uno_stats.analysis.first_mover import first_mover
 from uno_stats.analysis.metrics import Margin
 from uno_stats.analysis.questions import (
     RunAnswers,
+    SweepGroup,
     answer_run,
     mixed_seats,
     round_length,
+    run_rules,
     status_counts,
     survival_curve,
     sweep_groups,
@@ -33,9 +37,18 @@ from uno_stats.analysis.seats import seat_win_rates
 from uno_stats.analysis.tournament import Tournaments, tournaments
 from uno_stats.engine.schema import STATUS_NAMES
 from uno_stats.errors import ResultsError
+from uno_stats.present.answers import (
+    answers_section,
+    comparison_answers,
+    first_mover_answer,
+    length_answer,
+    outcome_answer,
+)
 from uno_stats.present.comparison import comparison_rows, comparison_section
 from uno_stats.present.document import Document, render_html, render_markdown, render_text
+from uno_stats.present.measures import measures_for
 from uno_stats.present.records import COLUMNS, records, tournament_records
+from uno_stats.present.report_folder import prepare_report_folder
 from uno_stats.present.round_sections import events_section, first_mover_section
 from uno_stats.present.sections import (
     CONFOUNDED,
@@ -106,6 +119,16 @@ def run_summary_text(run: Run, games_per_s: float | None = None) -> str:
     doc = Document()
     deck = deck_label(run.scenario.rules, run.scenario.deck)
     seed = run.manifest.seed
+    doc.heading("Answers")
+    doc.para(length_answer(run.name, length))
+    mover = first_mover(lf, run.players, run_rules(run)) if status.counts[0] else None
+    for sentence in (
+        first_mover_answer(run.name, mover, mixed_seats(run)),
+        outcome_answer(run.name, status),
+    ):
+        if sentence is not None:
+            doc.para(sentence)
+    doc.heading("Details")
     doc.para(f"{run.name}: {status.n:,} rounds, {run.players} players, deck {deck}, seed {seed}")
     shown = shown_statuses([status])
     doc.table(
@@ -154,6 +177,7 @@ def _summary_document(
     answers: Sequence[RunAnswers], runs: Sequence[Run], found: Tournaments
 ) -> Document:
     doc = Document()
+    answers_section(doc, answers, sweep_groups(runs), found)
     runs_section(doc, runs)
     status_section(doc, answers)
     length_section(doc, answers)
@@ -229,6 +253,9 @@ def compare_text(
             }
         )
     doc = Document()
+    doc.heading("Answers")
+    for line in comparison_answers(results, metrics):
+        doc.para(line)
     runs_section(doc, runs)
     doc.heading("Rule effect")
     comparison_section(doc, results, notes)
@@ -244,121 +271,172 @@ def _slug(text: str, taken: set[str]) -> str:
     return slug
 
 
-def write_report(runs: list[Run], out: str | Path, title: str | None = None) -> list[Path]:
-    """Write ``out/report.md``, ``out/report.html`` and the ``out/*.png`` plots both refer to.
+@dataclass
+class _Report:
+    """What one report is built from, and the PNG files it has written so far."""
 
-    Returns the paths written (Markdown, HTML, then the PNGs).
-    """
-    from uno_stats.present import plots  # matplotlib: only reports draw
+    runs: list[Run]
+    out: Path
+    answers: list[RunAnswers]
+    groups: list[SweepGroup]
+    found: Tournaments
+    comparisons: tuple[list[RunComparison], list[str]] | None
+    pngs: list[Path] = field(default_factory=list)
+    run_slugs: set[str] = field(default_factory=set)  # deficit and sweep file names
+    tournament_slugs: set[str] = field(default_factory=set)
 
-    _require_runs(runs)
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    answers = [answer_run(run) for run in runs]
-    groups = sweep_groups(runs)
-    title = title or "uno-stats report: " + ", ".join(dict.fromkeys(r.manifest.name for r in runs))
-    pngs: list[Path] = []
+    def image(self, doc: Document, path: Path, alt: str) -> None:
+        """Show the PNG just written at ``path`` (and list it among the report's files)."""
+        self.pngs.append(path)
+        doc.image(path, alt)
 
-    def plot(path: Path) -> Path:
-        pngs.append(path)
-        return path
 
-    names = [a.run.name for a in answers]
-    top = max(a.length.p99.value for a in answers)
+def _round_parts(doc: Document, r: _Report, plots: Any) -> None:
+    """Round status and length, with the length histogram and the survival curve."""
+    status_section(doc, r.answers)
+    length_section(doc, r.answers)
+    names = [a.run.name for a in r.answers]
+    lfs = [run.scan() for run in r.runs]
+    top = max(a.length.p99.value for a in r.answers)
     width = max(1, math.ceil(top / 80))
     xmax = width * math.ceil((top + 1) / width)
+    hists = [(n, turns_histogram(lf, width, xmax)) for n, lf in zip(names, lfs, strict=True)]
+    path = plots.turns_histogram(hists, r.out / "turns_histogram.png")
+    r.image(doc, path, "Distribution of round length in turns")
+    curves = [(n, survival_curve(lf, xmax)) for n, lf in zip(names, lfs, strict=True)]
+    r.image(
+        doc, plots.survival(curves, r.out / "survival.png"), "P(round still running after t turns)"
+    )
 
+
+def _seat_parts(doc: Document, r: _Report, plots: Any) -> None:
+    """Matches, the first mover and seats, with the seat chart."""
+    match_section(doc, r.answers)
+    first_mover_section(doc, r.answers)
+    seat_section(doc, r.answers)
+    seated = [(a.run.name, a.seats) for a in r.answers if a.seats is not None]
+    if seated:
+        path = plots.seat_win_rates(seated, r.out / "seat_win_rates.png")
+        r.image(doc, path, "Win share by seat with 95% intervals and the fair share")
+
+
+def _behind_parts(doc: Document, r: _Report, plots: Any) -> None:
+    """Comebacks and the deficit tables, with their plots (one colour scale for all maps)."""
+    comeback_section(doc, r.answers)
+    curves = [(a.run.name, a.comeback) for a in r.answers if a.comeback is not None]
+    if curves:
+        r.image(
+            doc,
+            plots.comeback(curves, r.out / "comeback.png"),
+            "Comeback: P(win | k or more behind) against P(win | never k behind)",
+        )
+    deficit_section(doc, r.answers)
+    tables = [(a.run.name, a.deficit) for a in r.answers if a.deficit is not None]
+    top = plots.deficit_scale([t for _, t in tables])
+    for name, table in tables:
+        path = r.out / f"deficit_{_slug(name, r.run_slugs)}.png"
+        r.image(
+            doc,
+            plots.deficit_heatmap(name, table, path, vmax=top),
+            f"P(win | deficit d at turn t), {name}",
+        )
+
+
+def _sweep_parts(doc: Document, r: _Report, plots: Any) -> None:
+    """Sweep tables, and per sweep one plot of every main answer along its axes."""
+    by_path = {str(a.run.path): a for a in r.answers}
+    sweep_section(doc, r.groups, by_path)
+    for g in r.groups:
+        members = [by_path[str(run.path)] for run in g.runs]
+        series = [
+            (
+                m,
+                [
+                    (run.manifest.sweep_assignment or {}, m.value(a))
+                    for run, a in zip(g.runs, members, strict=True)
+                ],
+            )
+            for m in measures_for(members)
+        ]
+        path = r.out / f"sweep_{_slug(g.name, r.run_slugs)}.png"
+        categorical = all(run.manifest.tournament for run in g.runs)
+        r.image(
+            doc,
+            plots.sweep(g.name, g.axes, series, path, categorical=categorical),
+            f"Main answers across sweep {g.name}",
+        )
+
+
+def _tournament_parts(doc: Document, r: _Report, plots: Any) -> None:
+    """Tournament tables and the skill spreads, with their charts."""
+    tournament_section(doc, r.found)
+    for t in r.found.tables:
+        path = r.out / f"tournament_win_share_{_slug(t.name, r.tournament_slugs)}.png"
+        r.image(
+            doc,
+            plots.tournament_win_shares(t, path),
+            f"Win share by strategy over every seat rotation of {t.name}, 95% intervals and "
+            "the fair share",
+        )
+    skill_section(doc, r.found)
+    if r.found.spreads:
+        r.image(
+            doc,
+            plots.skill_spreads(r.found.spreads, r.out / "skill_vs_luck.png"),
+            "Win-share spread between the best and worst strategy by rule preset, 95% intervals",
+        )
+
+
+def _report_document(r: _Report, title: str, plots: Any) -> Document:
+    """Title, contents and Answers first, then every section with its plots, then Methods."""
     doc = Document()
     doc.heading(title, 1)
     doc.para(
         f"Generated by uno-stats {tool_version()}. Every figure is given with its 95% "
         "interval and sample size; see Methods at the end."
     )
-    runs_section(doc, runs)
-    status_section(doc, answers)
-    length_section(doc, answers)
-    lfs = [run.scan() for run in runs]
-    doc.image(
-        plot(
-            plots.turns_histogram(
-                [(n, turns_histogram(lf, width, xmax)) for n, lf in zip(names, lfs, strict=True)],
-                out / "turns_histogram.png",
-            )
-        ),
-        "Distribution of round length in turns",
-    )
-    doc.image(
-        plot(
-            plots.survival(
-                [(n, survival_curve(lf, xmax)) for n, lf in zip(names, lfs, strict=True)],
-                out / "survival.png",
-            )
-        ),
-        "P(round still running after t turns)",
-    )
-    match_section(doc, answers)
-    first_mover_section(doc, answers)
-    seat_section(doc, answers)
-    seated = [(a.run.name, a.seats) for a in answers if a.seats is not None]
-    if seated:
-        doc.image(
-            plot(plots.seat_win_rates(seated, out / "seat_win_rates.png")),
-            "Win share by seat with 95% intervals and the fair share",
-        )
-    comeback_section(doc, answers)
-    curves = [(a.run.name, a.comeback) for a in answers if a.comeback is not None]
-    if curves:
-        doc.image(
-            plot(plots.comeback(curves, out / "comeback.png")),
-            "Comeback: P(win | k or more behind) against P(win | never k behind)",
-        )
-    deficit_section(doc, answers)
-    taken: set[str] = set()
-    for a in answers:
-        if a.deficit is not None:
-            path = out / f"deficit_{_slug(a.run.name, taken)}.png"
-            doc.image(
-                plot(plots.deficit_heatmap(a.run.name, a.deficit, path)),
-                f"P(win | deficit d at turn t), {a.run.name}",
-            )
-    events_section(doc, answers)
-    strategy_section(doc, answers)
-    by_path = {str(a.run.path): a for a in answers}
-    sweep_section(doc, groups, by_path)
-    for g in groups:
-        points = [
-            (r.manifest.sweep_assignment or {}, by_path[str(r.path)].length.mean) for r in g.runs
-        ]
-        doc.image(
-            plot(plots.sweep(g.name, g.axes, points, out / f"sweep_{_slug(g.name, taken)}.png")),
-            f"Mean round length across sweep {g.name}",
-        )
-    found = tournaments(runs)
-    tournament_section(doc, found)
-    named: set[str] = set()
-    for t in found.tables:
-        path = out / f"tournament_win_share_{_slug(t.name, named)}.png"
-        doc.image(
-            plot(plots.tournament_win_shares(t, path)),
-            f"Win share by strategy over every seat rotation of {t.name}, 95% intervals and "
-            "the fair share",
-        )
-    spreads = found.spreads
-    skill_section(doc, found)
-    if spreads:
-        doc.image(
-            plot(plots.skill_spreads(spreads, out / "skill_vs_luck.png")),
-            "Win-share spread between the best and worst strategy by rule preset, 95% intervals",
-        )
-    if len(runs) >= 2 and not found.tables:
+    doc.contents()
+    results = r.comparisons[0] if r.comparisons else []
+    answers_section(doc, r.answers, r.groups, r.found, results)
+    runs_section(doc, r.runs)
+    _round_parts(doc, r, plots)
+    _seat_parts(doc, r, plots)
+    _behind_parts(doc, r, plots)
+    events_section(doc, r.answers)
+    strategy_section(doc, r.answers)
+    _sweep_parts(doc, r, plots)
+    _tournament_parts(doc, r, plots)
+    if r.comparisons is not None:
         doc.heading("Rule effect")
-        comparison_section(doc, *compare_runs(runs))
+        comparison_section(doc, *r.comparisons)
     doc.heading("Methods")
     doc.para(METHODS)
-    md, page = out / "report.md", out / "report.html"
+    return doc
+
+
+def write_report(
+    runs: list[Run], out: str | Path, title: str | None = None, force: bool = False
+) -> list[Path]:
+    """Write ``out/report.md``, ``out/report.html`` and the ``out/*.png`` plots both refer to.
+
+    ``out`` must be new or empty; with ``force`` a previous report in it is replaced (its
+    files deleted first, see :func:`~uno_stats.present.report_folder.prepare_report_folder`).
+    Returns the paths written (Markdown, HTML, then the PNGs).
+    """
+    from uno_stats.present import plots  # matplotlib: only reports draw
+
+    _require_runs(runs)
+    answers = [answer_run(run) for run in runs]
+    found = tournaments(runs)
+    comparisons = compare_runs(runs) if len(runs) >= 2 and not found.tables else None
+    folder = prepare_report_folder(Path(out), force)
+    r = _Report(runs, folder, answers, sweep_groups(runs), found, comparisons)
+    title = title or "uno-stats report: " + ", ".join(dict.fromkeys(x.manifest.name for x in runs))
+    doc = _report_document(r, title, plots)
+    md, page = folder / "report.md", folder / "report.html"
     md.write_text(render_markdown(doc))
     page.write_text(render_html(doc, title))
-    return [md, page, *pngs]
+    return [md, page, *r.pngs]
 
 
 __all__ = ["compare_text", "est", "pct", "run_summary_text", "summary_text", "write_report"]

@@ -117,9 +117,24 @@ def run_meta(run: Run) -> dict[str, Any]:
     }
 
 
+def descriptions_text(runs: Sequence[Run]) -> list[str]:
+    """Each distinct description once: ``Description: ...`` when every run shares it, else
+    ``run, run: ...`` per description (runs without one are left out)."""
+    by_text: dict[str, list[str]] = {}
+    for run in runs:
+        if run.scenario.description:
+            by_text.setdefault(run.scenario.description, []).append(run.name)
+    if len(by_text) == 1 and sum(len(v) for v in by_text.values()) == len(runs):
+        return [f"Description: {next(iter(by_text))}"]
+    return [f"{', '.join(names)}: {text}" for text, names in by_text.items()]
+
+
 def runs_section(doc: Document, runs: Sequence[Run]) -> None:
-    """The table of runs: seed, version, preset, deck and changed rules, seats, size, time."""
+    """The scenarios' descriptions (each once), then the table of runs: seed, version,
+    preset, deck and changed rules, seats, size, time."""
     doc.heading("Runs")
+    for text in descriptions_text(runs):
+        doc.para(text)
     rows = []
     for run in runs:
         meta = run_meta(run)
@@ -128,7 +143,6 @@ def runs_section(doc: Document, runs: Sequence[Run]) -> None:
         rows.append(
             [
                 meta["run"],
-                meta["description"],
                 meta["seed"],
                 meta["version"],
                 meta["players"],
@@ -143,7 +157,6 @@ def runs_section(doc: Document, runs: Sequence[Run]) -> None:
     doc.table(
         [
             "run",
-            "description",
             "seed",
             "version",
             "players",

@@ -1,0 +1,92 @@
+"""Plots a person can trust at a glance: categories as categories, zero-based or marked value
+axes, integer ticks for counts, one colour scale per report, legends outside, 150 dpi."""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from test_report import png_size
+
+from uno_stats.analysis.estimates import Estimate
+from uno_stats.analysis.seats import DeficitTable
+from uno_stats.present import plots
+from uno_stats.present.measures import MEASURES
+
+MEAN = MEASURES[0]
+EDGE = next(m for m in MEASURES if m.key == "first_mover_edge")
+
+
+def _axes():
+    fig = Figure()
+    FigureCanvasAgg(fig)
+    return fig, fig.add_subplot()
+
+
+def _points(key: str, values, base: float = 45.0):
+    return [
+        ({key: v}, Estimate(base + i, base + i - 0.5, base + i + 0.5, 100))
+        for i, v in enumerate(values)
+    ]
+
+
+def test_a_false_true_sweep_is_two_categories_on_a_zero_based_axis() -> None:
+    _fig, ax = _axes()
+    plots._sweep_panel(ax, ["rules.stack"], MEAN, _points("rules.stack", [False, True]), False)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["False", "True"]
+    assert list(ax.get_xticks()) == [0.0, 1.0]
+    assert ax.get_ylim()[0] == 0.0  # 45 vs 46 turns: not an axis cut to 44.5-46.5
+    assert all(
+        len(line.get_xdata()) <= 1 or line.get_linestyle() == "None" for line in ax.get_lines()
+    )
+
+
+def test_integer_axes_get_integer_ticks_and_rotations_are_categories() -> None:
+    _fig, ax = _axes()
+    plots._sweep_panel(ax, ["players"], MEAN, _points("players", [2, 4, 6]), False)
+    assert list(ax.get_xticks()) == [2.0, 4.0, 6.0]
+    _fig, ax = _axes()
+    plots._sweep_panel(ax, ["rotation"], MEAN, _points("rotation", [0, 1, 2, 3, 4]), True)
+    assert list(ax.get_xticks()) == [0.0, 1.0, 2.0, 3.0, 4.0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["0", "1", "2", "3", "4"]
+
+
+def test_an_edge_axis_holds_zero() -> None:
+    _fig, ax = _axes()
+    points = [
+        ({"k": v}, Estimate(0.02 + v / 100, 0.015 + v / 100, 0.025 + v / 100, 9)) for v in (1, 2)
+    ]
+    plots._sweep_panel(ax, ["k"], EDGE, points, False)
+    low, high = ax.get_ylim()
+    assert low <= 0 <= high
+
+
+def test_every_main_answer_is_plotted_and_the_legend_is_outside(tmp_path) -> None:
+    series = [(m, _points("players", [2, 3])) for m in MEASURES[:4]]
+    path = plots.sweep("s", ["players"], series, tmp_path / "s.png")
+    assert png_size(path)[0] == 1200  # 8 in at 150 dpi
+    fig, ax = _axes()
+    grid = [({"a": a, "b": b}, Estimate(1, 0.5, 1.5, 9)) for a in (1, 2) for b in ("x", "y")]
+    plots._sweep_panel(ax, ["a", "b"], MEAN, grid, False)
+    plots._figure_legend(fig, [ax])
+    assert ax.get_legend() is None and len(fig.legends) == 1
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["b=x", "b=y"]
+
+
+def _deficit(rate_top: float) -> DeficitTable:
+    rate = np.full((3, 2), rate_top / 200)
+    rate[0, 0] = rate_top / 100
+    n = np.full((3, 2), 100)
+    return DeficitTable(4, np.array([10, 20]), np.arange(3), n, n * rate, rate, rate, rate)
+
+
+def test_heat_maps_of_one_report_share_one_colour_scale(tmp_path) -> None:
+    tables = [_deficit(40.0), _deficit(70.0)]
+    top = plots.deficit_scale(tables)
+    assert top == 70.0
+    for i, t in enumerate(tables):
+        path = plots.deficit_heatmap(f"t{i}", t, tmp_path / f"d{i}.png", vmax=top)
+        assert png_size(path) == (1200, 675)
+    sparse = _deficit(90.0)
+    sparse.n[0, 0] = 5  # below the minimum cell size: not shown, not on the scale
+    assert plots.deficit_scale([sparse]) == 45.0

@@ -1,0 +1,339 @@
+"""The Answers section that opens every summary and report: a few plain sentences.
+
+Each sentence quotes an estimate with its 95% interval and sample size, then a verdict
+whose words follow from those numbers alone:
+
+- the first mover's edge "helps" / "hurts" only when the exact binomial test gives
+  p < 0.05 *and* the edge's interval lies on that side of zero; "no detectable edge" when
+  neither; "borderline" when the two disagree;
+- a comeback gap "lowers" / "raises" the win chance only when its interval excludes zero;
+- a tournament's strategy "is strongest" ("weakest") only when its win share's interval
+  lies above (below) every other strategy's interval (non-overlapping 95% intervals imply
+  a difference at the 5% level whatever the two estimates' correlation);
+- a sweep measure "differs across the sweep" only when the intervals of its lowest and
+  highest point do not overlap;
+- a comparison quotes the verdict line of :mod:`uno_stats.present.verdicts` (Holm p and
+  interval agree, else "borderline").
+
+Runs of a sweep or a tournament are answered per sweep or tournament, other runs one by one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from uno_stats.analysis.compare import RunComparison
+from uno_stats.analysis.estimates import Estimate, format_p
+from uno_stats.analysis.first_mover import FirstMover
+from uno_stats.analysis.questions import (
+    LengthStats,
+    MatchLength,
+    RunAnswers,
+    StatusCounts,
+    SweepGroup,
+)
+from uno_stats.analysis.seats import ComebackCurve
+from uno_stats.analysis.tournament import SkillSpread, SpreadDifference, Tournaments
+from uno_stats.analysis.tournament import TournamentTable as Table
+from uno_stats.present.comparison import comparison_verdict, never_changed_text, unchanged_runs
+from uno_stats.present.document import Document
+from uno_stats.present.measures import COMEBACK_K, Measure, measures_for, shown
+from uno_stats.present.sections import num
+
+ALPHA = 0.05
+ANSWER_METRICS = (
+    "mean_turns",
+    "first_mover_win_rate",
+    "first_mover_edge",
+    "seat0_win_rate",
+    f"comeback{COMEBACK_K}_rate",
+    "mean_match_rounds",
+)
+"""Metrics whose comparison verdicts open a compare output or a report of a few runs."""
+MAX_COMPARED = 4
+
+
+def side(e: Estimate, reference: float = 0.0) -> int:
+    """+1 when the interval lies above ``reference``, -1 below, 0 when it holds it."""
+    if e.low > reference:
+        return 1
+    if e.high < reference:
+        return -1
+    return 0
+
+
+def _pct(e: Estimate, k: int = 1) -> str:
+    """``26.6% (95% CI 26.4 to 26.8%)``."""
+    return f"{100 * e.value:.{k}f}% (95% CI {100 * e.low:.{k}f} to {100 * e.high:.{k}f}%)"
+
+
+def length_answer(name: str, n: LengthStats) -> str:
+    """How long a round lasts: mean with its interval, median, rounds."""
+    return (
+        f"{name}: a round lasts {num(n.mean.value)} turns on average (95% CI "
+        f"{num(n.mean.low)} to {num(n.mean.high)}; median {num(n.median.value, 1)}), "
+        f"over {n.n:,} rounds."
+    )
+
+
+def match_answer(name: str, match: MatchLength | None) -> str | None:
+    """How long a match lasts, for runs that play matches."""
+    if match is None:
+        return None
+    m = match.length
+    return (
+        f"{name}: a match lasts {num(m.mean.value)} rounds on average (95% CI "
+        f"{num(m.mean.low)} to {num(m.mean.high)}), over {m.n:,} matches."
+    )
+
+
+def first_mover_verdict(edge: Estimate, p: float, alpha: float = ALPHA) -> str:
+    """The words for the first mover's edge (see the module doc)."""
+    where, small = side(edge), p < alpha
+    if small and where > 0:
+        return "moving first helps"
+    if small and where < 0:
+        return "moving first hurts"
+    if not small and where == 0:
+        return "no detectable first-mover edge"
+    return "a borderline first-mover edge (the test and the interval disagree)"
+
+
+def first_mover_answer(name: str, f: FirstMover | None, mixed: bool = False) -> str | None:
+    """The first mover's share of won rounds against the fair share, with the verdict."""
+    if f is None:
+        return None
+    caveat = " Strategies differ by seat here, so this mixes seat and strategy." if mixed else ""
+    return (
+        f"{name}: the first mover wins {_pct(f.first)} of {f.n_won:,} won rounds "
+        f"against a fair {100 * f.fair:.1f}%: {first_mover_verdict(f.edge, f.edge_p)} "
+        f"(edge {100 * f.edge.value:+.2f} pp, {format_p(f.edge_p)}).{caveat}"
+    )
+
+
+def comeback_verdict(gap: Estimate) -> str:
+    """The words for a comeback gap (rate behind minus rate never behind)."""
+    where = side(gap)
+    if where < 0:
+        return "falling behind lowers the win chance"
+    if where > 0:
+        return "falling behind raises the win chance"
+    return "no detectable difference"
+
+
+def comeback_answer(name: str, c: ComebackCurve | None, k: int = COMEBACK_K) -> str | None:
+    """P(win | ever k+ cards behind) against P(win | never that far behind)."""
+    if c is None or k not in c.ks:
+        return None
+    i = c.ks.index(k)
+    rate, never, gap = c.rates[i], c.never[i], c.gap[i]
+    if rate.n == 0 or never.n == 0:
+        return None
+    g = [100 * x for x in (gap.value, gap.low, gap.high)]
+    return (
+        f"{name}: a player ever {k} or more cards behind the smallest hand wins "
+        f"{_pct(rate)} of those {rate.n:,} seat-rounds, against {100 * never.value:.1f}% for "
+        f"one never that far behind: {comeback_verdict(gap)} (gap {g[0]:+.2f} pp, 95% CI "
+        f"{g[1]:+.2f} to {g[2]:+.2f})."
+    )
+
+
+def outcome_answer(name: str, s: StatusCounts) -> str | None:
+    """Rounds without a winner (void, capped, exhausted), only when there are any."""
+    missing = s.n - s.counts[0]
+    if missing == 0:
+        return None
+    parts = [
+        f"{count:,} {name}"
+        for count, name in zip(s.counts[1:], ("void", "capped", "exhausted"), strict=True)
+        if count
+    ]
+    lost = Estimate(1 - s.won.value, 1 - s.won.high, 1 - s.won.low, s.n)
+    return (
+        f"{name}: {missing:,} of {s.n:,} rounds, {_pct(lost, 2)}, ended without a "
+        f"winner ({', '.join(parts)})."
+    )
+
+
+def run_answers(a: RunAnswers) -> list[str]:
+    """Every sentence about one run on its own."""
+    name = a.run.name
+    found = (
+        length_answer(name, a.length),
+        match_answer(name, a.match),
+        first_mover_answer(name, a.first_mover, a.mixed),
+        comeback_answer(name, a.comeback),
+        outcome_answer(name, a.status),
+    )
+    return [s for s in found if s is not None]
+
+
+def _extreme(t: Table, strongest: bool) -> str:
+    rows = sorted(t.rows, key=lambda r: r.win.value, reverse=strongest)
+    top, rest = rows[0], rows[1:]
+    if strongest:
+        overlapping = [r.label for r in rest if not top.win.low > r.win.high]
+        word, where, extreme = "strongest", "above", "highest"
+    else:
+        overlapping = [r.label for r in rest if not top.win.high < r.win.low]
+        word, where, extreme = "weakest", "below", "lowest"
+    if not overlapping:
+        return (
+            f"{top.label} is {word}: it wins {_pct(top.win)} of its seat-rounds against a fair "
+            f"{100 * t.fair:.1f}%, and that interval lies {where} every other strategy's"
+        )
+    return (
+        f"no single {word} strategy: {top.label} has the {extreme} win share, "
+        f"{_pct(top.win)}, but its interval overlaps {', '.join(overlapping)}'s"
+    )
+
+
+def tournament_answer(t: Table) -> str:
+    """The plain verdict of a tournament: which strategy is strongest and which weakest."""
+    basis = (
+        f"{t.name} ({t.n_won:,} won rounds over {t.games.size:,} deals, "
+        f"{'seated at random' if t.random_seating else 'every strategy in every seat'})"
+    )
+    text = f"{basis}: {_extreme(t, True)}"
+    if len(t.rows) > 2:
+        text += f"; {_extreme(t, False)}"
+    return text + "."
+
+
+def spread_answer(s: SkillSpread) -> str:
+    """How far apart the best and worst strategy are in one tournament."""
+    g = [100 * x for x in (s.spread.value, s.spread.low, s.spread.high)]
+    name = ", ".join([s.name, *s.same_as])
+    return (
+        f"Skill under {' = '.join([s.preset, *s.same_presets])} ({name}): the best strategy "
+        f"({s.best}) wins {g[0]:.2f} pp more of its seat-rounds than the worst ({s.worst}) "
+        f"(95% CI {g[1]:.2f} to {g[2]:.2f} pp, {s.spread.n:,} deals; best and worst are "
+        "picked after looking, so the gap leans high)."
+    )
+
+
+def difference_answer(differences: Sequence[SpreadDifference], alpha: float = ALPHA) -> str:
+    """Whether the skill spread differs between rule sets (Holm over the pairs)."""
+    found = []
+    for d in differences:
+        where = side(d.difference)
+        if d.p_holm < alpha and where != 0:
+            more, less = (d.first, d.second) if where > 0 else (d.second, d.first)
+            v = [100 * x for x in (d.difference.value, d.difference.low, d.difference.high)]
+            found.append(
+                f"{more} rewards skill more than {less} (difference {v[0]:+.2f} pp, 95% CI "
+                f"{v[1]:+.2f} to {v[2]:+.2f}, Holm {format_p(d.p_holm)})"
+            )
+    if not found:
+        return (
+            f"No two tournaments' spreads differ detectably ({len(differences)} pair(s), "
+            f"every Holm p >= {alpha} or its interval holding zero)."
+        )
+    text = "; ".join(found)
+    return text[0].upper() + text[1:] + "."
+
+
+def sweep_verdict(low: Estimate, high: Estimate) -> str:
+    """Whether a sweep's lowest and highest point differ (non-overlapping intervals)."""
+    if high.low > low.high:
+        return "it differs across the sweep (the two intervals do not overlap)"
+    return "the two intervals overlap, so this range alone shows no difference"
+
+
+def _point(run_point: dict[str, object]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in run_point.items())
+
+
+def sweep_answer(g: SweepGroup, m: Measure, by_path: dict[str, RunAnswers]) -> str | None:
+    """One measure across a sweep: its lowest and highest point, and whether they differ."""
+    points = []
+    for run in g.runs:
+        e = m.value(by_path[str(run.path)])
+        if e is not None:
+            points.append((_point(run.manifest.sweep_assignment or {}), e))
+    if len(points) < 2:
+        return None
+    if m.reference is not None:
+        return _reference_answer(g, m, points)
+    (at_low, low), (at_high, high) = (
+        min(points, key=lambda p: p[1].value),
+        max(points, key=lambda p: p[1].value),
+    )
+    return (
+        f"Sweep {g.name}: {m.label} runs from {shown(m, low)} at {at_low} to "
+        f"{shown(m, high)} at {at_high}; {sweep_verdict(low, high)}."
+    )
+
+
+def _reference_answer(g: SweepGroup, m: Measure, points: Sequence[tuple[str, Estimate]]) -> str:
+    """A measure with a reference (an edge around zero): the points whose interval lies
+    above it, below it or holds it, and the point farthest from it."""
+    ref = m.reference or 0.0
+    mark = "zero" if ref == 0 else f"{ref:g}"
+    words = {1: "lies above", -1: "lies below", 0: "holds"}
+    parts = []
+    for where in (1, -1, 0):
+        at = [label for label, e in points if side(e, ref) == where]
+        if at:
+            parts.append(f"{words[where]} {mark} at {', '.join(at)}")
+    at_top, top = max(points, key=lambda p: abs(p[1].value - ref))
+    return (
+        f"Sweep {g.name}: the interval of the {m.label} {'; '.join(parts)}; the farthest from "
+        f"{mark} is {shown(m, top)} at {at_top}."
+    )
+
+
+def sweep_answers(g: SweepGroup, by_path: dict[str, RunAnswers]) -> list[str]:
+    """Every main measure across one sweep."""
+    members = [by_path[str(r.path)] for r in g.runs]
+    found = (sweep_answer(g, m, by_path) for m in measures_for(members))
+    return [s for s in found if s is not None]
+
+
+def comparison_answers(
+    results: Sequence[RunComparison], metrics: Sequence[str] | None = None
+) -> list[str]:
+    """The verdict lines of the answer metrics (all of them when ``metrics`` were asked)."""
+    wanted = set(metrics) if metrics else set(ANSWER_METRICS)
+    unchanged = unchanged_runs(results)
+    lines = []
+    for r in results:
+        if r.run.name in unchanged:
+            if unchanged[r.run.name] is r:
+                lines.append(never_changed_text(r))
+        elif r.comparison.metric in wanted:
+            lines.append(comparison_verdict(r))
+    return lines
+
+
+def answers_section(
+    doc: Document,
+    answers: Sequence[RunAnswers],
+    groups: Sequence[SweepGroup] = (),
+    found: Tournaments | None = None,
+    comparisons: Sequence[RunComparison] = (),
+) -> None:
+    """The Answers heading and its sentences: tournaments, sweeps, then runs on their own,
+    then the comparison verdicts of :data:`ANSWER_METRICS` (up to :data:`MAX_COMPARED`
+    runs; a report of more runs answers per sweep instead)."""
+    doc.heading("Answers")
+    by_path = {str(a.run.path): a for a in answers}
+    if found is not None:
+        for t in found.tables:
+            doc.para(tournament_answer(t))
+        for s in found.spreads:
+            doc.para(spread_answer(s))
+        if found.differences:
+            doc.para(difference_answer(found.differences))
+    grouped = {str(r.path) for g in groups for r in g.runs}
+    for g in groups:
+        if not all(r.manifest.tournament for r in g.runs):
+            for sentence in sweep_answers(g, by_path):
+                doc.para(sentence)
+    for a in answers:
+        if str(a.run.path) not in grouped and not a.run.manifest.tournament:
+            for sentence in run_answers(a):
+                doc.para(sentence)
+    if len(answers) <= MAX_COMPARED:
+        for line in comparison_answers(comparisons):
+            doc.para(line)
