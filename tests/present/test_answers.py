@@ -120,6 +120,9 @@ def test_a_description_appears_once(folders, tmp_path) -> None:
     md = (out / "report.md").read_text()
     assert md.count("A synthetic test run") == 1
     assert "Description: A synthetic test run" in md
+    # the comeback and deficit tables of three runs explain themselves once, not per table
+    assert md.count("at some point held k or more cards") == 1
+    assert md.count("cards more than the smallest hand after turn t") == 1
 
 
 # --- each kind of claim against its numbers ------------------------------------------------

@@ -212,26 +212,52 @@ def seat_win_rates(runs: Sequence[tuple[str, SeatWinRates]], path: Path) -> Path
     return _save(fig, path)
 
 
+def _comeback_lines(ax: Any, curve: ComebackCurve, color: str, label: str | None) -> None:
+    """P(win | k+ behind) solid and P(win | never k behind) dashed, with 95% bands."""
+    ks = np.array(curve.ks)
+    for part, style, name in ((curve.rates, "-", label), (curve.never, "--", None)):
+        ok = np.array([r.n > 0 for r in part])
+        rate = 100 * np.array([r.value for r in part])
+        low = 100 * np.array([r.low for r in part])
+        high = 100 * np.array([r.high for r in part])
+        ax.fill_between(ks[ok], low[ok], high[ok], color=color, alpha=0.2, linewidth=0)
+        ax.plot(
+            ks[ok],
+            rate[ok],
+            style,
+            marker="o",
+            markersize=3,
+            color=color,
+            linewidth=1.5,
+            label=name,
+        )
+    ax.set_xticks(sorted(set(curve.ks)))
+    ax.set_ylim(0, 100)
+
+
+COMEBACK_TITLE = "Comeback: k or more behind (solid) vs never k behind (dashed), 95% bands"
+
+
 @_styled
 def comeback(runs: Sequence[tuple[str, ComebackCurve]], path: Path) -> Path:
-    """P(win | max deficit >= k) (solid) against P(win | never k behind) (dashed), 95% bands."""
-    fig, ax = _figure()
-    for i, (label, curve) in enumerate(runs):
-        ks = np.array(curve.ks)
-        for part, style, name in ((curve.rates, "-", label), (curve.never, "--", None)):
-            ok = np.array([r.n > 0 for r in part])
-            rate = 100 * np.array([r.value for r in part])
-            low = 100 * np.array([r.low for r in part])
-            high = 100 * np.array([r.high for r in part])
-            ax.fill_between(ks[ok], low[ok], high[ok], color=_color(i), alpha=0.2, linewidth=0)
-            ax.plot(ks[ok], rate[ok], style, marker="o", color=_color(i), linewidth=1.5, label=name)
-    ks_all = [k for _, c in runs for k in c.ks]
-    ax.set_xlabel("k: most cards ever held above the smallest hand")
-    ax.set_ylabel("P(win) (%)")
-    ax.set_title("Comeback: k or more behind (solid) vs never k behind (dashed), 95% bands")
-    ax.set_xticks(sorted(set(ks_all)))
-    ax.set_ylim(bottom=0)
-    _legend(ax, len(runs))
+    """P(win | max deficit >= k) (solid) against P(win | never k behind) (dashed), 95% bands:
+    one chart for up to four runs, else one panel per run."""
+    if len(runs) <= 4:
+        fig, ax = _figure()
+        for i, (label, curve) in enumerate(runs):
+            _comeback_lines(ax, curve, _color(i), label)
+        ax.set_xlabel("k: most cards ever held above the smallest hand")
+        ax.set_ylabel("P(win) (%)")
+        ax.set_title(COMEBACK_TITLE)
+        _legend(ax, len(runs))
+        return _save(fig, path)
+    fig, axes = _panels(len(runs))
+    for ax, (label, curve) in zip(axes, runs, strict=True):
+        _comeback_lines(ax, curve, _color(0), None)
+        ax.set_title(label, fontsize=9)
+        ax.set_xlabel("k: most cards ever behind", fontsize=8)
+    axes[0].set_ylabel("P(win) (%)")
+    fig.suptitle(COMEBACK_TITLE)
     return _save(fig, path)
 
 

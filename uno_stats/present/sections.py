@@ -325,19 +325,23 @@ def seat_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
 def comeback_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
     """P(win | max deficit >= k)."""
     doc.heading("Comeback probability")
-    for a in answers:
+    curves = [a for a in answers if a.comeback is not None]
+    if curves:
+        doc.para(
+            "Each table: P(win | at some point held k or more cards above the smallest hand) "
+            "against P(win | never that far behind), over the seat-rounds of won rounds; 95% "
+            "Wilson CIs, the gap with Newcombe's CI in percentage points."
+        )
+    for a in curves:
         c = a.comeback
-        if c is None:
-            continue
+        assert c is not None
         doc.table(
             ["k", "seat-rounds", "wins", "P(win | k+ behind)", "P(win | never k behind)", "gap"],
             [
                 [k, f"{e.n:,}", f"{w:,}", pct(e), pct(nv), pp(g)]
                 for k, e, w, nv, g in zip(c.ks, c.rates, c.wins, c.never, c.gap, strict=True)
             ],
-            f"{a.run.name}: P(win | at some point held k or more cards above the smallest hand) "
-            "against P(win | never that far behind), seat-rounds of won rounds; 95% Wilson CIs, "
-            "gap with Newcombe's CI in percentage points",
+            a.run.name,
         )
 
 
@@ -347,6 +351,10 @@ def deficit_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
     if not tables:
         return
     doc.heading("Win chance by card deficit during the round")
+    doc.para(
+        "Each table: P(win) in % [95% Wilson CI] of a seat holding d cards more than the "
+        f"smallest hand after turn t; blank where fewer than {MIN_CELL_N} seat-rounds."
+    )
     for a in tables:
         t = a.deficit
         assert t is not None
@@ -365,8 +373,7 @@ def deficit_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
         doc.table(
             ["deficit d", *(f"t={t.turns[j]}" for j in cols)],
             rows,
-            f"{a.run.name}: P(win) in % [95% Wilson CI] holding d cards more than the "
-            f"smallest hand after turn t; blank where fewer than {MIN_CELL_N} seat-rounds",
+            a.run.name,
         )
 
 
