@@ -206,6 +206,8 @@ def test_tournament_strongest_only_when_its_interval_lies_above_all_others() -> 
     text = ans.tournament_answer(close)
     assert "no single strongest strategy: basic has the highest" in text
     assert "overlaps a's" in text and "b is weakest" in text
+    three = _table({"x": (0.3, 0.28, 0.32), "y": (0.29, 0.27, 0.31), "z": (0.295, 0.27, 0.31)})
+    assert "overlaps z's and y's" in ans.tournament_answer(three)
     assert "strongest" in ans.tournament_answer(
         _table({"x": (0.6, 0.55, 0.65), "y": (0.4, 0.35, 0.45)})
     )
@@ -213,9 +215,9 @@ def test_tournament_strongest_only_when_its_interval_lies_above_all_others() -> 
 
 def test_skill_differences_need_holm_and_interval() -> None:
     d = SpreadDifference("a", "b", Estimate(0.02, 0.01, 0.03, 9), 3.0, 0.001, 0.002, True)
-    assert ans.difference_answer([d]).startswith("A rewards skill more than b")
+    assert ans.difference_answer([d]).startswith("Between rule sets: a rewards skill more than b")
     flipped = SpreadDifference("a", "b", Estimate(-0.02, -0.03, -0.01, 9), -3.0, 0.001, 0.002, True)
-    assert ans.difference_answer([flipped]).startswith("B rewards skill more than a")
+    assert "b rewards skill more than a" in ans.difference_answer([flipped])
     weak = SpreadDifference("a", "b", Estimate(0.02, 0.01, 0.03, 9), 3.0, 0.01, 0.08, True)
     assert ans.difference_answer([weak]).startswith("No two tournaments")
 
@@ -265,3 +267,14 @@ def test_a_tournament_report_answers_per_tournament(folders, tmp_path) -> None:
     body = md.split("## Answers", 1)[1].split("\n## ", 1)[0]
     assert ans.tournament_answer(found.tables[0]) in body
     assert "rotation-0" not in body  # the seatings are answered as one tournament
+
+
+def test_a_report_of_a_few_runs_answers_with_the_comparison_verdict(folders, tmp_path) -> None:
+    out = tmp_path / "report"
+    report.write_report(runs_of(folders, "base", "longer"), out)
+    md = (out / "report.md").read_text()
+    body = md.split("## Answers", 1)[1].split("\n## ", 1)[0]
+    paragraphs = [p for p in body.strip().split("\n\n")]
+    assert paragraphs[0].startswith("longer makes 4-player rounds")  # the verdict comes first
+    assert sum("a round lasts" in p for p in paragraphs) == 2  # then each run, briefly
+    assert not any("cards behind the smallest hand" in p for p in paragraphs)

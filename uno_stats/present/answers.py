@@ -155,17 +155,24 @@ def outcome_answer(name: str, s: StatusCounts) -> str | None:
     )
 
 
-def run_answers(a: RunAnswers) -> list[str]:
-    """Every sentence about one run on its own."""
+def run_answers(a: RunAnswers, alone: bool = True) -> list[str]:
+    """The sentences about one run: length, match length, first mover, rounds without a
+    winner and (``alone``: the run is the only one answered) the comeback rate."""
     name = a.run.name
     found = (
         length_answer(name, a.length),
         match_answer(name, a.match),
         first_mover_answer(name, a.first_mover, a.mixed),
-        comeback_answer(name, a.comeback),
+        comeback_answer(name, a.comeback) if alone else None,
         outcome_answer(name, a.status),
     )
     return [s for s in found if s is not None]
+
+
+def _names(labels: Sequence[str]) -> str:
+    """``a's``, ``a's and b's``, ``a's, b's and c's``."""
+    owned = [f"{x}'s" for x in labels]
+    return owned[0] if len(owned) == 1 else f"{', '.join(owned[:-1])} and {owned[-1]}"
 
 
 def _extreme(t: Table, strongest: bool) -> str:
@@ -184,7 +191,7 @@ def _extreme(t: Table, strongest: bool) -> str:
         )
     return (
         f"no single {word} strategy: {top.label} has the {extreme} win share, "
-        f"{_pct(top.win)}, but its interval overlaps {', '.join(overlapping)}'s"
+        f"{_pct(top.win)}, but its interval overlaps {_names(overlapping)}"
     )
 
 
@@ -229,8 +236,7 @@ def difference_answer(differences: Sequence[SpreadDifference], alpha: float = AL
             f"No two tournaments' spreads differ detectably ({len(differences)} pair(s), "
             f"every Holm p >= {alpha} or its interval holding zero)."
         )
-    text = "; ".join(found)
-    return text[0].upper() + text[1:] + "."
+    return f"Between rule sets: {'; '.join(found)}."
 
 
 def sweep_verdict(low: Estimate, high: Estimate) -> str:
@@ -313,9 +319,9 @@ def answers_section(
     found: Tournaments | None = None,
     comparisons: Sequence[RunComparison] = (),
 ) -> None:
-    """The Answers heading and its sentences: tournaments, sweeps, then runs on their own,
-    then the comparison verdicts of :data:`ANSWER_METRICS` (up to :data:`MAX_COMPARED`
-    runs; a report of more runs answers per sweep instead)."""
+    """The Answers heading and its sentences: tournaments, sweeps, the comparison verdicts
+    of :data:`ANSWER_METRICS` (up to :data:`MAX_COMPARED` runs; a report of more runs
+    answers per sweep instead), then the runs outside sweeps and tournaments one by one."""
     doc.heading("Answers")
     by_path = {str(a.run.path): a for a in answers}
     if found is not None:
@@ -330,10 +336,10 @@ def answers_section(
         if not all(r.manifest.tournament for r in g.runs):
             for sentence in sweep_answers(g, by_path):
                 doc.para(sentence)
-    for a in answers:
-        if str(a.run.path) not in grouped and not a.run.manifest.tournament:
-            for sentence in run_answers(a):
-                doc.para(sentence)
     if len(answers) <= MAX_COMPARED:
         for line in comparison_answers(comparisons):
             doc.para(line)
+    alone = [a for a in answers if str(a.run.path) not in grouped and not a.run.manifest.tournament]
+    for a in alone:
+        for sentence in run_answers(a, alone=len(alone) == 1):
+            doc.para(sentence)

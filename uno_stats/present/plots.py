@@ -419,6 +419,7 @@ def tournament_win_shares(table: TournamentTable, path: Path) -> Path:
     return _save(fig, path)
 
 
+@_styled
 def skill_spreads(spreads: Sequence[SkillSpread], path: Path) -> Path:
     """Best-minus-worst win share per tournament (rule preset), with 95% error bars."""
     fig, ax = _figure()

@@ -119,12 +119,15 @@ def run_meta(run: Run) -> dict[str, Any]:
 
 def descriptions_text(runs: Sequence[Run]) -> list[str]:
     """Each distinct description once: ``Description: ...`` when every run shares it, else
-    ``run, run: ...`` per description (runs without one are left out)."""
-    by_text: dict[str, list[str]] = {}
+    ``scenario: ...`` per description, naming the scenarios (a sweep or tournament once, not
+    each of its runs); runs without a description are left out."""
+    by_text: dict[str, dict[str, None]] = {}
+    described = 0
     for run in runs:
         if run.scenario.description:
-            by_text.setdefault(run.scenario.description, []).append(run.name)
-    if len(by_text) == 1 and sum(len(v) for v in by_text.values()) == len(runs):
+            by_text.setdefault(run.scenario.description, {})[run.manifest.name] = None
+            described += 1
+    if len(by_text) == 1 and described == len(runs):
         return [f"Description: {next(iter(by_text))}"]
     return [f"{', '.join(names)}: {text}" for text, names in by_text.items()]
 
