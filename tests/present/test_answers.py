@@ -87,7 +87,7 @@ def test_summaries_and_compare_open_with_answers(folders) -> None:
         assert compared.lstrip().startswith(("Answers\n", "## Answers\n")), fmt
     assert report.run_summary_text(runs[0]).startswith("Answers\n")
     compared = report.compare_text(runs)
-    answers_part = compared.split("Runs\n", 1)[0]
+    answers_part = " ".join(compared.split("Runs\n", 1)[0].split())
     assert "longer makes 4-player rounds" in answers_part and "mean turns" in answers_part
 
 
@@ -278,3 +278,16 @@ def test_a_report_of_a_few_runs_answers_with_the_comparison_verdict(folders, tmp
     assert paragraphs[0].startswith("longer makes 4-player rounds")  # the verdict comes first
     assert sum("a round lasts" in p for p in paragraphs) == 2  # then each run, briefly
     assert not any("cards behind the smallest hand" in p for p in paragraphs)
+
+
+def test_comparison_answers_pass_the_verdict_checker(folders) -> None:
+    from uno_stats.analysis.compare import compare_runs
+    from uno_stats.present.verdicts import check_verdict
+
+    runs = runs_of(folders, "base", "longer")
+    results, _ = compare_runs(runs)
+    lines = ans.comparison_answers(results)
+    assert {r.comparison.metric for r in results} & set(ans.ANSWER_METRICS)
+    assert lines and all(check_verdict(line) is None for line in lines)
+    text = " ".join(report.compare_text(runs).split("Runs\n", 1)[0].split())
+    assert all(line in text for line in lines)
