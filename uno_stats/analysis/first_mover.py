@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from uno_stats.analysis.binomial import binom_test_two_sided
 from uno_stats.analysis.estimates import (
     ChiSquare,
     Estimate,
@@ -86,8 +87,6 @@ def first_mover(lf: pl.LazyFrame, players: int, rules: dict[str, Any] | None = N
 
     ``rules``: the run's resolved rules (``opening_action``, ``opening_reverse``).
     """
-    from scipy import stats as st  # lazy: scipy.stats costs ~1 s to import
-
     direction, note = _direction(lf, players, rules or {})
     first = pl.col("first_player").cast(pl.Int64)
     winner = pl.col("winner").cast(pl.Int64)
@@ -106,7 +105,7 @@ def first_mover(lf: pl.LazyFrame, players: int, rules: dict[str, Any] | None = N
     fair = 1 / players
     share = proportion(first_wins, n)
     edge = Estimate(share.value - fair, share.low - fair, share.high - fair, n)
-    edge_p = float(st.binomtest(first_wins, n, fair).pvalue)
+    edge_p = binom_test_two_sided(first_wins, n, fair)
     positions = wins = chi = None
     if note is None:
         counts = np.zeros(players, dtype=np.int64)
