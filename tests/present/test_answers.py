@@ -291,3 +291,11 @@ def test_comparison_answers_pass_the_verdict_checker(folders) -> None:
     assert lines and all(check_verdict(line) is None for line in lines)
     text = " ".join(report.compare_text(runs).split("Runs\n", 1)[0].split())
     assert all(line in text for line in lines)
+
+
+def test_the_confounding_caveat_is_said_once_per_section(folders) -> None:
+    text = report.summary_text(runs_of(folders, "tour"), "md")
+    for section in ("## First mover", "## Seat advantage"):
+        body = text.split(section, 1)[1].split("\n## ", 1)[0]
+        assert body.count("seat and strategy are confounded") == 1
+        assert body.count("seat and strategy confounded") == 1 + 2  # the note, then each table

@@ -8,8 +8,9 @@ from uno_stats.analysis.estimates import format_p
 from uno_stats.analysis.questions import RunAnswers
 from uno_stats.present.document import Document
 from uno_stats.present.sections import (
-    CONFOUNDED,
+    MIXED_MARK,
     SHARE_HEADERS,
+    confounded_note,
     est,
     num,
     pct,
@@ -48,6 +49,8 @@ def first_mover_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
         "first mover's share of won rounds [95% Wilson CI]; edge = share - 1/players in "
         "percentage points; p: exact binomial test of a fair share",
     )
+    if any(a.first_mover is not None and a.first_mover.positions is not None for a in movers):
+        confounded_note(doc, movers)
     for a in movers:
         f = a.first_mover
         assert f is not None
@@ -60,7 +63,7 @@ def first_mover_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
             share_rows(f.wins, f.positions, f.fair),
             f"{a.run.name}: share of {f.n_won:,} won rounds by position from the first player; "
             f"chi-square vs 1/{f.players} = {num(chi.statistic)} (df {chi.df}), {format_p(chi.p)}"
-            + (f". {CONFOUNDED}" if a.mixed else ""),
+            + (f"; {MIXED_MARK}" if a.mixed else ""),
         )
 
 

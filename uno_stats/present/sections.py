@@ -33,6 +33,15 @@ CONFOUNDED = (
     "Strategies differ by seat here, so seat and strategy are confounded: a seat's share "
     "measures the strategy sitting there as much as the seat"
 )
+MIXED_MARK = "strategies differ by seat: seat and strategy confounded"
+"""The short caption note of one table; :data:`CONFOUNDED` says it in full once per section."""
+
+
+def confounded_note(doc: Document, answers: Sequence[RunAnswers]) -> None:
+    """The confounding caveat, once, when any of ``answers`` seats different strategies."""
+    if any(a.mixed for a in answers):
+        doc.para(f'{CONFOUNDED} (tables marked "{MIXED_MARK}").')
+
 
 # --- formatting -----------------------------------------------------------------------------
 
@@ -293,6 +302,7 @@ def share_rows(wins: Sequence[int], shares: Sequence[Estimate], fair: float) -> 
 def seat_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
     """Win share per seat, chi-square against equal shares, first player's points edge."""
     doc.heading("Seat advantage")
+    confounded_note(doc, answers)
     for a in answers:
         s = a.seats
         if s is None:
@@ -303,7 +313,7 @@ def seat_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
             share_rows(s.wins, s.seats, s.fair),
             f"{a.run.name}: share of {s.n_won:,} won rounds; chi-square vs 1/{s.players} = "
             f"{num(s.chi_square.statistic)} (df {s.chi_square.df}), {format_p(s.chi_square.p)}"
-            + (f". {CONFOUNDED}" if a.mixed else ""),
+            + (f"; {MIXED_MARK}" if a.mixed else ""),
         )
     doc.table(
         ["run", "won rounds", "first player", "other seats (mean)", "edge", "t", "p"],
