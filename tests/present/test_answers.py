@@ -299,3 +299,11 @@ def test_the_confounding_caveat_is_said_once_per_section(folders) -> None:
         body = text.split(section, 1)[1].split("\n## ", 1)[0]
         assert body.count("seat and strategy are confounded") == 1
         assert body.count("seat and strategy confounded") == 1 + 2  # the note, then each table
+
+
+def test_a_sweep_of_one_point_is_answered_run_by_run(tmp_path) -> None:
+    folder = write_sweep(tmp_path, "single", {"players": [3]}, games=300)
+    runs = open_runs(folder)
+    answers = [answer_run(r) for r in runs]
+    sentences = ans.answer_sentences(answers, sweep_groups(runs))
+    assert sentences and sentences[0].startswith(f"{runs[0].name}: a round lasts")

@@ -312,6 +312,37 @@ def comparison_answers(
     return lines
 
 
+def answer_sentences(
+    answers: Sequence[RunAnswers],
+    groups: Sequence[SweepGroup] = (),
+    found: Tournaments | None = None,
+    comparisons: Sequence[RunComparison] = (),
+) -> list[str]:
+    """Tournaments, sweeps, the comparison verdicts of :data:`ANSWER_METRICS` (up to
+    :data:`MAX_COMPARED` runs; a report of more runs answers per sweep instead), then the
+    runs outside sweeps and tournaments one by one; every run on its own when none of
+    those answers anything (a sweep of one point, a tournament of one seating)."""
+    out: list[str] = []
+    by_path = {str(a.run.path): a for a in answers}
+    if found is not None:
+        out += [tournament_answer(t) for t in found.tables]
+        out += [spread_answer(s) for s in found.spreads]
+        if found.differences:
+            out.append(difference_answer(found.differences))
+    grouped = {str(r.path) for g in groups for r in g.runs}
+    for g in groups:
+        if not all(r.manifest.tournament for r in g.runs):
+            out += sweep_answers(g, by_path)
+    if len(answers) <= MAX_COMPARED:
+        out += comparison_answers(comparisons)
+    alone = [a for a in answers if str(a.run.path) not in grouped and not a.run.manifest.tournament]
+    if not out and not alone:
+        alone = list(answers)
+    for a in alone:
+        out += run_answers(a, alone=len(alone) == 1)
+    return out
+
+
 def answers_section(
     doc: Document,
     answers: Sequence[RunAnswers],
@@ -319,27 +350,7 @@ def answers_section(
     found: Tournaments | None = None,
     comparisons: Sequence[RunComparison] = (),
 ) -> None:
-    """The Answers heading and its sentences: tournaments, sweeps, the comparison verdicts
-    of :data:`ANSWER_METRICS` (up to :data:`MAX_COMPARED` runs; a report of more runs
-    answers per sweep instead), then the runs outside sweeps and tournaments one by one."""
+    """The Answers heading and one paragraph per sentence of :func:`answer_sentences`."""
     doc.heading("Answers")
-    by_path = {str(a.run.path): a for a in answers}
-    if found is not None:
-        for t in found.tables:
-            doc.para(tournament_answer(t))
-        for s in found.spreads:
-            doc.para(spread_answer(s))
-        if found.differences:
-            doc.para(difference_answer(found.differences))
-    grouped = {str(r.path) for g in groups for r in g.runs}
-    for g in groups:
-        if not all(r.manifest.tournament for r in g.runs):
-            for sentence in sweep_answers(g, by_path):
-                doc.para(sentence)
-    if len(answers) <= MAX_COMPARED:
-        for line in comparison_answers(comparisons):
-            doc.para(line)
-    alone = [a for a in answers if str(a.run.path) not in grouped and not a.run.manifest.tournament]
-    for a in alone:
-        for sentence in run_answers(a, alone=len(alone) == 1):
-            doc.para(sentence)
+    for sentence in answer_sentences(answers, groups, found, comparisons):
+        doc.para(sentence)
