@@ -307,3 +307,16 @@ def test_a_sweep_of_one_point_is_answered_run_by_run(tmp_path) -> None:
     answers = [answer_run(r) for r in runs]
     sentences = ans.answer_sentences(answers, sweep_groups(runs))
     assert sentences and sentences[0].startswith(f"{runs[0].name}: a round lasts")
+
+
+def test_every_measure_holds_its_estimate_inside_its_interval(folders) -> None:
+    for key in ("base", "void", "sweep"):
+        for a in (answer_run(r) for r in runs_of(folders, key)):
+            for m in MEASURES:
+                e = m.value(a)
+                if e is not None:
+                    assert e.low <= e.value <= e.high, (key, m.key, e)  # errorbar needs it
+    everything_won = answer_run(runs_of(folders, "base")[0])
+    if everything_won.status.counts[0] == everything_won.status.n:
+        out = next(m for m in MEASURES if m.key == "not_out_rate").value(everything_won)
+        assert out is not None and out.value == out.low == 0.0

@@ -90,3 +90,11 @@ def test_heat_maps_of_one_report_share_one_colour_scale(tmp_path) -> None:
     sparse = _deficit(90.0)
     sparse.n[0, 0] = 5  # below the minimum cell size: not shown, not on the scale
     assert plots.deficit_scale([sparse]) == 45.0
+
+
+def test_a_rate_of_zero_draws_although_its_wilson_bound_sits_a_hair_above() -> None:
+    _fig, ax = _axes()
+    zero = Estimate(0.0, 1.08e-19, 0.0019, 2000)  # what proportion(0, 2000) returns
+    rate = next(m for m in MEASURES if m.key == "not_out_rate")
+    plots._sweep_panel(ax, ["k"], rate, [({"k": 1}, zero), ({"k": 2}, zero)], False)
+    assert ax.get_ylim()[0] == 0.0

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from uno_stats.analysis.compare import RunComparison
-from uno_stats.analysis.estimates import Estimate, format_p
+from uno_stats.analysis.estimates import Estimate, format_p, proportion
 from uno_stats.analysis.first_mover import FirstMover
 from uno_stats.analysis.questions import (
     LengthStats,
@@ -139,7 +139,8 @@ def comeback_answer(name: str, c: ComebackCurve | None, k: int = COMEBACK_K) -> 
 
 
 def outcome_answer(name: str, s: StatusCounts) -> str | None:
-    """Rounds without a winner (void, capped, exhausted), only when there are any."""
+    """Rounds that did not end with a player going out (void, capped, exhausted: an
+    exhausted round may still have a winner), only when there are any."""
     missing = s.n - s.counts[0]
     if missing == 0:
         return None
@@ -148,10 +149,10 @@ def outcome_answer(name: str, s: StatusCounts) -> str | None:
         for count, name in zip(s.counts[1:], ("void", "capped", "exhausted"), strict=True)
         if count
     ]
-    lost = Estimate(1 - s.won.value, 1 - s.won.high, 1 - s.won.low, s.n)
+    lost = proportion(missing, s.n)
     return (
-        f"{name}: {missing:,} of {s.n:,} rounds, {_pct(lost, 2)}, ended without a "
-        f"winner ({', '.join(parts)})."
+        f"{name}: {missing:,} of {s.n:,} rounds, {_pct(lost, 2)}, did not end with a "
+        f"player going out ({', '.join(parts)})."
     )
 
 
@@ -247,7 +248,9 @@ def sweep_verdict(low: Estimate, high: Estimate) -> str:
 
 
 def _point(run_point: dict[str, object]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in run_point.items())
+    """``players=4``, or ``(players=4, rules.reshuffle=True)`` for a point of several keys."""
+    text = ", ".join(f"{k}={v}" for k, v in run_point.items())
+    return f"({text})" if len(run_point) > 1 else text
 
 
 def sweep_answer(g: SweepGroup, m: Measure, by_path: dict[str, RunAnswers]) -> str | None:

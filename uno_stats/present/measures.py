@@ -2,7 +2,7 @@
 
 A :class:`Measure` reads one estimate (with its 95% interval) from a run's answers: mean
 round length, the first mover's edge, the comeback rate from :data:`COMEBACK_K` cards
-behind, own-turn draws per round, rounds without a winner and match length. A measure a
+behind, own-turn draws per round, rounds not won by going out and match length. A measure a
 run cannot answer (no won rounds, no matches, a missing column) reads as None.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from uno_stats.analysis.estimates import Estimate
+from uno_stats.analysis.estimates import Estimate, proportion
 from uno_stats.analysis.questions import RunAnswers
 
 COMEBACK_K = 3
@@ -56,9 +56,11 @@ def _match(a: RunAnswers) -> Estimate | None:
     return a.match.length.mean if a.match is not None else None
 
 
-def _no_winner(a: RunAnswers) -> Estimate:
-    won = a.status.won
-    return Estimate(1 - won.value, 1 - won.high, 1 - won.low, won.n)
+def not_out_rate(a: RunAnswers) -> Estimate:
+    """Share of rounds that did not end with a player going out (void, capped or exhausted;
+    an exhausted round may still have a winner, RULES.md S17), Wilson interval."""
+    s = a.status
+    return proportion(s.n - s.counts[0], s.n)
 
 
 MEASURES: tuple[Measure, ...] = (
@@ -72,7 +74,7 @@ MEASURES: tuple[Measure, ...] = (
         percent=True,
     ),
     Measure("draws_per_round", "own-turn draws per round", "draws", _draws),
-    Measure("no_winner_rate", "rounds without a winner", "%", _no_winner, True, optional=True),
+    Measure("not_out_rate", "rounds not won by going out", "%", not_out_rate, True, optional=True),
     Measure("mean_match_rounds", "mean match length", "rounds", _match),
 )
 

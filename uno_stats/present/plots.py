@@ -173,14 +173,20 @@ def survival(runs: Sequence[tuple[str, SurvivalCurve]], path: Path) -> Path:
     return _save(fig, path)
 
 
+def _errors(estimates: Sequence[Estimate], scale: float = 1.0) -> np.ndarray:
+    """Error-bar lengths below and above each estimate (2 x n), never negative: a Wilson
+    bound of 0 of n can sit 1e-19 above its estimate of 0."""
+    below = [max(0.0, e.value - e.low) for e in estimates]
+    above = [max(0.0, e.high - e.value) for e in estimates]
+    return scale * np.array([below, above])
+
+
 def _interval_dots(
     ax: Any, x: np.ndarray, estimates: Sequence[Estimate], color: str, **kw: Any
 ) -> None:
     """Dots at the estimates (in %) with their 95% intervals as error bars."""
     values = 100 * np.array([e.value for e in estimates])
-    err = 100 * np.array(
-        [[e.value - e.low for e in estimates], [e.high - e.value for e in estimates]]
-    )
+    err = _errors(estimates, 100)
     ax.errorbar(x, values, yerr=err, fmt="o", color=color, capsize=3, linewidth=1.2, **kw)
 
 
@@ -335,14 +341,13 @@ def _sweep_panel(
         if e is not None:
             groups.setdefault(tuple(point[a] for a in axes[1:]), []).append((point[axes[0]], e))
     scale = 100 if measure.percent else 1
-    dodge = 0.08 if as_categories and len(groups) > 1 else 0.0
+    span = float(x_pos.max() - x_pos.min()) if x_pos.size > 1 else 1.0
+    dodge = (0.08 if as_categories else 0.02 * span) if len(groups) > 1 else 0.0  # no overdraw
     for i, (key, members) in enumerate(groups.items()):
         shift = (i - (len(groups) - 1) / 2) * dodge
         x = np.array([x_pos[xs.index(v)] for v, _ in members]) + shift
         y = scale * np.array([e.value for _, e in members])
-        err = scale * np.array(
-            [[e.value - e.low for _, e in members], [e.high - e.value for _, e in members]]
-        )
+        err = _errors([e for _, e in members], scale)
         label = ", ".join(f"{a}={v}" for a, v in zip(axes[1:], key, strict=True)) or None
         ax.errorbar(
             x,
