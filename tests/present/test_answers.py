@@ -320,3 +320,17 @@ def test_every_measure_holds_its_estimate_inside_its_interval(folders) -> None:
     if everything_won.status.counts[0] == everything_won.status.n:
         out = next(m for m in MEASURES if m.key == "not_out_rate").value(everything_won)
         assert out is not None and out.value == out.low == 0.0
+
+
+def test_a_small_sweep_quotes_the_paired_verdict_instead_of_the_range(folders) -> None:
+    from uno_stats.analysis.compare import compare_runs
+
+    runs = runs_of(folders, "sweep")
+    answers = [answer_run(r) for r in runs]
+    results, _ = compare_runs(runs)
+    sentences = ans.answer_sentences(answers, sweep_groups(runs), None, results)
+    assert not any(s.startswith("Sweep by-players: mean round length") for s in sentences)
+    assert any("in mean turns" in s for s in sentences)  # the paired verdict
+    assert any(s.startswith("Sweep by-players: the interval of the first mover") for s in sentences)
+    alone = ans.answer_sentences(answers, sweep_groups(runs))
+    assert any(s.startswith("Sweep by-players: mean round length") for s in alone)

@@ -292,10 +292,14 @@ def _reference_answer(g: SweepGroup, m: Measure, points: Sequence[tuple[str, Est
     )
 
 
-def sweep_answers(g: SweepGroup, by_path: dict[str, RunAnswers]) -> list[str]:
-    """Every main measure across one sweep."""
+def sweep_answers(
+    g: SweepGroup, by_path: dict[str, RunAnswers], compared: frozenset[str] = frozenset()
+) -> list[str]:
+    """Every main measure across one sweep, but those whose paired comparison (a metric in
+    ``compared``) is quoted instead."""
     members = [by_path[str(r.path)] for r in g.runs]
-    found = (sweep_answer(g, m, by_path) for m in measures_for(members))
+    shown = [m for m in measures_for(members) if m.metric is None or m.metric not in compared]
+    found = (sweep_answer(g, m, by_path) for m in shown)
     return [s for s in found if s is not None]
 
 
@@ -321,8 +325,9 @@ def answer_sentences(
     found: Tournaments | None = None,
     comparisons: Sequence[RunComparison] = (),
 ) -> list[str]:
-    """Tournaments, sweeps, the comparison verdicts of :data:`ANSWER_METRICS` (up to
-    :data:`MAX_COMPARED` runs; a report of more runs answers per sweep instead), then the
+    """Tournaments, sweeps (without the measures a quoted comparison answers), the
+    comparison verdicts of :data:`ANSWER_METRICS` (up to :data:`MAX_COMPARED` runs; a
+    report of more runs answers per sweep instead), then the
     runs outside sweeps and tournaments one by one; every run on its own when none of
     those answers anything (a sweep of one point, a tournament of one seating)."""
     out: list[str] = []
@@ -333,11 +338,12 @@ def answer_sentences(
         if found.differences:
             out.append(difference_answer(found.differences))
     grouped = {str(r.path) for g in groups for r in g.runs}
+    quoted = comparison_answers(comparisons) if len(answers) <= MAX_COMPARED else []
+    compared = frozenset(r.comparison.metric for r in comparisons) if quoted else frozenset()
     for g in groups:
         if not all(r.manifest.tournament for r in g.runs):
-            out += sweep_answers(g, by_path)
-    if len(answers) <= MAX_COMPARED:
-        out += comparison_answers(comparisons)
+            out += sweep_answers(g, by_path, compared)
+    out += quoted
     alone = [a for a in answers if str(a.run.path) not in grouped and not a.run.manifest.tournament]
     if not out and not alone:
         alone = list(answers)

@@ -29,6 +29,7 @@ class Measure:
     percent: bool = False  # a proportion shown in % (or in pp for an edge)
     reference: float | None = None  # a value the plot marks (0 for an edge)
     optional: bool = False  # shown only where some run has a nonzero value
+    metric: str | None = None  # the compare metric answering the same question, if any
 
     def value(self, a: RunAnswers) -> Estimate | None:
         """The estimate for run ``a``, or None when the run cannot answer it."""
@@ -64,18 +65,29 @@ def not_out_rate(a: RunAnswers) -> Estimate:
 
 
 MEASURES: tuple[Measure, ...] = (
-    Measure("mean_turns", "mean round length", "turns", lambda a: a.length.mean),
-    Measure("first_mover_edge", "first mover's edge", "pp", _edge, percent=True, reference=0.0),
+    Measure(
+        "mean_turns", "mean round length", "turns", lambda a: a.length.mean, metric="mean_turns"
+    ),
+    Measure(
+        "first_mover_edge",
+        "first mover's edge",
+        "pp",
+        _edge,
+        percent=True,
+        reference=0.0,
+        metric="first_mover_edge",
+    ),
     Measure(
         "comeback_rate",
         f"P(win | ever {COMEBACK_K}+ cards behind)",
         "%",
         comeback_rate,
         percent=True,
+        metric=f"comeback{COMEBACK_K}_rate",
     ),
     Measure("draws_per_round", "own-turn draws per round", "draws", _draws),
     Measure("not_out_rate", "rounds not won by going out", "%", not_out_rate, True, optional=True),
-    Measure("mean_match_rounds", "mean match length", "rounds", _match),
+    Measure("mean_match_rounds", "mean match length", "rounds", _match, metric="mean_match_rounds"),
 )
 
 
