@@ -19,6 +19,7 @@ from uno_stats.analysis import questions, tournament
 from uno_stats.analysis.estimates import cluster_ratio, wilson
 from uno_stats.cli import app
 from uno_stats.errors import ScenarioError
+from uno_stats.present.document import text_width
 from uno_stats.present.report import summary_text, write_report
 from uno_stats.run.results import open_runs
 from uno_stats.run.scenario import Scenario, parse_scenario, scenario_from_dict
@@ -248,7 +249,8 @@ def test_tournament_table_matches_a_hand_count(tmp_path: Path) -> None:
 def test_tournament_groups_and_summary_section(tmp_path: Path) -> None:
     runs = _pair(tmp_path)
     assert [name for name, _ in tournament.tournament_groups(runs)] == ["tour"]
-    text = summary_text(runs)
+    with text_width(None):  # one line per table row: the headers unwrapped
+        text = summary_text(runs)
     assert "Tournament\n==========" in text
     assert "P(row wins | row or column wins)" in text
     assert "seat and strategy are confounded" in text  # each seating's seat table says so

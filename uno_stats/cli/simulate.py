@@ -120,10 +120,6 @@ def _yaml_value(value: Any) -> str:
     return str(value)
 
 
-def _tablefmt(fmt: TableFormat) -> str:
-    return "github" if fmt is TableFormat.md else "simple"
-
-
 @app.command()
 def rules(
     fmt: Annotated[TableFormat, typer.Option("--format", "-f", help="Output format.")] = (
@@ -135,6 +131,7 @@ def rules(
 
     from uno_stats.engine.rules import PRESET_NAMES, RULES
     from uno_stats.help_text import RULE_HELP
+    from uno_stats.present.document import markdown_table
 
     headers = ["key", "values", "default", *PRESET_NAMES, "meaning"]
     rows = [
@@ -147,11 +144,14 @@ def rules(
         ]
         for spec in RULES
     ]
-    wrap = None if fmt is TableFormat.md else [None, 14, 11, *[11] * len(PRESET_NAMES), 40]
+    if fmt is TableFormat.md:
+        typer.echo(markdown_table(headers, rows))
+        return
+    wrap = [None, 14, 11, *[11] * len(PRESET_NAMES), 40]
     table = tabulate(
         rows,
         headers,
-        tablefmt=_tablefmt(fmt),
+        tablefmt="simple",
         maxcolwidths=wrap,
         maxheadercolwidths=wrap,  # type: ignore[arg-type]
     )
@@ -169,6 +169,7 @@ def strategies(
 
     from uno_stats.engine.strategy_table import KNOBS, STRATEGIES
     from uno_stats.help_text import KNOB_HELP, STRATEGY_HELP
+    from uno_stats.present.document import markdown_table
 
     for info in STRATEGIES:
         doc = STRATEGY_HELP[info.name]
@@ -177,11 +178,12 @@ def strategies(
         else:
             typer.echo(f"{info.name}\n{textwrap.indent(textwrap.fill(doc, 88), '  ')}\n")
     rows = [[k.key, k.allowed(), _yaml_value(k.default), KNOB_HELP[k.key]] for k in KNOBS]
-    wrap = None if fmt is TableFormat.md else [None, 26, None, 50]
+    headers = ["knob", "values", "default", "meaning"]
     typer.echo("Knobs (per seat, beside `strategy:`):\n")
-    typer.echo(
-        tabulate(rows, ["knob", "values", "default", "meaning"], _tablefmt(fmt), maxcolwidths=wrap)
-    )
+    if fmt is TableFormat.md:
+        typer.echo(markdown_table(headers, rows))
+    else:
+        typer.echo(tabulate(rows, headers, "simple", maxcolwidths=[None, 26, None, 50]))
 
 
 def _trace_scenario(scenario: Any, point: str | None) -> Any:
