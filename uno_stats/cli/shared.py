@@ -9,7 +9,7 @@ plain text (typer's rich formatting alone costs 0.1 s to import).
 """
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -68,6 +68,13 @@ def one_line_errors() -> Iterator[None]:
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
         fail(f"{where}{exc.strerror or exc}")
+
+
+def terminal_width(wide: bool) -> AbstractContextManager[None]:
+    """Within the block, terminal text fits 100 columns, or has no limit when ``wide``."""
+    from uno_stats.present.document import TEXT_WIDTH, text_width
+
+    return text_width(None if wide else TEXT_WIDTH)
 
 
 def count_option(option: str, text: str | None, low: int, high: int) -> int | None:
@@ -142,6 +149,14 @@ OutOpt = Annotated[
 ]
 FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Output format.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+WideOpt = Annotated[
+    bool,
+    typer.Option(
+        "--wide",
+        help="Terminal tables at their full width, one line per row (default: fit 100 "
+        "columns, wrapping cells).",
+    ),
+]
 FreshOpt = Annotated[
     bool,
     typer.Option(

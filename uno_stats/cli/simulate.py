@@ -13,9 +13,8 @@ from typing import Annotated, Any
 
 import typer
 
-from uno_stats.cli.runs import import_in_background, run_file, warn_incomplete
+from uno_stats.cli.runs import import_in_background, next_commands, run_file, warn_incomplete
 from uno_stats.cli.shared import (
-    Format,
     FreshOpt,
     GamesOpt,
     OutOpt,
@@ -23,10 +22,12 @@ from uno_stats.cli.shared import (
     ScenarioArg,
     SchedulerOpt,
     TableFormat,
+    WideOpt,
     WorkersOpt,
     app,
     count_option,
     one_line_errors,
+    terminal_width,
 )
 from uno_stats.errors import UnoStatsError
 
@@ -48,8 +49,13 @@ def run(
         int | None,
         typer.Option("--chunk-size", min=1, help="Games per chunk (default: about a second)."),
     ] = None,
+    wide: WideOpt = False,
 ) -> None:
-    """Simulate a scenario and print its summary (rerun to resume an interrupted run)."""
+    """Simulate a scenario and print its summary (rerun to resume an interrupted run).
+
+    A sweep or tournament prints one table of its points' main answers; `summary` shows
+    every question of every point.
+    """
     from uno_stats.run.results import WRITER_MODULES
 
     with one_line_errors():
@@ -68,15 +74,21 @@ def run(
         )
         report = importlib.import_module(SUMMARY_MODULE)  # waits for the background import
         rate = outcome.games_per_s or None
-        if len(outcome.runs) == 1 and outcome.runs[0].manifest.sweep_label is None:
-            typer.echo(report.run_summary_text(outcome.runs[0], rate))
-        else:
-            typer.echo(report.summary_text(outcome.runs, Format.table.value))
+        single = len(outcome.runs) == 1 and outcome.runs[0].manifest.sweep_label is None
+        with terminal_width(wide):
+            if single:
+                typer.echo(report.run_summary_text(outcome.runs[0], rate))
+            else:
+                from uno_stats.present.points_summary import points_summary_text
+
+                typer.echo(points_summary_text(outcome.runs, outcome.path))
         done = f"{outcome.games:,} games in {outcome.path}"
         if outcome.resumed_chunks:
             done += f" ({outcome.resumed_chunks} verified chunks resumed from disk)"
         typer.echo(done, err=True)
         warn_incomplete(outcome.runs)
+        if not quiet:
+            typer.echo(next_commands(scenario, outcome.path, single), err=True)
 
 
 def _describe(path: Path, scenario: Any) -> str:

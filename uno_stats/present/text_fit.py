@@ -76,13 +76,16 @@ class _Column:
 
 
 def _limits(columns: Sequence[_Column], width: int) -> list[int]:
-    """Per-column widths, the widest shrunk first, down to each column's unbreakable pieces."""
+    """Per-column widths that fit ``width`` wrapping as few columns as it can: the column
+    that gains most by wrapping is wrapped first, each down to its unbreakable pieces."""
     limits = [c.natural for c in columns]
-    while _total(limits) > width:
-        shrinkable = [i for i, c in enumerate(columns) if limits[i] > c.floor]
-        if not shrinkable:
+    excess = _total(limits) - width
+    for i in sorted(range(len(columns)), key=lambda i: columns[i].floor - limits[i]):
+        if excess <= 0:
             break
-        limits[max(shrinkable, key=lambda i: limits[i])] -= 1
+        cut = min(limits[i] - columns[i].floor, excess)
+        limits[i] -= cut
+        excess -= cut
     return limits
 
 
