@@ -4,6 +4,8 @@ to try next."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -106,3 +108,17 @@ def test_summary_of_a_folder_of_runs_summarises_each(runs) -> None:
     shown = {line.split(",")[0] for line in text.splitlines()[1:]}
     assert {"mattel-2022-4p", "stacking-off", "stacking-all", "tournament"} <= shown
     assert "seven-zero[seven_zero-true]" in shown
+
+
+@pytest.mark.parametrize("args", [["trace", "{scenario}", "--game", "3"], ["rules"]])
+def test_a_reader_that_goes_away_ends_the_command_silently(args) -> None:
+    """``uno-stats trace ... | head``: no 'Error: Broken pipe' (the pipe is closed before
+    the command writes, so every write fails)."""
+    scenario = str(SCENARIOS / "mattel-2022-4p.yaml")
+    command = [sys.executable, "-m", "uno_stats.cli", *(a.format(scenario=scenario) for a in args)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    stderr = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) != 0
+    assert stderr == ""

@@ -2,7 +2,8 @@
 (``--version``), the option types the commands share, and the error handling.
 
 Library errors (:class:`~uno_stats.errors.UnoStatsError`), missing input files and any
-other operating-system error become one ``Error: ...`` line on stderr and exit code 1; usage
+other operating-system error become one ``Error: ...`` line on stderr and exit code 1 (but a
+reader that goes away, as ``| head`` does, ends the command silently, like other tools); usage
 errors exit 2 (a bad ``--games`` or ``--game`` number also as one ``Error:`` line); Ctrl-C
 during a run exits 130 after saying how many games are saved and how to resume. Help is
 plain text (typer's rich formatting alone costs 0.1 s to import).
@@ -63,6 +64,8 @@ def one_line_errors() -> Iterator[None]:
         yield
     except UnoStatsError as exc:
         fail(str(exc).replace("\n", " "))
+    except BrokenPipeError:
+        raise  # the reader went away (uno-stats trace ... | head): click exits silently
     except FileNotFoundError as exc:
         fail(f"{exc.filename}: no such file or directory" if exc.filename else str(exc))
     except OSError as exc:
