@@ -1,7 +1,8 @@
 """What every command module of the CLI builds on: the typer app and its callback
 (``--version``), the option types the commands share, and the error handling.
 
-Library errors (:class:`~uno_stats.errors.UnoStatsError`), missing input files and any
+Library errors (:class:`~uno_stats.errors.UnoStatsError`; a scenario file's every problem,
+one line each), missing input files and any
 other operating-system error become one ``Error: ...`` line on stderr and exit code 1 (but a
 reader that goes away, as ``| head`` does, ends the command silently, like other tools); usage
 errors exit 2 (a bad ``--games`` or ``--game`` number also as one ``Error:`` line); Ctrl-C
@@ -56,6 +57,14 @@ def note(message: str) -> None:
     typer.echo(f"Note: {message}", err=True)
 
 
+def error_lines(exc: UnoStatsError) -> list[str]:
+    """The error as lines without line breaks: one per problem of a scenario file."""
+    from uno_stats.errors import ScenarioErrors
+
+    errors = exc.errors if isinstance(exc, ScenarioErrors) else [exc]
+    return [str(e).replace("\n", " ") for e in errors]
+
+
 @contextmanager
 def one_line_errors() -> Iterator[None]:
     """Turn library errors and OS errors (missing inputs, full or read-only disks) into one
@@ -63,7 +72,10 @@ def one_line_errors() -> Iterator[None]:
     try:
         yield
     except UnoStatsError as exc:
-        fail(str(exc).replace("\n", " "))
+        *before, last = error_lines(exc)
+        for line in before:
+            typer.echo(f"Error: {line}", err=True)
+        fail(last)
     except BrokenPipeError:
         raise  # the reader went away (uno-stats trace ... | head): click exits silently
     except FileNotFoundError as exc:

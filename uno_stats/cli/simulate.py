@@ -26,6 +26,7 @@ from uno_stats.cli.shared import (
     WorkersOpt,
     app,
     count_option,
+    error_lines,
     one_line_errors,
     terminal_width,
 )
@@ -112,7 +113,8 @@ def validate(
         list[Path], typer.Argument(help="Scenario YAML files to check.", show_default=False)
     ],
 ) -> None:
-    """Check scenario files without simulating anything."""
+    """Check scenario files without simulating anything (every error of a file, one line
+    each)."""
     from uno_stats.run.scenario import load_scenario
 
     failed = False
@@ -120,7 +122,8 @@ def validate(
         try:
             typer.echo(_describe(path, load_scenario(path)))
         except UnoStatsError as exc:
-            typer.echo(f"Error: {exc}", err=True)
+            for line in error_lines(exc):
+                typer.echo(f"Error: {line}", err=True)
             failed = True
     if failed:
         raise typer.Exit(1)
