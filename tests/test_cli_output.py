@@ -76,20 +76,22 @@ def test_a_tournament_run_prints_its_tables_only(runs) -> None:
         ("seven-zero", ["summary", "compare", "report"]),
     ],
 )
-def test_run_ends_with_three_commands_that_work(tmp_path, scenario, steps) -> None:
+def test_run_ends_with_three_commands_that_work(tmp_path, monkeypatch, scenario, steps) -> None:
+    monkeypatch.chdir(tmp_path)  # the commands name out/... and reports/... from here
     path = SCENARIOS / f"{scenario}.yaml"
-    out = tmp_path / "out"
-    args = ["run", str(path), "--games", "200", "--out", str(out), "--workers", "1"]
+    args = ["run", str(path), "--games", "200", "--out", "out", "--workers", "1"]
     result = cli.invoke(app, args)
     assert result.exit_code == 0, result.output
     lines = result.stderr.splitlines()
     start = lines.index("Try next:")
-    commands = [line.split("  #")[0].split() for line in lines[start + 1 :]]
+    shown = lines[start + 1 :]
+    assert len(shown) == 3 and max(len(line) for line in shown) <= 100
+    commands = [line[line.index("uno-stats") :].split() for line in shown]
     assert [c[:2] for c in commands] == [["uno-stats", step] for step in steps]
     for command in commands:
-        given = [a.replace("reports/", f"{tmp_path}/reports/") for a in command[1:]]
-        done = cli.invoke(app, given)
+        done = cli.invoke(app, command[1:])
         assert done.exit_code == 0, (command, done.output)
+    assert (tmp_path / "reports" / scenario / "report.md").exists()
     quiet = cli.invoke(app, [*args, "-q"])
     assert quiet.exit_code == 0 and "Try next:" not in quiet.stderr
 

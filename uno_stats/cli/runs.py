@@ -128,25 +128,22 @@ def warn_incomplete(runs: "list[Run]") -> None:
 
 
 def next_commands(scenario: Path, folder: Path, single: bool) -> str:
-    """Three commands to try after a run of ``scenario`` into ``folder``, each with what it
+    """Three commands to try after a run of ``scenario`` into ``folder``, each after what it
     shows (``single``: one run; else a sweep or tournament, whose points ``compare`` and
     ``summary`` take as they are)."""
     where, name = shlex.quote(str(folder)), shlex.quote(f"reports/{folder.name}")
+    report = (f"uno-stats report {where} --out {name}", "a report with plots:")
     if single:
         steps = [
-            (f"uno-stats summary {where}", "every question: first mover, comebacks, ..."),
-            (f"uno-stats report {where} --out {name}", "Markdown and HTML, with plots"),
-            (
-                f"uno-stats trace {shlex.quote(str(scenario))} --game 0",
-                "round 0 move by move",
-            ),
+            (f"uno-stats summary {where}", "every question:"),
+            report,
+            (f"uno-stats trace {shlex.quote(str(scenario))} --game 0", "round 0 move by move:"),
         ]
     else:
         steps = [
-            (f"uno-stats summary {where}", "every question, point by point"),
-            (f"uno-stats compare {where}", "each point against the first, with verdicts"),
-            (f"uno-stats report {where} --out {name}", "Markdown and HTML, with plots"),
+            (f"uno-stats summary {where}", "every question, by point:"),
+            (f"uno-stats compare {where}", "the points compared:"),
+            report,
         ]
-    width = max(len(command) for command, _ in steps)
-    lines = [f"  {command:<{width}}  # {what}" for command, what in steps]
-    return "Try next:\n" + "\n".join(lines)
+    width = max(len(what) for _, what in steps)
+    return "Try next:\n" + "\n".join(f"  {what:<{width}}  {command}" for command, what in steps)
