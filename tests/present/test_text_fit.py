@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from uno_stats.present.document import Document, render_text, text_width
+from uno_stats.present.document import Document, render_html, render_text, text_width
 from uno_stats.present.text_fit import fill, fit_table, wrap_lines
 
 VALUES = {
@@ -82,3 +82,14 @@ def test_render_text_fits_the_width_it_is_given() -> None:
     with text_width(None):
         text = render_text(doc)
     assert widths(text) > 100 and len(text.splitlines()) == 1 + 1 + 1 + 2 + 3
+
+
+def test_the_html_page_keeps_each_value_on_one_line() -> None:
+    doc = Document()
+    doc.para("B is longer (p = 1.8e-66, +1.20 pp [+0.80, +1.60]).")
+    doc.table(["metric", "p"], [["mean turns", "< 1e-300"], ["seat 0", "0.0457 [0.01, 0.09]"]])
+    page = render_html(doc, "t")
+    nb = "\u00a0"
+    assert f"p{nb}={nb}1.8e-66" in page and f"+1.20{nb}pp {'[+0.80,' + nb + '+1.60]'}" in page
+    assert f"&lt;{nb}1e-300" in page and f"[0.01,{nb}0.09]" in page
+    assert "mean turns" in page  # words still break

@@ -20,7 +20,7 @@ from urllib.parse import quote
 
 from tabulate import tabulate
 
-from uno_stats.present.text_fit import fill, fit_table
+from uno_stats.present.text_fit import fill, fit_table, keep_together
 
 TEXT_WIDTH = 100
 """Columns terminal text fits by default (``--wide``: no limit)."""
@@ -162,7 +162,8 @@ figcaption, .caption { font-size: .85em; color: #555; }
 
 
 def render_html(doc: Document, title: str) -> str:
-    """An HTML page: inline CSS; images refer to the PNG files beside the page by name."""
+    """An HTML page: inline CSS; images refer to the PNG files beside the page by name; a
+    value (``p = 1.8e-66``, ``[48.60, 50.70]``) never breaks across lines."""
     out = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -172,14 +173,13 @@ def render_html(doc: Document, title: str) -> str:
         if isinstance(block, Heading):
             out.append(f"<h{block.level}>{html.escape(block.text)}</h{block.level}>")
         elif isinstance(block, Paragraph):
-            out.append(f"<p>{html.escape(block.text)}</p>")
+            out.append(f"<p>{html.escape(keep_together(block.text))}</p>")
         elif isinstance(block, Table):
             if block.caption:
                 out.append(f'<p class="caption">{html.escape(block.caption)}</p>')
+            rows = [[keep_together(str(c)) for c in r] for r in block.rows]
             out.append(
-                tabulate(
-                    block.rows, headers=list(block.headers), tablefmt="html", disable_numparse=True
-                )
+                tabulate(rows, headers=list(block.headers), tablefmt="html", disable_numparse=True)
             )
         else:
             alt = html.escape(block.alt)

@@ -4,7 +4,7 @@ still too wide, split into column blocks that repeat the first column.
 A line breaks only between words: never inside a number, an interval in brackets
 (``[48.60, 50.70]``), numbers in parentheses (``(3.10% [2.43, 3.95])``, ``(df 3)``), a unit
 after a number (``+1.20 pp``) or a p-value (``p = 1.8e-66``, ``< 1e-300``), so a value is
-always read whole.
+always read whole. The HTML report keeps the same pieces together with no-break spaces.
 """
 
 from __future__ import annotations
@@ -26,7 +26,9 @@ _BRACKETED = re.compile(r"\[[^\[\]]*\]|\((?:df )?[\d\s.,:%+\-\[\]e]*\)")
 _GLUED = re.compile(r"(?<=\d) (?=pp\b|%)|(?<=\bp) (?==)|(?<==) (?=[\d<.-])|(?<=<) (?=\d)")
 
 
-def _protect(text: str) -> str:
+def keep_together(text: str) -> str:
+    """``text`` with a no-break space (U+00A0) wherever a line must not break (see the module
+    doc): for textwrap here, and for a browser in the HTML report."""
     text = _BRACKETED.sub(lambda m: m.group(0).replace(" ", _KEEP), text)
     return _GLUED.sub(_KEEP, text)
 
@@ -37,7 +39,7 @@ def wrap_lines(text: str, width: int) -> list[str]:
     out: list[str] = []
     for line in text.split("\n"):
         pieces = textwrap.wrap(
-            _protect(line), width, break_long_words=False, break_on_hyphens=False
+            keep_together(line), width, break_long_words=False, break_on_hyphens=False
         )
         out.extend(p.replace(_KEEP, " ") for p in pieces or [""])
     return out
