@@ -1,13 +1,13 @@
 """What every command module of the CLI builds on: the typer app and its callback
 (``--version``), the option types the commands share, and the error handling.
 
-Library errors (:class:`~uno_stats.errors.UnoStatsError`; a scenario file's every problem,
-one line each), missing input files and any
-other operating-system error become one ``Error: ...`` line on stderr and exit code 1 (but a
-reader that goes away, as ``| head`` does, ends the command silently, like other tools); usage
-errors exit 2 (a bad ``--games`` or ``--game`` number also as one ``Error:`` line); Ctrl-C
-during a run exits 130 after saying how many games are saved and how to resume. Help is
-plain text (typer's rich formatting alone costs 0.1 s to import).
+Library errors (:class:`~uno_stats.errors.UnoStatsError`), missing input files and any
+other operating-system error become one ``Error: ...`` line on stderr and exit code 1 (a
+scenario file's every problem, one line each; a reader that goes away, as ``| head`` does,
+ends the command silently, like other tools); usage errors exit 2 (a bad ``--games`` or
+``--game`` number also as one ``Error:`` line); Ctrl-C during a run exits 130 after saying
+how many games are saved and how to resume. Help is plain text (typer's rich formatting
+alone costs 0.1 s to import).
 """
 
 from collections.abc import Iterator
