@@ -20,9 +20,11 @@ from uno_stats.cli.shared import (
     OutOpt,
     QuietOpt,
     SchedulerOpt,
+    SeedOpt,
     WorkersOpt,
     app,
     exit_interrupted,
+    note,
     one_line_errors,
 )
 
@@ -63,10 +65,12 @@ def compare(
     quiet: QuietOpt = False,
     scheduler: SchedulerOpt = None,
     allow_incomplete: AllowIncompleteOpt = False,
+    seed: SeedOpt = None,
 ) -> None:
     """Compare runs: differences with intervals, tests, effect sizes and a verdict.
 
-    Runs with the same seed and game count are compared game by game (paired).
+    Runs with the same seed and game count are compared game by game (paired); --seed runs
+    every scenario file given on that seed. Settled pairs show their settle first.
     """
     if len(items) < 2:
         raise typer.BadParameter(
@@ -89,7 +93,7 @@ def compare(
             outcome = run_file(
                 path,
                 games=games,
-                seed=None,
+                seed=seed,
                 workers=workers,
                 out=out,
                 fresh=fresh,
@@ -115,7 +119,8 @@ def settle(
             "--metric",
             "-m",
             help="mean_COL (e.g. mean_turns), median_COL or pNN_COL (e.g. p90_turns), "
-            "won_rate, void_rate or capped_rate.",
+            "won_rate, void_rate, capped_rate, seatK_win_rate, first_mover_win_rate, "
+            "first_mover_edge or comebackK_rate.",
         ),
     ] = "mean_turns",
     margin: MarginOpt = None,
@@ -129,11 +134,14 @@ def settle(
     out: OutOpt = Path("results/settle"),
     fresh: FreshOpt = False,
     quiet: QuietOpt = False,
+    seed: SeedOpt = None,
 ) -> None:
     """Run A and B paired in batches until the difference is decided (anytime-valid).
 
+    Both play A's seed (B's own seed is replaced, with a note) unless --seed sets both.
     Stops when the 95% confidence sequence of B - A excludes zero (or the whole margin),
-    lies inside the margin, or --max-games is reached. The runs stay in OUT for report.
+    lies inside the margin, or --max-games is reached. The runs stay in OUT, complete with
+    the games played, for summary, compare and report; rerunning reuses their games.
     """
     with one_line_errors():
         from uno_stats.analysis.metrics import parse_margin
@@ -156,10 +164,13 @@ def settle(
                 workers=workers,
                 progress=not quiet,
                 fresh=fresh,
+                seed=seed,
             )
         except RunInterrupted as exc:
             exit_interrupted(exc)
-        typer.echo(settle_text(result))
+        if result.record.seed_note:
+            note(result.record.seed_note)
+        typer.echo(settle_text(result.record))
         typer.echo(f"runs kept in {result.a.path} and {result.b.path}", err=True)
 
 

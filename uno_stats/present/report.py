@@ -55,6 +55,7 @@ from uno_stats.present.sections import (
     strategy_section,
     sweep_section,
 )
+from uno_stats.present.settle_sections import rule_effect_heading, settle_section
 from uno_stats.present.tournament_sections import skill_section, tournament_section
 from uno_stats.run.results import Run, tool_version
 from uno_stats.run.scenario_deck import deck_label
@@ -155,6 +156,7 @@ def _summary_document(
 ) -> Document:
     doc = Document()
     runs_section(doc, runs)
+    settle_section(doc, runs)
     status_section(doc, answers)
     length_section(doc, answers)
     match_section(doc, answers)
@@ -230,7 +232,8 @@ def compare_text(
         )
     doc = Document()
     runs_section(doc, runs)
-    doc.heading("Rule effect")
+    settle_section(doc, runs)
+    doc.heading(rule_effect_heading(runs))
     comparison_section(doc, results, notes)
     return render_markdown(doc) if fmt == "md" else render_text(doc)
 
@@ -275,6 +278,7 @@ def write_report(runs: list[Run], out: str | Path, title: str | None = None) -> 
         "interval and sample size; see Methods at the end."
     )
     runs_section(doc, runs)
+    settle_section(doc, runs)
     status_section(doc, answers)
     length_section(doc, answers)
     lfs = [run.scan() for run in runs]
@@ -351,7 +355,7 @@ def write_report(runs: list[Run], out: str | Path, title: str | None = None) -> 
             "Win-share spread between the best and worst strategy by rule preset, 95% intervals",
         )
     if len(runs) >= 2 and not found.tables:
-        doc.heading("Rule effect")
+        doc.heading(rule_effect_heading(runs))
         comparison_section(doc, *compare_runs(runs))
     doc.heading("Methods")
     doc.para(METHODS)
