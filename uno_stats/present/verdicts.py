@@ -263,7 +263,7 @@ def settle_text(r: SettleRecord) -> str:
         what = "different" if r.margin is None else "different by more than the margin"
         what = f"{what}: {effect}"
     elif r.outcome == "same":
-        what = f"practically the same {spec.label} (within +-{r.margin or ''})"
+        what = f"practically the same {spec.label}, within +-{r.margin or ''}"
     elif r.changed_games == 0:
         what = (
             f"undecided at the maximum of {r.max_games:,} games: the rule difference never "
