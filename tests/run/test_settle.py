@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import polars as pl
@@ -167,6 +168,16 @@ def test_a_settled_pair_is_complete_for_summary_compare_and_report(tmp_path: Pat
     compared = cli("compare", *folders).stdout
     assert "Rule effect (fixed-sample intervals, secondary to the settled answer)" in compared
     assert compared.index("Settled") < compared.index("Rule effect")
+    data = json.loads(cli("compare", *folders, "--format", "json").stdout)
+    assert [(r["metric"], r["outcome"], r["games"]) for r in data["settled"]] == [
+        ("mean_turns", "different", 2000)
+    ]
+    alone = cli("summary", folders[0]).stdout  # one run: the settles it took part in
+    assert "Settled" in alone and verdict in alone
+    other = scenario(tmp_path, "sc")
+    cli("run", str(other), "--games", "2000", "--workers", "1", "--quiet", "--out", str(out))
+    unrelated = cli("compare", folders[0], str(out / "sc")).stdout  # not a settled pair
+    assert "Settled" not in unrelated and "secondary" not in unrelated
     cli("report", *folders, "--out", str(tmp_path / "rep"))
     md = (tmp_path / "rep" / "report.md").read_text()
     assert "## Settled" in md and verdict in md and "incomplete" not in md

@@ -55,7 +55,7 @@ from uno_stats.present.sections import (
     strategy_section,
     sweep_section,
 )
-from uno_stats.present.settle_sections import rule_effect_heading, settle_section
+from uno_stats.present.settle_sections import rule_effect_heading, settle_section, settled
 from uno_stats.present.tournament_sections import skill_section, tournament_section
 from uno_stats.run.results import Run, tool_version
 from uno_stats.run.scenario_deck import deck_label
@@ -202,7 +202,10 @@ def summary_text(runs: list[Run], fmt: str = "table") -> str:
         rows = [r for a in answers for r in records(a, groups)] + tournament_records(found)
         if fmt == "csv":
             return _csv(rows, COLUMNS)
-        return _json({"runs": [run_meta(r) for r in runs], "answers": rows})
+        meta = [run_meta(r) for r in runs]
+        return _json(
+            {"runs": meta, "answers": rows, "settled": [r.to_json() for r in settled(runs)]}
+        )
     doc = _summary_document(answers, runs, found)
     return render_markdown(doc) if fmt == "md" else render_text(doc)
 
@@ -230,6 +233,7 @@ def compare_text(
                 "runs": [run_meta(r) for r in runs],
                 "comparisons": rows,
                 "notes": list(notes),
+                "settled": [r.to_json() for r in settled(runs)],
             }
         )
     doc = Document()

@@ -23,8 +23,13 @@ RULE_EFFECT_SECONDARY = "Rule effect (fixed-sample intervals, secondary to the s
 
 
 def settled(runs: Sequence[Run]) -> list[SettleRecord]:
-    """The valid settle records of ``runs``' folders."""
-    return records_for([r.path for r in runs])
+    """The valid settle records of ``runs``' folders: of one run, every settle it took part
+    in; of several, the settles of two of them (a pair given together)."""
+    records = records_for([r.path for r in runs])
+    if len(runs) < 2:
+        return records
+    ids = {r.manifest.run_id for r in runs}
+    return [r for r in records if r.a_run in ids and r.b_run in ids]
 
 
 def rule_effect_heading(runs: Sequence[Run]) -> str:
