@@ -148,10 +148,13 @@ def settle(
         from uno_stats.present.verdicts import settle_text
         from uno_stats.run.runner import RunInterrupted
         from uno_stats.run.scenario import load_scenario
+        from uno_stats.run.settle import seed_note
         from uno_stats.run.settle import settle as settle_runs
 
         limit = parse_margin(margin) if margin is not None else None
         a, b = load_scenario(scenario_a), load_scenario(scenario_b)
+        if seed_note(a, b, seed):
+            note(seed_note(a, b, seed))  # before the games start, not after
         try:
             result = settle_runs(
                 a,
@@ -168,8 +171,6 @@ def settle(
             )
         except RunInterrupted as exc:
             exit_interrupted(exc)
-        if result.record.seed_note:
-            note(result.record.seed_note)
         typer.echo(settle_text(result.record))
         typer.echo(f"runs kept in {result.a.path} and {result.b.path}", err=True)
 

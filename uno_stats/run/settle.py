@@ -140,19 +140,24 @@ def _counts(run_dir: Path, chunk: int, spec: MetricSpec) -> pl.DataFrame:
         raise RunError(f"cannot settle {spec.label}: {exc}") from None
 
 
+def seed_note(scenario_a: Scenario, scenario_b: Scenario, seed: int | None = None) -> str:
+    """What settle says when it replaces B's own seed by A's (empty when it does not)."""
+    if seed is not None or scenario_b.seed == scenario_a.seed:
+        return ""
+    return (
+        f"{scenario_b.name}'s seed {scenario_b.seed} is replaced by {scenario_a.name}'s "
+        f"seed {scenario_a.seed}, so that game k of both starts from the same deal "
+        "(--seed sets both)"
+    )
+
+
 def _paired(
     scenario_a: Scenario, scenario_b: Scenario, seed: int | None
 ) -> tuple[Scenario, Scenario, str]:
     """Both scenarios on one seed, and a note when B's own seed was replaced by A's."""
+    note = seed_note(scenario_a, scenario_b, seed)
     if seed is not None:
         return with_overrides(scenario_a, seed=seed), with_overrides(scenario_b, seed=seed), ""
-    note = ""
-    if scenario_b.seed != scenario_a.seed:
-        note = (
-            f"{scenario_b.name}'s seed {scenario_b.seed} is replaced by {scenario_a.name}'s "
-            f"seed {scenario_a.seed}, so that game k of both starts from the same deal "
-            "(--seed sets both)"
-        )
     return scenario_a, with_overrides(scenario_b, seed=scenario_a.seed), note
 
 
