@@ -31,9 +31,9 @@ first mover's edge shifts the win rate's estimates by 1/players (and, between di
 player counts, its difference by 1/players_b - 1/players_a, tested by a z statistic).
 
 Holm families are per question (round length, cards drawn, round outcome, seat advantage,
-first mover, comebacks, match length) and per pair of runs; metrics that are zero in both runs, or identical in
-every paired game, get no test and stay out of the family. Baseline is ``a``: differences
-are b - a and ratios b / a.
+first mover, comebacks, match length) and per pair of runs; metrics that are zero in both
+runs, or identical in every paired game, get no test and stay out of the family. Baseline
+is ``a``: differences are b - a and ratios b / a.
 """
 
 from __future__ import annotations
