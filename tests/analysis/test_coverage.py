@@ -346,3 +346,26 @@ def test_settle_quantile_a_vs_a_stays_within_its_error_budget(q: float) -> None:
     decided, estimate = _settle_quantiles(4.0 if q == 0.5 else 10.0, q, 34)
     assert np.mean(decided == "different") > 0.8
     assert np.all(estimate[decided == "different"] > 0)
+
+
+@pytest.mark.parametrize("q", [0.5, 0.9])
+def test_settle_quantile_a_vs_a_on_the_engine_stays_within_its_error_budget(
+    engine_games: dict[str, np.ndarray], q: float
+) -> None:
+    """400 quantile settles of A vs A on the engine's own round lengths (each run's games
+    drawn from 60,000 engine rounds), 20 looks of 500 games: "different" in at most 5% + 3
+    binomial SE (8.3%)."""
+    turns = engine_games["mean_turns"][:, 0]
+    rng = np.random.default_rng(36)
+    settles, looks, batch = 400, 20, 500
+    different = 0
+    for _ in range(settles):
+        sa, sb = RunningCounts(), RunningCounts()
+        for _ in range(looks):
+            sa.update(turns[rng.integers(0, turns.size, batch)])
+            sb.update(turns[rng.integers(0, turns.size, batch)])
+            _, low, high = difference_bounds(sa, sb, q, 0.05, batch)
+            if str(decide(np.array(low), np.array(high), np.array(1.0), None)):
+                different += 1
+                break
+    assert different / settles <= budget(settles), different
