@@ -172,6 +172,8 @@ def test_a_settled_pair_is_complete_for_summary_compare_and_report(tmp_path: Pat
     assert [(r["metric"], r["outcome"], r["games"]) for r in data["settled"]] == [
         ("mean_turns", "different", 2000)
     ]
+    csv = cli("summary", *folders, "--format", "csv").stdout
+    assert "sb vs sa,,settled,mean_turns:B-A,-1.6044999" in csv
     alone = cli("summary", folders[0]).stdout  # one run: the settles it took part in
     assert "Settled" in alone and verdict in alone
     other = scenario(tmp_path, "sc")

@@ -55,7 +55,12 @@ from uno_stats.present.sections import (
     strategy_section,
     sweep_section,
 )
-from uno_stats.present.settle_sections import rule_effect_heading, settle_section, settled
+from uno_stats.present.settle_sections import (
+    rule_effect_heading,
+    settle_rows,
+    settle_section,
+    settled,
+)
 from uno_stats.present.tournament_sections import skill_section, tournament_section
 from uno_stats.run.results import Run, tool_version
 from uno_stats.run.scenario_deck import deck_label
@@ -201,7 +206,7 @@ def summary_text(runs: list[Run], fmt: str = "table") -> str:
         groups = sweep_groups(runs)
         rows = [r for a in answers for r in records(a, groups)] + tournament_records(found)
         if fmt == "csv":
-            return _csv(rows, COLUMNS)
+            return _csv([*rows, *settle_rows(settled(runs))], COLUMNS)
         meta = [run_meta(r) for r in runs]
         return _json(
             {"runs": meta, "answers": rows, "settled": [r.to_json() for r in settled(runs)]}

@@ -94,3 +94,33 @@ def settle_section(doc: Document, runs: Sequence[Run]) -> None:
         rows,
     )
     doc.para(SECONDARY)
+
+
+def settle_rows(records: Sequence[SettleRecord]) -> list[dict[str, object]]:
+    """Each settle as tidy rows of the summary's CSV (``question`` ``settled``): A's and B's
+    values, and B - A with its confidence sequence (``n``: paired games)."""
+    rows: list[dict[str, object]] = []
+    method = "anytime-valid confidence sequence (settle)"
+    for r in records:
+        level = round(1 - r.alpha, 6)
+        for metric, value, low, high, lvl in (
+            (f"{r.metric}:A", r.value_a, None, None, None),
+            (f"{r.metric}:B", r.value_b, None, None, None),
+            (f"{r.metric}:B-A", r.estimate, r.low, r.high, level),
+        ):
+            rows.append(
+                {
+                    "run": f"{r.b} vs {r.a}",
+                    "group": "",
+                    "question": "settled",
+                    "metric": metric,
+                    "estimate": value,
+                    "low": low,
+                    "high": high,
+                    "n": r.games,
+                    "method": f"{method}: {r.outcome}, {r.stopped}",
+                    "level": lvl,
+                    "seed": r.seed,
+                }
+            )
+    return rows
