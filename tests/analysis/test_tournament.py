@@ -270,7 +270,10 @@ def test_tournament_groups_and_summary_section(tmp_path: Path) -> None:
     assert len(pairwise) == 12
     for r in pooled + pairwise:
         if r["low"] is not None:
-            assert r["method"] == tournament.METHOD and r["level"] == 0.95 and r["seed"] == 10
+            method = (
+                tournament.METHOD if r in pooled else f"seat-balanced share, {tournament.METHOD}"
+            )
+            assert r["method"] == method and r["level"] == 0.95 and r["seed"] == 10
     written = write_report(runs, tmp_path / "report")
     assert (tmp_path / "report" / "tournament_win_share_tour.png") in written
     assert "## Tournament" in (tmp_path / "report" / "report.md").read_text()
