@@ -20,10 +20,12 @@ from uno_stats.cli.shared import (
     OutOpt,
     QuietOpt,
     SchedulerOpt,
+    SeedOpt,
     WideOpt,
     WorkersOpt,
     app,
     exit_interrupted,
+    note,
     one_line_errors,
     terminal_width,
 )
@@ -79,11 +81,13 @@ def compare(
     scheduler: SchedulerOpt = None,
     allow_incomplete: AllowIncompleteOpt = False,
     wide: WideOpt = False,
+    seed: SeedOpt = None,
 ) -> None:
     """Compare runs: differences with intervals, tests, effect sizes and a verdict.
 
     The first run is the baseline. One sweep folder (or a folder of runs) compares its
-    points. Runs with the same seed and game count are compared game by game (paired).
+    points. Runs with the same seed and game count are compared game by game (paired);
+    --seed runs every scenario file given on that seed. Settled pairs show their settle first.
     """
     if len(items) < 2 and not Path(items[0]).is_dir():
         _too_few()
@@ -105,7 +109,7 @@ def compare(
             outcome = run_file(
                 path,
                 games=games,
-                seed=None,
+                seed=seed,
                 workers=workers,
                 out=out,
                 fresh=fresh,
@@ -134,7 +138,8 @@ def settle(
             "--metric",
             "-m",
             help="mean_COL (e.g. mean_turns), median_COL or pNN_COL (e.g. p90_turns), "
-            "won_rate, void_rate or capped_rate.",
+            "won_rate, void_rate, capped_rate, seatK_win_rate, first_mover_win_rate, "
+            "first_mover_edge or comebackK_rate.",
         ),
     ] = "mean_turns",
     margin: MarginOpt = None,
@@ -148,21 +153,27 @@ def settle(
     out: OutOpt = Path("results/settle"),
     fresh: FreshOpt = False,
     quiet: QuietOpt = False,
+    seed: SeedOpt = None,
 ) -> None:
     """Run A and B paired in batches until the difference is decided (anytime-valid).
 
+    Both play A's seed (B's own seed is replaced, with a note) unless --seed sets both.
     Stops when the 95% confidence sequence of B - A excludes zero (or the whole margin),
-    lies inside the margin, or --max-games is reached. The runs stay in OUT for report.
+    lies inside the margin, or --max-games is reached. The runs stay in OUT, complete with
+    the games played, for summary, compare and report; rerunning reuses their games.
     """
     with one_line_errors():
         from uno_stats.analysis.metrics import parse_margin
         from uno_stats.present.verdicts import settle_text
         from uno_stats.run.runner import RunInterrupted
         from uno_stats.run.scenario import load_scenario
+        from uno_stats.run.settle import seed_note
         from uno_stats.run.settle import settle as settle_runs
 
         limit = parse_margin(margin) if margin is not None else None
         a, b = load_scenario(scenario_a), load_scenario(scenario_b)
+        if seed_note(a, b, seed):
+            note(seed_note(a, b, seed))  # before the games start, not after
         try:
             result = settle_runs(
                 a,
@@ -175,10 +186,11 @@ def settle(
                 workers=workers,
                 progress=not quiet,
                 fresh=fresh,
+                seed=seed,
             )
         except RunInterrupted as exc:
             exit_interrupted(exc)
-        typer.echo(settle_text(result))
+        typer.echo(settle_text(result.record))
         typer.echo(f"runs kept in {result.a.path} and {result.b.path}", err=True)
 
 

@@ -191,7 +191,8 @@ MetricOpt = Annotated[
         "--metric",
         "-m",
         help="Metric to compare (repeatable): mean_COL, median_COL, pNN_COL, dist_COL, "
-        "won_rate, void_rate, capped_rate, seatK_win_rate. Default: a standard set.",
+        "won_rate, void_rate, capped_rate, seatK_win_rate, comebackK_rate, "
+        "first_mover_win_rate, first_mover_edge. Default: a standard set.",
     ),
 ]
 MarginOpt = Annotated[
@@ -207,5 +208,15 @@ SchedulerOpt = Annotated[
     typer.Option(
         "--scheduler",
         help="Run on a Dask cluster: scheduler address (tcp://host:8786), or 'local'.",
+    ),
+]
+SeedOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--seed",
+        min=0,
+        help="Play every scenario file given on this seed (default: compare, each file's "
+        "own; settle, A's seed for both).",
+        show_default=False,
     ),
 ]

@@ -55,6 +55,12 @@ from uno_stats.present.sections import (
     strategy_section,
     sweep_section,
 )
+from uno_stats.present.settle_sections import (
+    rule_effect_heading,
+    settle_rows,
+    settle_section,
+    settled,
+)
 from uno_stats.present.tournament_sections import skill_section, tournament_section
 from uno_stats.run.results import Run, tool_version
 from uno_stats.run.scenario_deck import deck_label
@@ -70,8 +76,10 @@ METHODS = (
     "first mover's edge: exact binomial test. Comeback gap (P(win | k behind) - P(win | never "
     "k behind)): Newcombe hybrid score interval. Cards per own-turn draw: a ratio of sums "
     "with a cluster-robust (delta method) interval over rounds. Tournaments: every interval "
-    "cluster-robust over deals (all seatings replay the same deals); spreads compared by a z "
-    "test, paired by deal when the seeds agree, Holm over the pairs. Comparisons: runs "
+    "cluster-robust over deals (all seatings replay the same deals); pairwise shares "
+    "seat-balanced (each cell corrected by the share its positions give by themselves); the "
+    "skill spread's p by the range of all shares (a max-statistic test); spreads compared by a "
+    "z test, paired by deal when the seeds agree, Holm over the pairs. Comparisons: runs "
     "with the same seed and game count replay the same deals game by game (common random "
     "numbers) and are compared paired, game k against game k; others as independent samples. "
     "Means: paired t, or Welch t (ratio interval by the delta method on the log ratio, with "
@@ -155,6 +163,7 @@ def _summary_document(
 ) -> Document:
     doc = Document()
     runs_section(doc, runs)
+    settle_section(doc, runs)
     status_section(doc, answers)
     length_section(doc, answers)
     match_section(doc, answers)
@@ -197,8 +206,11 @@ def summary_text(runs: list[Run], fmt: str = "table") -> str:
         groups = sweep_groups(runs)
         rows = [r for a in answers for r in records(a, groups)] + tournament_records(found)
         if fmt == "csv":
-            return _csv(rows, COLUMNS)
-        return _json({"runs": [run_meta(r) for r in runs], "answers": rows})
+            return _csv([*rows, *settle_rows(settled(runs))], COLUMNS)
+        meta = [run_meta(r) for r in runs]
+        return _json(
+            {"runs": meta, "answers": rows, "settled": [r.to_json() for r in settled(runs)]}
+        )
     doc = _summary_document(answers, runs, found)
     return render_markdown(doc) if fmt == "md" else render_text(doc)
 
@@ -226,11 +238,13 @@ def compare_text(
                 "runs": [run_meta(r) for r in runs],
                 "comparisons": rows,
                 "notes": list(notes),
+                "settled": [r.to_json() for r in settled(runs)],
             }
         )
     doc = Document()
     runs_section(doc, runs)
-    doc.heading("Rule effect")
+    settle_section(doc, runs)
+    doc.heading(rule_effect_heading(runs))
     comparison_section(doc, results, notes)
     return render_markdown(doc) if fmt == "md" else render_text(doc)
 
@@ -275,6 +289,7 @@ def write_report(runs: list[Run], out: str | Path, title: str | None = None) -> 
         "interval and sample size; see Methods at the end."
     )
     runs_section(doc, runs)
+    settle_section(doc, runs)
     status_section(doc, answers)
     length_section(doc, answers)
     lfs = [run.scan() for run in runs]
@@ -351,7 +366,7 @@ def write_report(runs: list[Run], out: str | Path, title: str | None = None) -> 
             "Win-share spread between the best and worst strategy by rule preset, 95% intervals",
         )
     if len(runs) >= 2 and not found.tables:
-        doc.heading("Rule effect")
+        doc.heading(rule_effect_heading(runs))
         comparison_section(doc, *compare_runs(runs))
     doc.heading("Methods")
     doc.para(METHODS)
