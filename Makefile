@@ -1,6 +1,6 @@
 # uno-stats: everyday commands. The first target that needs the venv creates it.
 #   make install      create .venv, install, compile the engine once (so the first run is warm)
-#   make run          simulate the Mattel 2022 four-player table
+#   make run          simulate the Mattel 2022 four-player table; ends with three commands to try next
 #   make test         the whole test suite (make test-fast: without the slow statistical tests)
 #   make lint         ruff check + ruff format --check + mypy
 #   make bench        the bench report -> reports/bench.md (BENCH_GAMES=20000 for a quick one)

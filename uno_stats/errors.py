@@ -29,6 +29,16 @@ class ScenarioError(UnoStatsError):
         super().__init__(text)
 
 
+class ScenarioErrors(ScenarioError):
+    """Every problem found in one scenario file, in the order checked: reads as the first
+    (its file, line, key and message); ``errors`` holds them all, each one line."""
+
+    def __init__(self, errors: list[ScenarioError]) -> None:
+        first = errors[0]
+        super().__init__(first.detail, file=first.file, line=first.line, key=first.key)
+        self.errors = list(errors)
+
+
 class ResultsError(UnoStatsError):
     """A results folder that is missing, empty or not comparable."""
 

@@ -19,12 +19,14 @@ from uno_stats.analysis import questions, tournament
 from uno_stats.analysis.estimates import cluster_ratio, wilson
 from uno_stats.cli import app
 from uno_stats.errors import ScenarioError
+from uno_stats.present.document import text_width
 from uno_stats.present.report import summary_text, write_report
 from uno_stats.run.results import open_runs
 from uno_stats.run.scenario import Scenario, parse_scenario, scenario_from_dict
 from uno_stats.run.seatings import balanced_seatings
 
 FIVE = ["random", "basic", "aggressive", "hoarder", "color-denier"]
+BAND = (0.93, 0.97)
 
 
 def parse(text: str) -> Scenario:
@@ -230,25 +232,37 @@ def test_tournament_table_matches_a_hand_count(tmp_path: Path) -> None:
     wb = {g: wins[0, "aggressive"].get(g, 0) + wins[1, "aggressive"].get(g, 0) for g in range(400)}
     ba = pairs["basic", "aggressive"]
     assert (ba.wins, ba.opponent_wins) == (sum(wa.values()), sum(wb.values()))
-    both = {g: wa[g] + wb[g] for g in range(400)}
-    assert (ba.ahead.value, ba.ahead.low, ba.ahead.high) == pytest.approx(
-        _cluster_by_hand(wa, both)
-    )
-    assert pairs["aggressive", "basic"].ahead.value == pytest.approx(
-        sum(wb.values()) / sum(both.values())
-    )
+    # seat-balanced: 1/2 + A's share of the rounds A or B won - the seats' own share theta
+    # of each cell (positions held), theta counted over every seating, by hand
+    won = [[r for r in run.scan().collect().iter_rows(named=True) if r["status"] == "won"]
+           for run in runs]  # fmt: skip
+
+    def theta(i: int, j: int) -> float:
+        hits = sum(r["winner"] == i for rows in won for r in rows)
+        return hits / sum(r["winner"] in (i, j) for rows in won for r in rows)
+
+    d0 = sum(r["winner"] in (1, 2) for r in won[0])  # basic at 1, aggressive at 2
+    d1 = sum(r["winner"] in (0, 1) for r in won[1])  # basic at 0, aggressive at 1
+    share = sum(wa.values()) / (sum(wa.values()) + sum(wb.values()))
+    expected = 0.5 + share - (d0 * theta(1, 2) + d1 * theta(0, 1)) / (d0 + d1)
+    assert ba.ahead.value == pytest.approx(expected)
+    assert ba.ahead.low < expected < ba.ahead.high
+    assert pairs["aggressive", "basic"].ahead.value == pytest.approx(1 - expected)
     rb = pairs["random", "basic"]  # only rotation 0 seats both
     assert (rb.wins, rb.opponent_wins) == (
         sum(wins[0, "random"].values()),
         sum(wins[0, "basic"].values()),
     )
+    alone = sum(wins[0, "random"].values()) / sum(r["winner"] in (0, 1) for r in won[0])
+    assert rb.ahead.value == pytest.approx(0.5 + alone - theta(0, 1))
     assert pairs["random", "hoarder"].ahead.n == 0
 
 
 def test_tournament_groups_and_summary_section(tmp_path: Path) -> None:
     runs = _pair(tmp_path)
     assert [name for name, _ in tournament.tournament_groups(runs)] == ["tour"]
-    text = summary_text(runs)
+    with text_width(None):  # one line per table row: the headers unwrapped
+        text = summary_text(runs)
     assert "Tournament\n==========" in text
     assert "P(row wins | row or column wins)" in text
     assert "seat and strategy are confounded" in text  # each seating's seat table says so
@@ -259,7 +273,10 @@ def test_tournament_groups_and_summary_section(tmp_path: Path) -> None:
     assert len(pairwise) == 12
     for r in pooled + pairwise:
         if r["low"] is not None:
-            assert r["method"] == tournament.METHOD and r["level"] == 0.95 and r["seed"] == 10
+            method = (
+                tournament.METHOD if r in pooled else f"seat-balanced share, {tournament.METHOD}"
+            )
+            assert r["method"] == method and r["level"] == 0.95 and r["seed"] == 10
     written = write_report(runs, tmp_path / "report")
     assert (tmp_path / "report" / "tournament_win_share_tour.png") in written
     assert "## Tournament" in (tmp_path / "report" / "report.md").read_text()
@@ -314,7 +331,10 @@ def test_skill_spread_keeps_the_covariance_of_shared_deals(tmp_path: Path) -> No
     m = e.size
     se = math.sqrt(m / (m - 1) * float((e**2).sum()))
     assert spread.spread.high - spread.spread.value == pytest.approx(1.959963984540054 * se)
-    assert spread.p == pytest.approx(math.erfc(abs(spread.spread.value) / se / math.sqrt(2)))
+    # p: the range of all shares under equal shares (max statistic), Monte Carlo
+    every = np.column_stack([table.influence[r.label] for r in table.rows])
+    assert spread.p == tournament.range_p(every, spread.spread.value)
+    assert spread.p == 1 / (1 + tournament.RANGE_DRAWS)  # no draw reaches a gap this large
     # two tournaments with the same seed are paired by deal: identical ones differ by exactly 0
     twin = tournament.SkillSpread(**{**spread.__dict__, "name": "twin"})
     (d,) = tournament.spread_differences([spread, twin])
@@ -477,3 +497,125 @@ def test_random_seating_tournament_on_the_engine(tmp_path: Path) -> None:
         other = balanced[row.label]
         se = math.hypot(row.win.high - row.win.low, other.high - other.low) / (2 * 1.96)
         assert abs(row.win.value - other.value) <= 4 * se, row.label
+
+
+def _identical_tournament(folder: Path, frames: list[pl.DataFrame]) -> list:
+    """Five strategy names over the five balanced seatings of a 4-player table, seating r
+    playing ``frames[r]``: five identical players (only the seats differ)."""
+    runs = []
+    for r, seating in enumerate(balanced_seatings(5, 4)):
+        seats = [{"strategy": FIVE[i]} for i in seating]
+        meta = run_manifest(
+            "same", frames[r].height, 4, 2026, seats=seats, sweep_label=f"rotation-{r}",
+            sweep_assignment={"rotation": r}, tournament=FIVE,
+        )  # fmt: skip
+        write_run(folder, f"rotation-{r}", manifest=meta, frame=frames[r])
+        runs.append(open_runs(folder / f"rotation-{r}")[0])
+    return runs
+
+
+def _z(table: tournament.TournamentTable) -> list[float]:
+    """(P - 1/2) / SE over the ten unordered pairs (SE from the 95% interval), and the same
+    for the plain share of A's wins (the estimate before), as a second list."""
+    z, plain = [], []
+    for p in table.pairs:
+        if p.label < p.opponent:
+            se = (p.ahead.high - p.ahead.low) / (2 * 1.959963984540054)
+            z.append((p.ahead.value - 0.5) / se)
+            plain.append((p.wins / (p.wins + p.opponent_wins) - 0.5) / se)
+    assert len(z) == 10
+    return [max(abs(x) for x in z), max(abs(x) for x in plain)]
+
+
+def test_pairwise_of_identical_strategies_is_half(tmp_path: Path) -> None:
+    """Five identical players in the five balanced seatings (20,000 synthetic rounds each,
+    strong seat effects 31/25/23/21%): every P(A wins | A or B wins) is 1/2 within its
+    interval (|z| < 3.29: 1% over the ten pairs), and complements add to 1. The plain share
+    over the seatings that seat both (the estimate before) carries the seats' advantage:
+    here it is off by more than 3.29 SE. When every seating replays the very same rounds
+    (identical players on one seed) the estimate is exactly 1/2."""
+    probs = [0.31, 0.25, 0.23, 0.21]
+    frames = [synthetic_rows(20_000, 4, 40 + r, win_probs=probs, void_p=0.0) for r in range(5)]
+    table = tournament.tournament_table(_identical_tournament(tmp_path / "same", frames))
+    z, plain = _z(table)
+    assert z < 3.29 < plain
+    cell = {(p.label, p.opponent): p.ahead.value for p in table.pairs}
+    assert all(cell[a, b] + cell[b, a] == pytest.approx(1) for a, b in cell)
+    replay = tournament.tournament_table(
+        _identical_tournament(tmp_path / "replay", [frames[0]] * 5)
+    )
+    assert all(p.ahead.value == pytest.approx(0.5) for p in replay.pairs)
+
+
+@pytest.mark.slow
+def test_pairwise_of_five_identical_random_players_on_the_engine(tmp_path: Path) -> None:
+    """The same on the engine's own rounds: 100,000 Mattel 2022 rounds of four random players
+    (seat 0 wins about 26.6%), 20,000 to each of the five balanced seatings."""
+    from uno_stats.run.runner import run_scenario
+
+    s = parse("name: base\nplayers: 4\ngames: 100000\nseed: 2026\nrules: {preset: mattel-2022}\n")
+    done = run_scenario(s, out_dir=tmp_path / "engine", workers=1, progress=False)
+    rows = done.runs[0].scan().collect()
+    frames = [rows.filter(pl.col("game") // 20_000 == r) for r in range(5)]
+    z, _ = _z(tournament.tournament_table(_identical_tournament(tmp_path / "same", frames)))
+    assert z < 3.29
+
+
+def _equal_strategies(rng: np.random.Generator, deals: int) -> tournament.TournamentTable:
+    """Five equal strategies at a 4-player table, seated by deal (strategies g + s mod 5):
+    each seat-round wins with probability 1/4, whoever holds it."""
+    held = (np.arange(deals)[:, None] + np.arange(4)[None, :]) % 5
+    winner = held[np.arange(deals), rng.integers(0, 4, deals)]
+    n = np.stack([(held == j).sum(axis=1) for j in range(5)])
+    wins = np.stack([(winner == j).astype(float) for j in range(5)])
+    rows, influence = [], {}
+    for j in range(5):
+        share, e = cluster_ratio(wins[j], n[j], share=True)
+        rows.append(
+            tournament.TournamentRow(FIVE[j], int(n[j].sum()), int(wins[j].sum()), share, share)
+        )
+        influence[FIVE[j]] = e
+    return tournament.TournamentTable(
+        "equal", 4, 5, deals, 0.25, tuple(rows), (), None, np.arange(deals), influence
+    )
+
+
+@pytest.mark.slow
+def test_skill_spread_p_has_its_size_with_equal_strategies() -> None:
+    """400 tournaments of five equal strategies (4,000 deals each): the range test rejects a
+    zero spread at 5% in at most 5% + 3 binomial SE (1.09%) = 8.3% of them, while the z test
+    of the pair picked after looking (the p before) rejects in more than 20%."""
+    rng = np.random.default_rng(41)
+    reps, valid, picked = 400, 0, 0
+    for _ in range(reps):
+        table = _equal_strategies(rng, 4000)
+        s = tournament.skill_spread(table, "x")
+        e = s.influence
+        se = math.sqrt(e.size / (e.size - 1) * float((e**2).sum()))
+        valid += s.p < 0.05
+        picked += math.erfc(s.spread.value / se / math.sqrt(2)) < 0.05
+    assert valid / reps <= 0.083, valid
+    assert picked / reps > 0.20, picked
+
+
+@pytest.mark.slow
+def test_seat_balanced_pairwise_interval_covers_one_half() -> None:
+    """300 tournaments of five identical players in the five balanced seatings (4,000
+    synthetic deals each, seat effects 31/25/23/21%, every seating on its own deals): the
+    95% interval of each of the ten pairs holds 1/2 in 93-97% of the 3,000 intervals."""
+    rng = np.random.default_rng(43)
+    design = balanced_seatings(5, 4)
+    deals, hits, total = 4000, 0, 0
+    for _ in range(300):
+        seen = []
+        for r, seating in enumerate(design):
+            winner = rng.choice(4, size=deals, p=[0.31, 0.25, 0.23, 0.21])
+            labels = np.broadcast_to(np.array(seating), (deals, 4))
+            seen.append(tournament._Seen(r * deals + np.arange(deals), winner, labels, True))
+        used = np.ones(5 * deals, dtype=bool)
+        for a in range(5):
+            for b in range(a + 1, 5):
+                _, _, ahead = tournament.pairwise(seen, a, b, 5 * deals, used)
+                hits += ahead.low <= 0.5 <= ahead.high
+                total += 1
+    assert BAND[0] <= hits / total <= BAND[1], hits / total

@@ -2,8 +2,10 @@
 
 Metric names (:func:`uno_stats.analysis.metrics.metric_spec`): ``mean_<column>``,
 ``median_<column>``, ``p<NN>_<column>``, ``dist_<column>`` (do the distributions differ),
-``won_rate`` / ``void_rate`` / ``capped_rate`` and ``seat<K>_win_rate`` (seat K's share of
-won rounds).
+``won_rate`` / ``void_rate`` / ``capped_rate``, ``seat<K>_win_rate`` (seat K's share of
+won rounds), ``first_mover_win_rate`` (the share won by whoever moved first),
+``first_mover_edge`` (that share minus 1/players) and ``comeback<K>_rate`` (winners among
+the seat-rounds of won rounds K or more cards behind).
 
 Pairing (common random numbers): every game's random stream depends only on (seed, game
 index), so two runs with the same seed and game count start game k from the same deal.
@@ -18,15 +20,20 @@ metric         independent runs                       paired runs
 =============  =====================================  =========================================
 mean           Welch t                                paired t
 rate           Newcombe hybrid score + 2-prop. z      Newcombe paired (method 10) + McNemar
+comeback       Newcombe hybrid score + 2-prop. z      delta method by game (:mod:`.ratios`)
 quantile       mid-quantile d +- z x bootstrap SE     the same, game indices resampled
 distribution   Mann-Whitney U (rank-biserial r)       Wilcoxon signed-rank (matched-pairs r)
 ratio          delta method on the log ratio / Katz   delta method with the covariance
 =============  =====================================  =========================================
 
+Seat and first-mover rates count won rounds (paired: the games won in both runs); the
+first mover's edge shifts the win rate's estimates by 1/players (and, between different
+player counts, its difference by 1/players_b - 1/players_a, tested by a z statistic).
+
 Holm families are per question (round length, cards drawn, round outcome, seat advantage,
-match length) and per pair of runs; metrics that are zero in both runs, or identical in
-every paired game, get no test and stay out of the family. Baseline is ``a``: differences
-are b - a and ratios b / a.
+first mover, comebacks, match length) and per pair of runs; metrics that are zero in both
+runs, or identical in every paired game, get no test and stay out of the family. Baseline
+is ``a``: differences are b - a and ratios b / a.
 """
 
 from __future__ import annotations
@@ -50,9 +57,12 @@ from uno_stats.analysis.quantile_diff import PairedResamples
 from uno_stats.analysis.two_sample import (
     compare_distributions,
     compare_means,
+    compare_paired_ratio,
     compare_quantiles,
     compare_rates,
+    paired_counts,
     paired_values,
+    shift_edge,
 )
 from uno_stats.errors import ResultsError
 from uno_stats.run.results import Run
@@ -150,7 +160,11 @@ def compare_metric(
         _require_same_players(a_lf, b_lf, spec.label)
     pairs, note = None, ""
     if paired and spec.kind == "comeback":
-        note = "seat-rounds behind differ between the runs' games, so independent"
+        counts = paired_counts(a_lf, b_lf, spec)
+        if counts is not None:
+            c = compare_paired_ratio(spec, counts)
+            return replace(c, equivalence=equivalence(c, margin)) if margin is not None else c
+        note = "rows do not line up game by game (matches of different lengths), so independent"
     elif paired:
         pairs = paired_values(a_lf, b_lf, spec)
         if pairs is None:
@@ -163,9 +177,18 @@ def compare_metric(
         c = compare_distributions(a_lf, b_lf, spec, pairs)
     else:
         c = compare_rates(a_lf, b_lf, spec, pairs)
+    if spec.kind == "first_mover_edge":
+        c = shift_edge(c, *(1 / _one_player_count(lf) for lf in (a_lf, b_lf)))
     if margin is not None:
         c = replace(c, equivalence=equivalence(c, margin))
     return replace(c, note=note) if note else c
+
+
+def _one_player_count(lf: pl.LazyFrame) -> int:
+    counts = _players(lf)
+    if len(counts) != 1:
+        raise ResultsError("the first mover's edge needs one player count per run")
+    return counts.pop()
 
 
 def _players(lf: pl.LazyFrame) -> set[int]:

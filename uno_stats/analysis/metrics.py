@@ -2,8 +2,10 @@
 
 A metric name (:func:`metric_spec`) says what is compared and how: ``mean_<column>``,
 ``median_<column>``, ``p<NN>_<column>``, ``dist_<column>``, ``won_rate`` / ``void_rate`` /
-``capped_rate`` and ``seat<K>_win_rate``. :class:`MetricComparison` holds one metric of
-run b against baseline a; :class:`Margin` and :class:`Equivalence` the equivalence test.
+``capped_rate``, ``seat<K>_win_rate``, ``comeback<K>_rate``, ``first_mover_win_rate`` (the
+share of won rounds won by whoever moved first) and ``first_mover_edge`` (that share minus
+the fair share 1/players). :class:`MetricComparison` holds one metric of run b against
+baseline a; :class:`Margin` and :class:`Equivalence` the equivalence test.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ UNITS = {"turns": "turns", "cards_drawn": "cards", "match_rounds": "rounds"}
 QUESTIONS = {"turns": "round length", "cards_drawn": "cards drawn", "match_rounds": "match length"}
 
 
-RATE_KINDS: tuple[str, ...] = ("rate", "seat", "comeback")
+RATE_KINDS: tuple[str, ...] = ("rate", "seat", "comeback", "first_mover", "first_mover_edge")
 """Metric kinds whose values are proportions (shown in percent, margins in points)."""
 
 
@@ -58,6 +60,8 @@ class MetricSpec:
             return "round outcome"
         if self.kind == "comeback":
             return "comebacks"
+        if self.kind in ("first_mover", "first_mover_edge"):
+            return "first mover"
         return QUESTIONS.get(self.column or "", str(self.column).replace("_", " "))
 
 
@@ -77,12 +81,17 @@ def metric_spec(key: str) -> MetricSpec:
         return MetricSpec(key, f"{m[1]} rate", "rate", status=m[1])
     if m := re.fullmatch(r"seat(\d+)_win_rate", key):
         return MetricSpec(key, f"seat {m[1]} win rate", "seat", seat=int(m[1]))
+    if key == "first_mover_win_rate":
+        return MetricSpec(key, "first mover's win rate", "first_mover")
+    if key == "first_mover_edge":
+        return MetricSpec(key, "first mover's edge (win share - 1/players)", "first_mover_edge")
     if m := re.fullmatch(r"comeback(\d+)_rate", key):
         label = f"P(win | {m[1]}+ cards behind)"
         return MetricSpec(key, label, "comeback", "max_deficit", behind=int(m[1]))
     raise ResultsError(
         f"unknown metric {key!r}: use mean_COL, median_COL, pNN_COL, dist_COL, won_rate, "
-        "void_rate, capped_rate, exhausted_rate, seatK_win_rate or comebackK_rate"
+        "void_rate, capped_rate, exhausted_rate, seatK_win_rate, comebackK_rate, "
+        "first_mover_win_rate or first_mover_edge"
     )
 
 

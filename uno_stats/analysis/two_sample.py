@@ -30,6 +30,8 @@ from uno_stats.analysis.quantile_diff import (
     paired_resamples,
 )
 from uno_stats.analysis.quantiles import bootstrap_se
+from uno_stats.analysis.ratios import game_counts
+from uno_stats.analysis.ratios import paired_ratio as mt_paired_ratio
 from uno_stats.analysis.seats import comeback_counts
 
 _NA = Estimate(math.nan, math.nan, math.nan, 0)
@@ -52,6 +54,10 @@ def _value_expr(lf: pl.LazyFrame, spec: MetricSpec) -> pl.Expr:
     if spec.kind == "seat":
         won = status_expr(lf) == "won"
         return pl.when(won).then((pl.col("winner").cast(pl.Int64) == spec.seat).cast(pl.Int8))
+    if spec.kind in ("first_mover", "first_mover_edge"):
+        won = status_expr(lf) == "won"
+        first = pl.col("first_player").cast(pl.Int64)
+        return pl.when(won).then((pl.col("winner").cast(pl.Int64) == first).cast(pl.Int8))
     if spec.kind == "rate":
         return (status_expr(lf) == spec.status).cast(pl.Int8)
     return pl.col(str(spec.column))
@@ -333,4 +339,100 @@ def compare_distributions(
         paired=pairs is not None,
         status=status,
         direction=_sign(effect),
+    )
+
+
+def paired_counts(a_lf: pl.LazyFrame, b_lf: pl.LazyFrame, spec: MetricSpec) -> np.ndarray | None:
+    """(games, 4) per-game counts num_a, den_a, num_b, den_b of a ratio metric
+    (:mod:`uno_stats.analysis.ratios`), or None when the runs' games do not line up."""
+    fa, fb = (game_counts(lf, spec) for lf in (a_lf, b_lf))
+    joined = fa.join(fb, on="game", how="inner", suffix="_b")
+    if not (joined.height == fa.height == fb.height):
+        return None
+    return joined.select("num", "den", "num_b", "den_b").to_numpy().astype(np.float64)
+
+
+def compare_paired_ratio(spec: MetricSpec, counts: np.ndarray) -> MetricComparison:
+    """A rate that is a ratio of per-game counts (the comeback rate: winners among the
+    seat-rounds K+ behind), paired by game: delta-method interval and z test of R_b - R_a
+    (:func:`uno_stats.analysis.ratios.paired_ratio`), clustered by game."""
+    from uno_stats.analysis.estimates import normal_estimate, z_value
+
+    ra, rb, d, se, log_se = mt_paired_ratio(counts)
+    wa, na, wb, nb = (round(float(counts[:, i].sum())) for i in range(4))
+    _ok_n(min(na, nb), "seat-rounds behind")
+    games = counts.shape[0]
+    diff, p = normal_estimate(d, se, games)
+    half = z_value(TOST_LEVEL) * se
+    if math.isfinite(log_se) and ra > 0 and rb > 0:
+        ratio = Estimate(
+            rb / ra, rb / ra * math.exp(-1.959963984540054 * log_se),
+            rb / ra * math.exp(1.959963984540054 * log_se), games,
+        )  # fmt: skip
+    else:
+        ratio = _NA
+    a, b = proportion(wa, na), proportion(wb, nb)
+    identical = bool(np.all(counts[:, 0] == counts[:, 2]) and np.all(counts[:, 1] == counts[:, 3]))
+    status = "absent" if wa == wb == 0 else ("identical" if identical else "tested")
+    stat = d / se if se > 0 else math.nan
+    h = 2 * math.asin(math.sqrt(b.value)) - 2 * math.asin(math.sqrt(a.value))
+    return MetricComparison(
+        metric=spec.key,
+        label=spec.label,
+        kind=spec.kind,
+        unit="",
+        baseline=a,
+        other=b,
+        difference=diff,
+        ratio=ratio,
+        test="paired delta method (by game)",
+        statistic=stat if status == "tested" else math.nan,
+        p=p if status == "tested" else math.nan,
+        effect_name="Cohen's h",
+        effect=h,
+        p_holm=p if status == "tested" else math.nan,
+        question=spec.question,
+        paired=True,
+        status=status,
+        direction=_sign(d),
+        tost=(d - half, d + half),
+    )
+
+
+def shift_edge(c: MetricComparison, fair_a: float, fair_b: float) -> MetricComparison:
+    """The first mover's win-rate comparison ``c`` as an edge comparison (share - 1/players).
+
+    Each run's edge is its share minus its fair share; the difference of edges is the
+    difference of shares minus (fair_b - fair_a). With equal player counts that constant is
+    0 and the test is the win rate's; otherwise the interval shifts by it and the p-value
+    is the normal test of the shifted difference, its standard error read from the 95%
+    interval's half-width (the test is then named "z (edge, SE from the interval)").
+    """
+    from dataclasses import replace
+
+    from uno_stats.analysis.estimates import normal_estimate
+
+    shift = fair_b - fair_a
+    a, b, d = c.baseline, c.other, c.difference
+    base = Estimate(a.value - fair_a, a.low - fair_a, a.high - fair_a, a.n)
+    other = Estimate(b.value - fair_b, b.low - fair_b, b.high - fair_b, b.n)
+    out = replace(
+        c, baseline=base, other=other, ratio=_NA, direction=_sign(other.value - base.value)
+    )
+    if shift == 0:
+        return out
+    diff = Estimate(d.value - shift, d.low - shift, d.high - shift, d.n)
+    se = (d.high - d.low) / (2 * 1.959963984540054)
+    _, p = normal_estimate(diff.value, se, d.n)
+    tost = (c.tost[0] - shift, c.tost[1] - shift)
+    tested = c.status == "tested"
+    return replace(
+        out,
+        difference=diff,
+        tost=tost,
+        test="z (edge, SE from the interval)",
+        statistic=diff.value / se if tested and se > 0 else math.nan,
+        p=p if tested else math.nan,
+        p_holm=p if tested else math.nan,
+        direction=_sign(diff.value),
     )

@@ -4,11 +4,11 @@ decided) and ``report`` (a Markdown/HTML report with plots). Every heavy import 
 the command."""
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
-from uno_stats.cli.runs import check_complete, open_runs, run_file
+from uno_stats.cli.runs import check_complete, open_runs, results_folders, run_file
 from uno_stats.cli.shared import (
     AllowIncompleteOpt,
     Format,
@@ -20,28 +20,44 @@ from uno_stats.cli.shared import (
     OutOpt,
     QuietOpt,
     SchedulerOpt,
+    SeedOpt,
+    WideOpt,
     WorkersOpt,
     app,
     exit_interrupted,
+    note,
     one_line_errors,
+    terminal_width,
 )
 
 if TYPE_CHECKING:
     from uno_stats.run.results import Run
 
 FoldersArg = Annotated[
-    list[Path], typer.Argument(help="Results folders (a run or a sweep).", show_default=False)
+    list[Path],
+    typer.Argument(
+        help="Results folders: a run, a sweep, or a folder of them (such as results/).",
+        show_default=False,
+    ),
 ]
 
 
 @app.command()
-def summary(folders: FoldersArg, fmt: FormatOpt = Format.table) -> None:
+def summary(folders: FoldersArg, fmt: FormatOpt = Format.table, wide: WideOpt = False) -> None:
     """Summarise runs: every question with intervals (json/csv: one row per number);
     incomplete runs are named so."""
     with one_line_errors():
         from uno_stats.present import report
 
-        typer.echo(report.summary_text(open_runs(folders), fmt.value))
+        runs = open_runs(folders)
+        with terminal_width(wide):
+            typer.echo(report.summary_text(runs, fmt.value))
+
+
+def _too_few() -> NoReturn:
+    raise typer.BadParameter(
+        "give at least two results folders or scenarios, or one sweep folder", param_hint="ITEMS"
+    )
 
 
 @app.command()
@@ -49,7 +65,8 @@ def compare(
     items: Annotated[
         list[str],
         typer.Argument(
-            help="Two or more results folders or scenario .yaml files (run first into --out).",
+            help="Two or more results folders or scenario .yaml files (run first into --out), "
+            "or one sweep folder (or folder of runs): its points.",
             show_default=False,
         ),
     ],
@@ -63,15 +80,17 @@ def compare(
     quiet: QuietOpt = False,
     scheduler: SchedulerOpt = None,
     allow_incomplete: AllowIncompleteOpt = False,
+    wide: WideOpt = False,
+    seed: SeedOpt = None,
 ) -> None:
     """Compare runs: differences with intervals, tests, effect sizes and a verdict.
 
-    Runs with the same seed and game count are compared game by game (paired).
+    The first run is the baseline. One sweep folder (or a folder of runs) compares its
+    points. Runs with the same seed and game count are compared game by game (paired);
+    --seed runs every scenario file given on that seed. Settled pairs show their settle first.
     """
-    if len(items) < 2:
-        raise typer.BadParameter(
-            "give at least two results folders or scenarios", param_hint="ITEMS"
-        )
+    if len(items) < 2 and not Path(items[0]).is_dir():
+        _too_few()
     with one_line_errors():
         from uno_stats.analysis.metrics import metric_spec, parse_margin
         from uno_stats.present import report
@@ -84,12 +103,13 @@ def compare(
         for item in items:
             path = Path(item)
             if path.suffix not in (".yaml", ".yml"):
-                runs.extend(verified_runs(path))
+                for folder in results_folders(path):
+                    runs.extend(verified_runs(folder))
                 continue
             outcome = run_file(
                 path,
                 games=games,
-                seed=None,
+                seed=seed,
                 workers=workers,
                 out=out,
                 fresh=fresh,
@@ -97,8 +117,11 @@ def compare(
                 scheduler=scheduler,
             )
             runs.extend(outcome.runs)
+        if len(runs) < 2:
+            _too_few()
         check_complete(runs, allow_incomplete)
-        typer.echo(report.compare_text(runs, fmt.value, metric or None, limit))
+        with terminal_width(wide):
+            typer.echo(report.compare_text(runs, fmt.value, metric or None, limit))
 
 
 @app.command()
@@ -115,7 +138,8 @@ def settle(
             "--metric",
             "-m",
             help="mean_COL (e.g. mean_turns), median_COL or pNN_COL (e.g. p90_turns), "
-            "won_rate, void_rate or capped_rate.",
+            "won_rate, void_rate, capped_rate, seatK_win_rate, first_mover_win_rate, "
+            "first_mover_edge or comebackK_rate.",
         ),
     ] = "mean_turns",
     margin: MarginOpt = None,
@@ -129,21 +153,27 @@ def settle(
     out: OutOpt = Path("results/settle"),
     fresh: FreshOpt = False,
     quiet: QuietOpt = False,
+    seed: SeedOpt = None,
 ) -> None:
     """Run A and B paired in batches until the difference is decided (anytime-valid).
 
+    Both play A's seed (B's own seed is replaced, with a note) unless --seed sets both.
     Stops when the 95% confidence sequence of B - A excludes zero (or the whole margin),
-    lies inside the margin, or --max-games is reached. The runs stay in OUT for report.
+    lies inside the margin, or --max-games is reached. The runs stay in OUT, complete with
+    the games played, for summary, compare and report; rerunning reuses their games.
     """
     with one_line_errors():
         from uno_stats.analysis.metrics import parse_margin
         from uno_stats.present.verdicts import settle_text
         from uno_stats.run.runner import RunInterrupted
         from uno_stats.run.scenario import load_scenario
+        from uno_stats.run.settle import seed_note
         from uno_stats.run.settle import settle as settle_runs
 
         limit = parse_margin(margin) if margin is not None else None
         a, b = load_scenario(scenario_a), load_scenario(scenario_b)
+        if seed_note(a, b, seed):
+            note(seed_note(a, b, seed))  # before the games start, not after
         try:
             result = settle_runs(
                 a,
@@ -156,10 +186,11 @@ def settle(
                 workers=workers,
                 progress=not quiet,
                 fresh=fresh,
+                seed=seed,
             )
         except RunInterrupted as exc:
             exit_interrupted(exc)
-        typer.echo(settle_text(result))
+        typer.echo(settle_text(result.record))
         typer.echo(f"runs kept in {result.a.path} and {result.b.path}", err=True)
 
 

@@ -1,9 +1,10 @@
-"""Steps several commands share: run one scenario file (``run``, ``compare``), and open
+"""Steps several commands share: run one scenario file (``run``, ``compare``), open
 results folders as verified runs, refusing or naming incomplete ones (``summary``,
-``compare``, ``report``)."""
+``compare``, ``report``), and the commands to try after a run."""
 
 import contextlib
 import importlib
+import shlex
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -90,9 +91,22 @@ def open_runs(folders: list[Path], allow_incomplete: bool = True) -> "list[Run]"
 
     runs: list[Run] = []
     for folder in folders:
-        runs.extend(verified_runs(folder))
+        for found in results_folders(folder):
+            runs.extend(verified_runs(found))
     check_complete(runs, allow_incomplete)
     return runs
+
+
+def results_folders(folder: Path) -> list[Path]:
+    """``folder`` itself, or, for a folder without a manifest that holds runs (such as
+    ``results/``), each of its subfolders with one, in name order."""
+    from uno_stats.run.manifest import MANIFEST
+
+    if folder.is_dir() and not (folder / MANIFEST).exists():
+        inner = sorted(path.parent for path in folder.glob(f"*/{MANIFEST}"))
+        if inner:
+            return inner
+    return [folder]
 
 
 def check_complete(runs: "list[Run]", allow_incomplete: bool) -> None:
@@ -111,3 +125,25 @@ def warn_incomplete(runs: "list[Run]") -> None:
 
     for line in run_notes(runs):
         note(line)
+
+
+def next_commands(scenario: Path, folder: Path, single: bool) -> str:
+    """Three commands to try after a run of ``scenario`` into ``folder``, each after what it
+    shows (``single``: one run; else a sweep or tournament, whose points ``compare`` and
+    ``summary`` take as they are)."""
+    where, name = shlex.quote(str(folder)), shlex.quote(f"reports/{folder.name}")
+    report = (f"uno-stats report {where} --out {name}", "a report with plots:")
+    if single:
+        steps = [
+            (f"uno-stats summary {where}", "every question:"),
+            report,
+            (f"uno-stats trace {shlex.quote(str(scenario))} --game 0", "round 0 move by move:"),
+        ]
+    else:
+        steps = [
+            (f"uno-stats summary {where}", "every question, by point:"),
+            (f"uno-stats compare {where}", "the points compared:"),
+            report,
+        ]
+    width = max(len(what) for _, what in steps)
+    return "Try next:\n" + "\n".join(f"  {what:<{width}}  {command}" for command, what in steps)

@@ -2,14 +2,16 @@
 (``--version``), the option types the commands share, and the error handling.
 
 Library errors (:class:`~uno_stats.errors.UnoStatsError`), missing input files and any
-other operating-system error become one ``Error: ...`` line on stderr and exit code 1; usage
-errors exit 2 (a bad ``--games`` or ``--game`` number also as one ``Error:`` line); Ctrl-C
-during a run exits 130 after saying how many games are saved and how to resume. Help is
-plain text (typer's rich formatting alone costs 0.1 s to import).
+other operating-system error become one ``Error: ...`` line on stderr and exit code 1 (a
+scenario file's every problem, one line each; a reader that goes away, as ``| head`` does,
+ends the command silently, like other tools); usage errors exit 2 (a bad ``--games`` or
+``--game`` number also as one ``Error:`` line); Ctrl-C during a run exits 130 after saying
+how many games are saved and how to resume. Help is plain text (typer's rich formatting
+alone costs 0.1 s to import).
 """
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -55,6 +57,14 @@ def note(message: str) -> None:
     typer.echo(f"Note: {message}", err=True)
 
 
+def error_lines(exc: UnoStatsError) -> list[str]:
+    """The error as lines without line breaks: one per problem of a scenario file."""
+    from uno_stats.errors import ScenarioErrors
+
+    errors = exc.errors if isinstance(exc, ScenarioErrors) else [exc]
+    return [str(e).replace("\n", " ") for e in errors]
+
+
 @contextmanager
 def one_line_errors() -> Iterator[None]:
     """Turn library errors and OS errors (missing inputs, full or read-only disks) into one
@@ -62,12 +72,24 @@ def one_line_errors() -> Iterator[None]:
     try:
         yield
     except UnoStatsError as exc:
-        fail(str(exc).replace("\n", " "))
+        *before, last = error_lines(exc)
+        for line in before:
+            typer.echo(f"Error: {line}", err=True)
+        fail(last)
+    except BrokenPipeError:
+        raise  # the reader went away (uno-stats trace ... | head): click exits silently
     except FileNotFoundError as exc:
         fail(f"{exc.filename}: no such file or directory" if exc.filename else str(exc))
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
         fail(f"{where}{exc.strerror or exc}")
+
+
+def terminal_width(wide: bool) -> AbstractContextManager[None]:
+    """Within the block, terminal text fits 100 columns, or has no limit when ``wide``."""
+    from uno_stats.present.document import TEXT_WIDTH, text_width
+
+    return text_width(None if wide else TEXT_WIDTH)
 
 
 def count_option(option: str, text: str | None, low: int, high: int) -> int | None:
@@ -142,6 +164,14 @@ OutOpt = Annotated[
 ]
 FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Output format.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+WideOpt = Annotated[
+    bool,
+    typer.Option(
+        "--wide",
+        help="Terminal tables at their full width, one line per row (default: fit 100 "
+        "columns, wrapping cells).",
+    ),
+]
 FreshOpt = Annotated[
     bool,
     typer.Option(
@@ -161,7 +191,8 @@ MetricOpt = Annotated[
         "--metric",
         "-m",
         help="Metric to compare (repeatable): mean_COL, median_COL, pNN_COL, dist_COL, "
-        "won_rate, void_rate, capped_rate, seatK_win_rate. Default: a standard set.",
+        "won_rate, void_rate, capped_rate, seatK_win_rate, comebackK_rate, "
+        "first_mover_win_rate, first_mover_edge. Default: a standard set.",
     ),
 ]
 MarginOpt = Annotated[
@@ -177,5 +208,15 @@ SchedulerOpt = Annotated[
     typer.Option(
         "--scheduler",
         help="Run on a Dask cluster: scheduler address (tcp://host:8786), or 'local'.",
+    ),
+]
+SeedOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--seed",
+        min=0,
+        help="Play every scenario file given on this seed (default: compare, each file's "
+        "own; settle, A's seed for both).",
+        show_default=False,
     ),
 ]

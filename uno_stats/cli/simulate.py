@@ -13,9 +13,8 @@ from typing import Annotated, Any
 
 import typer
 
-from uno_stats.cli.runs import import_in_background, run_file, warn_incomplete
+from uno_stats.cli.runs import import_in_background, next_commands, run_file, warn_incomplete
 from uno_stats.cli.shared import (
-    Format,
     FreshOpt,
     GamesOpt,
     OutOpt,
@@ -23,10 +22,13 @@ from uno_stats.cli.shared import (
     ScenarioArg,
     SchedulerOpt,
     TableFormat,
+    WideOpt,
     WorkersOpt,
     app,
     count_option,
+    error_lines,
     one_line_errors,
+    terminal_width,
 )
 from uno_stats.errors import UnoStatsError
 
@@ -48,8 +50,13 @@ def run(
         int | None,
         typer.Option("--chunk-size", min=1, help="Games per chunk (default: about a second)."),
     ] = None,
+    wide: WideOpt = False,
 ) -> None:
-    """Simulate a scenario and print its summary (rerun to resume an interrupted run)."""
+    """Simulate a scenario and print its summary (rerun to resume an interrupted run).
+
+    A sweep or tournament prints one table of its points' main answers; `summary` shows
+    every question of every point.
+    """
     from uno_stats.run.results import WRITER_MODULES
 
     with one_line_errors():
@@ -68,15 +75,21 @@ def run(
         )
         report = importlib.import_module(SUMMARY_MODULE)  # waits for the background import
         rate = outcome.games_per_s or None
-        if len(outcome.runs) == 1 and outcome.runs[0].manifest.sweep_label is None:
-            typer.echo(report.run_summary_text(outcome.runs[0], rate))
-        else:
-            typer.echo(report.summary_text(outcome.runs, Format.table.value))
+        single = len(outcome.runs) == 1 and outcome.runs[0].manifest.sweep_label is None
+        with terminal_width(wide):
+            if single:
+                typer.echo(report.run_summary_text(outcome.runs[0], rate))
+            else:
+                from uno_stats.present.points_summary import points_summary_text
+
+                typer.echo(points_summary_text(outcome.runs, outcome.path))
         done = f"{outcome.games:,} games in {outcome.path}"
         if outcome.resumed_chunks:
             done += f" ({outcome.resumed_chunks} verified chunks resumed from disk)"
         typer.echo(done, err=True)
         warn_incomplete(outcome.runs)
+        if not quiet:
+            typer.echo(next_commands(scenario, outcome.path, single), err=True)
 
 
 def _describe(path: Path, scenario: Any) -> str:
@@ -100,7 +113,8 @@ def validate(
         list[Path], typer.Argument(help="Scenario YAML files to check.", show_default=False)
     ],
 ) -> None:
-    """Check scenario files without simulating anything."""
+    """Check scenario files without simulating anything (every error of a file, one line
+    each)."""
     from uno_stats.run.scenario import load_scenario
 
     failed = False
@@ -108,7 +122,8 @@ def validate(
         try:
             typer.echo(_describe(path, load_scenario(path)))
         except UnoStatsError as exc:
-            typer.echo(f"Error: {exc}", err=True)
+            for line in error_lines(exc):
+                typer.echo(f"Error: {line}", err=True)
             failed = True
     if failed:
         raise typer.Exit(1)
@@ -118,10 +133,6 @@ def _yaml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
-
-
-def _tablefmt(fmt: TableFormat) -> str:
-    return "github" if fmt is TableFormat.md else "simple"
 
 
 @app.command()
@@ -135,6 +146,7 @@ def rules(
 
     from uno_stats.engine.rules import PRESET_NAMES, RULES
     from uno_stats.help_text import RULE_HELP
+    from uno_stats.present.document import markdown_table
 
     headers = ["key", "values", "default", *PRESET_NAMES, "meaning"]
     rows = [
@@ -147,11 +159,14 @@ def rules(
         ]
         for spec in RULES
     ]
-    wrap = None if fmt is TableFormat.md else [None, 14, 11, *[11] * len(PRESET_NAMES), 40]
+    if fmt is TableFormat.md:
+        typer.echo(markdown_table(headers, rows))
+        return
+    wrap = [None, 14, 11, *[11] * len(PRESET_NAMES), 40]
     table = tabulate(
         rows,
         headers,
-        tablefmt=_tablefmt(fmt),
+        tablefmt="simple",
         maxcolwidths=wrap,
         maxheadercolwidths=wrap,  # type: ignore[arg-type]
     )
@@ -169,6 +184,7 @@ def strategies(
 
     from uno_stats.engine.strategy_table import KNOBS, STRATEGIES
     from uno_stats.help_text import KNOB_HELP, STRATEGY_HELP
+    from uno_stats.present.document import markdown_table
 
     for info in STRATEGIES:
         doc = STRATEGY_HELP[info.name]
@@ -177,11 +193,12 @@ def strategies(
         else:
             typer.echo(f"{info.name}\n{textwrap.indent(textwrap.fill(doc, 88), '  ')}\n")
     rows = [[k.key, k.allowed(), _yaml_value(k.default), KNOB_HELP[k.key]] for k in KNOBS]
-    wrap = None if fmt is TableFormat.md else [None, 26, None, 50]
+    headers = ["knob", "values", "default", "meaning"]
     typer.echo("Knobs (per seat, beside `strategy:`):\n")
-    typer.echo(
-        tabulate(rows, ["knob", "values", "default", "meaning"], _tablefmt(fmt), maxcolwidths=wrap)
-    )
+    if fmt is TableFormat.md:
+        typer.echo(markdown_table(headers, rows))
+    else:
+        typer.echo(tabulate(rows, headers, "simple", maxcolwidths=[None, 26, None, 50]))
 
 
 def _trace_scenario(scenario: Any, point: str | None) -> Any:

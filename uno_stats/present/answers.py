@@ -324,13 +324,17 @@ def answer_sentences(
     groups: Sequence[SweepGroup] = (),
     found: Tournaments | None = None,
     comparisons: Sequence[RunComparison] = (),
+    settled: Sequence[str] = (),
 ) -> list[str]:
     """Tournaments, sweeps (without the measures a quoted comparison answers), the
     comparison verdicts of :data:`ANSWER_METRICS` (up to :data:`MAX_COMPARED` runs; a
     report of more runs answers per sweep instead), then the
     runs outside sweeps and tournaments one by one; every run on its own when none of
-    those answers anything (a sweep of one point, a tournament of one seating)."""
-    out: list[str] = []
+    those answers anything (a sweep of one point, a tournament of one seating).
+
+    ``settled``: the verdict lines of settles among the runs; they come first, and the
+    fixed-sample comparison verdicts (secondary to them) are left to the Rule effect."""
+    out: list[str] = list(settled)
     by_path = {str(a.run.path): a for a in answers}
     if found is not None:
         out += [tournament_answer(t) for t in found.tables]
@@ -338,14 +342,15 @@ def answer_sentences(
         if found.differences:
             out.append(difference_answer(found.differences))
     grouped = {str(r.path) for g in groups for r in g.runs}
-    quoted = comparison_answers(comparisons) if len(answers) <= MAX_COMPARED else []
+    few = len(answers) <= MAX_COMPARED and not settled
+    quoted = comparison_answers(comparisons) if few else []
     compared = frozenset(r.comparison.metric for r in comparisons) if quoted else frozenset()
     for g in groups:
         if not all(r.manifest.tournament for r in g.runs):
             out += sweep_answers(g, by_path, compared)
     out += quoted
     alone = [a for a in answers if str(a.run.path) not in grouped and not a.run.manifest.tournament]
-    if not out and not alone:
+    if len(out) == len(settled) and not alone:
         alone = list(answers)
     for a in alone:
         out += run_answers(a, alone=len(alone) == 1)
@@ -358,8 +363,9 @@ def answers_section(
     groups: Sequence[SweepGroup] = (),
     found: Tournaments | None = None,
     comparisons: Sequence[RunComparison] = (),
+    settled: Sequence[str] = (),
 ) -> None:
     """The Answers heading and one paragraph per sentence of :func:`answer_sentences`."""
     doc.heading("Answers")
-    for sentence in answer_sentences(answers, groups, found, comparisons):
+    for sentence in answer_sentences(answers, groups, found, comparisons, settled):
         doc.para(sentence)

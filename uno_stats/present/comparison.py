@@ -146,16 +146,39 @@ def comparison_section(
         doc.para(comparison_verdict(r))
     for note in notes:
         doc.para(f"Note: {note}")
-    unpaired: dict[str, list[str]] = {}
+    for note in unpaired_notes(results):
+        doc.para(f"Note: {note}")
+
+
+def unpaired_notes(results: Sequence[RunComparison]) -> list[str]:
+    """Why some metrics of paired runs were compared as independent samples, one sentence
+    per run and reason: a comeback rate counts the seat-rounds that fell behind, which are
+    other seat-rounds in the two runs' games; match rounds line up only when the matches
+    last as long."""
+    by_reason: dict[tuple[str, bool], list[str]] = {}
     for r in results:
         if r.comparison.note:
-            unpaired.setdefault(r.run.name, []).append(r.comparison.label)
-    for name, labels in unpaired.items():
-        doc.para(
-            f"Note: {name} and {base.name} play matches of different lengths, so their rounds "
-            f"do not line up game by game; {', '.join(labels)} are compared as independent "
-            "samples (match length stays paired by match)."
-        )
+            key = (r.run.name, r.comparison.kind == "comeback")
+            by_reason.setdefault(key, []).append(r.comparison.label)
+    base = results[0].baseline.name if results else ""
+    out = []
+    for (name, comeback), labels in by_reason.items():
+        listed, one = ", ".join(labels), len(labels) == 1
+        if comeback:
+            out.append(
+                f"{name} and {base} deal the same games, but {listed} "
+                f"{'is a share' if one else 'are shares'} of the seat-rounds that fell that "
+                "far behind, and which seat-rounds those are differs between the two runs' "
+                f"games, so {'it is' if one else 'they are'} compared as independent "
+                "samples of seat-rounds."
+            )
+        else:
+            out.append(
+                f"{name} and {base} play matches of different lengths, so their rounds do "
+                f"not line up game by game; {listed} are compared as independent samples "
+                "(match length stays paired by match)."
+            )
+    return out
 
 
 def comparison_rows(results: Sequence[RunComparison]) -> list[dict[str, Any]]:

@@ -1,20 +1,31 @@
 """A tiny document model (headings, paragraphs, tables, images) rendered three ways.
 
-The same blocks become terminal text (tabulate ``simple`` tables), Markdown (``github``
-tables, images linked as PNG files next to the document) and an HTML page with one inline
-stylesheet whose images also refer to the PNG files beside it, so every plot is stored once.
+The same blocks become terminal text (tabulate ``simple`` tables fitted to
+:func:`text_width`, 100 columns unless told otherwise), Markdown (``github`` tables with
+every cell escaped so that a GFM parser reads the same cells, images linked as PNG files
+next to the document) and an HTML page with one inline stylesheet whose images also refer
+to the PNG files beside it, so every plot is stored once.
 """
 
 from __future__ import annotations
 
 import html
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
 from tabulate import tabulate
+
+from uno_stats.present.text_fit import fill, fit_table, keep_together
+
+TEXT_WIDTH = 100
+"""Columns terminal text fits by default (``--wide``: no limit)."""
+_WIDTH: ContextVar[int | None] = ContextVar("text_width", default=TEXT_WIDTH)
+_HTML_START = re.compile(r"<(?=[A-Za-z/!?])")
 
 
 @dataclass(frozen=True)
@@ -110,23 +121,50 @@ def _contents(doc: Document, ids: dict[int, str]) -> list[tuple[str, str]]:
     ]
 
 
-def _tab(table: Table, fmt: str) -> str:
-    return tabulate(table.rows, headers=list(table.headers), tablefmt=fmt, disable_numparse=True)
+@contextmanager
+def text_width(width: int | None) -> Iterator[None]:
+    """Within the block, :func:`render_text` fits ``width`` columns (None: no limit)."""
+    token = _WIDTH.set(width)
+    try:
+        yield
+    finally:
+        _WIDTH.reset(token)
+
+
+def md_cell(value: object) -> str:
+    """``value`` as the text of one GFM table cell that renders as itself: backslashes and
+    ``|`` escaped (a bare ``|`` ends the cell), line breaks as ``<br>``, and a ``<`` that
+    could open an HTML tag as ``&lt;``."""
+    text = str(value).replace("\\", "\\\\").replace("|", "\\|")
+    text = _HTML_START.sub("&lt;", text)
+    return "<br>".join(line.strip() for line in text.splitlines()) if "\n" in text else text
+
+
+def markdown_table(headers: Sequence[object], rows: Sequence[Sequence[object]]) -> str:
+    """A GitHub-flavoured Markdown table, every header and cell through :func:`md_cell`."""
+    return tabulate(
+        [[md_cell(c) for c in r] for r in rows],
+        headers=[md_cell(h) for h in headers],
+        tablefmt="github",
+        disable_numparse=True,
+    )
 
 
 def render_text(doc: Document) -> str:
-    """Terminal text: underlined headings, ``simple`` tables; images are left out."""
+    """Terminal text: underlined headings, ``simple`` tables; images are left out. Paragraphs
+    and tables fit the current :func:`text_width` (tables wrap at spaces, never inside a
+    value, then split into column blocks)."""
+    width = _WIDTH.get()
     out: list[str] = []
     for block in doc.blocks:
         if isinstance(block, Heading):
             rule = "=" if block.level <= 2 else "-"
             out.append(f"{block.text}\n{rule * len(block.text)}")
         elif isinstance(block, Paragraph):
-            out.append(block.text)
+            out.append(fill(block.text, width))
         elif isinstance(block, Table):
-            caption = f"{block.caption}\n" if block.caption else ""
-            out.append(caption + _tab(block, "simple"))
-        # Contents and images have no terminal form.
+            caption = f"{fill(block.caption, width)}\n" if block.caption else ""
+            out.append(caption + fit_table(block.headers, block.rows, width))
     return "\n\n".join(out) + "\n"
 
 
@@ -143,7 +181,7 @@ def render_markdown(doc: Document) -> str:
             out.append(block.text)
         elif isinstance(block, Table):
             caption = f"*{block.caption}*\n\n" if block.caption else ""
-            out.append(caption + _tab(block, "github"))
+            out.append(caption + markdown_table(block.headers, block.rows))
         elif isinstance(block, Image):
             out.append(f"![{block.alt}]({block.path.name})")
     return "\n\n".join(out) + "\n"
@@ -163,7 +201,8 @@ nav.contents { font-size: .9em; margin: .5em 0 1em; }
 
 
 def render_html(doc: Document, title: str) -> str:
-    """An HTML page: inline CSS; images refer to the PNG files beside the page by name."""
+    """An HTML page: inline CSS; images refer to the PNG files beside the page by name; a
+    value (``p = 1.8e-66``, ``[48.60, 50.70]``) never breaks across lines."""
     out = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -182,11 +221,14 @@ def render_html(doc: Document, title: str) -> str:
                 f"</h{block.level}>"
             )
         elif isinstance(block, Paragraph):
-            out.append(f"<p>{html.escape(block.text)}</p>")
+            out.append(f"<p>{html.escape(keep_together(block.text))}</p>")
         elif isinstance(block, Table):
             if block.caption:
                 out.append(f'<p class="caption">{html.escape(block.caption)}</p>')
-            out.append(_tab(block, "html"))
+            rows = [[keep_together(str(c)) for c in r] for r in block.rows]
+            out.append(
+                tabulate(rows, headers=list(block.headers), tablefmt="html", disable_numparse=True)
+            )
         elif isinstance(block, Image):
             alt = html.escape(block.alt)
             src = html.escape(quote(block.path.name))

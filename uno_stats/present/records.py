@@ -185,12 +185,13 @@ def tournament_records(found: Tournaments) -> list[dict[str, Any]]:
             out.add("tournament", f"{r.label}: seat_rounds", r.seat_rounds, COUNT, None)
         for p in t.pairs:
             metric = f"P({p.label} wins | {p.label} or {p.opponent} wins)"
-            out.add("tournament_pairwise", metric, p.ahead, CLUSTER)
+            out.add("tournament_pairwise", metric, p.ahead, f"seat-balanced share, {CLUSTER}")
         rows += out.rows
     for s in found.spreads:
         out = _Sink(s.name, s.seed, " = ".join([s.name, *s.same_as]))
         out.add("skill_spread", f"{s.best} minus {s.worst}: win_share", s.spread, CLUSTER)
-        out.add("skill_spread", "spread_p", s.p, "normal test, cluster-robust", s.spread.n)
+        how = "range of all shares under equal shares (max statistic, normal draws)"
+        out.add("skill_spread", "spread_p", s.p, how, s.spread.n)
         rows += out.rows
     for d in found.differences:
         out = _Sink(f"{d.first} vs {d.second}", d.seed, "skill_vs_luck")

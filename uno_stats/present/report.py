@@ -68,7 +68,14 @@ from uno_stats.present.sections import (
     strategy_section,
     sweep_section,
 )
+from uno_stats.present.settle_sections import (
+    rule_effect_heading,
+    settle_rows,
+    settle_section,
+    settled,
+)
 from uno_stats.present.tournament_sections import skill_section, tournament_section
+from uno_stats.present.verdicts import settle_text
 from uno_stats.run.results import Run, tool_version
 from uno_stats.run.scenario_deck import deck_label
 
@@ -83,8 +90,10 @@ METHODS = (
     "first mover's edge: exact binomial test. Comeback gap (P(win | k behind) - P(win | never "
     "k behind)): Newcombe hybrid score interval. Cards per own-turn draw: a ratio of sums "
     "with a cluster-robust (delta method) interval over rounds. Tournaments: every interval "
-    "cluster-robust over deals (all seatings replay the same deals); spreads compared by a z "
-    "test, paired by deal when the seeds agree, Holm over the pairs. Comparisons: runs "
+    "cluster-robust over deals (all seatings replay the same deals); pairwise shares "
+    "seat-balanced (each cell corrected by the share its positions give by themselves); the "
+    "skill spread's p by the range of all shares (a max-statistic test); spreads compared by a "
+    "z test, paired by deal when the seeds agree, Holm over the pairs. Comparisons: runs "
     "with the same seed and game count replay the same deals game by game (common random "
     "numbers) and are compared paired, game k against game k; others as independent samples. "
     "Means: paired t, or Welch t (ratio interval by the delta method on the log ratio, with "
@@ -99,6 +108,11 @@ METHODS = (
     "in every paired game. Void and capped rounds have no winner and are left out of every "
     "seat, comeback and strategy statistic."
 )
+
+
+def settled_lines(runs: Sequence[Run]) -> list[str]:
+    """The verdict line ``settle`` printed, for each settle among ``runs``."""
+    return [settle_text(r) for r in settled(runs)]
 
 
 def _check_format(fmt: str) -> None:
@@ -177,8 +191,9 @@ def _summary_document(
     answers: Sequence[RunAnswers], runs: Sequence[Run], found: Tournaments
 ) -> Document:
     doc = Document()
-    answers_section(doc, answers, sweep_groups(runs), found)
+    answers_section(doc, answers, sweep_groups(runs), found, settled=settled_lines(runs))
     runs_section(doc, runs)
+    settle_section(doc, runs)
     status_section(doc, answers)
     length_section(doc, answers)
     match_section(doc, answers)
@@ -221,8 +236,11 @@ def summary_text(runs: list[Run], fmt: str = "table") -> str:
         groups = sweep_groups(runs)
         rows = [r for a in answers for r in records(a, groups)] + tournament_records(found)
         if fmt == "csv":
-            return _csv(rows, COLUMNS)
-        return _json({"runs": [run_meta(r) for r in runs], "answers": rows})
+            return _csv([*rows, *settle_rows(settled(runs))], COLUMNS)
+        meta = [run_meta(r) for r in runs]
+        return _json(
+            {"runs": meta, "answers": rows, "settled": [r.to_json() for r in settled(runs)]}
+        )
     doc = _summary_document(answers, runs, found)
     return render_markdown(doc) if fmt == "md" else render_text(doc)
 
@@ -250,14 +268,16 @@ def compare_text(
                 "runs": [run_meta(r) for r in runs],
                 "comparisons": rows,
                 "notes": list(notes),
+                "settled": [r.to_json() for r in settled(runs)],
             }
         )
     doc = Document()
     doc.heading("Answers")
-    for line in comparison_answers(results, metrics):
+    for line in settled_lines(runs) or comparison_answers(results, metrics):
         doc.para(line)
     runs_section(doc, runs)
-    doc.heading("Rule effect")
+    settle_section(doc, runs)
+    doc.heading(rule_effect_heading(runs))
     comparison_section(doc, results, notes)
     return render_markdown(doc) if fmt == "md" else render_text(doc)
 
@@ -397,8 +417,9 @@ def _report_document(r: _Report, title: str, plots: Any) -> Document:
     )
     doc.contents()
     results = r.comparisons[0] if r.comparisons else []
-    answers_section(doc, r.answers, r.groups, r.found, results)
+    answers_section(doc, r.answers, r.groups, r.found, results, settled_lines(r.runs))
     runs_section(doc, r.runs)
+    settle_section(doc, r.runs)
     _round_parts(doc, r, plots)
     _seat_parts(doc, r, plots)
     _behind_parts(doc, r, plots)
@@ -407,7 +428,7 @@ def _report_document(r: _Report, title: str, plots: Any) -> Document:
     _sweep_parts(doc, r, plots)
     _tournament_parts(doc, r, plots)
     if r.comparisons is not None:
-        doc.heading("Rule effect")
+        doc.heading(rule_effect_heading(r.runs))
         comparison_section(doc, *r.comparisons)
     doc.heading("Methods")
     doc.para(METHODS)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from uno_stats.analysis.tournament import Tournaments
+from uno_stats.analysis.tournament import RANGE_DRAWS, Tournaments
 from uno_stats.present.document import Document
 from uno_stats.present.sections import est, p_cell, pct, pp
 
@@ -80,8 +80,10 @@ def tournament_section(doc: Document, found: Tournaments) -> None:
                 ]
                 for a in labels
             ],
-            f"{t.name}: P(A wins | A or B wins) = A's wins / (A's + B's wins) over the "
-            f"seatings that seat both; {CLUSTER}; n = rounds one of the two won",
+            f"{t.name}: P(A wins | A or B wins), seat-balanced: 1/2 + A's share of the rounds "
+            "A or B won where both sit - the share the positions they held give by themselves "
+            "(estimated from every seating); seated at random, the plain share (balanced by "
+            f"design); identical strategies give 50%; {CLUSTER}; n = rounds one of the two won",
         )
 
 
@@ -109,7 +111,9 @@ def skill_section(doc: Document, found: Tournaments) -> None:
             for s in found.spreads
         ],
         "best minus worst win share over every seating; both shares come from the same deals, "
-        f"so the difference's {CLUSTER}; p tests a zero spread",
+        f"so the difference's {CLUSTER}; p tests equal shares for every strategy by the range "
+        "of all shares (a max-statistic test, valid although best and worst are picked after "
+        f"looking; {RANGE_DRAWS:,} normal draws)",
     )
     if found.differences:
         doc.table(

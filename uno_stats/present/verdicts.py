@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 
 from uno_stats.analysis.compare import Pairing
 from uno_stats.analysis.estimates import format_p
-from uno_stats.analysis.metrics import RATE_KINDS, Equivalence, MetricComparison
+from uno_stats.analysis.metrics import RATE_KINDS, Equivalence, MetricComparison, metric_spec
 
 if TYPE_CHECKING:
-    from uno_stats.run.settle import SettleResult
+    from uno_stats.run.settle_record import SettleRecord
 
 ALPHA = 0.05
 UP_WORDS = ("longer", "higher", "raises")
@@ -80,6 +80,8 @@ def _change(c: MetricComparison) -> str:
 
 def _n_text(c: MetricComparison) -> str:
     n_a, n_b = c.baseline.n, c.other.n
+    if c.paired and c.kind == "comeback":  # paired by game; the rates count seat-rounds
+        return f"{c.difference.n:,} paired games"
     if c.paired:
         return f"{n_a:,} paired games"
     return f"n = {n_a:,} each" if n_a == n_b else f"n = {n_a:,} and {n_b:,}"
@@ -218,41 +220,55 @@ def check_verdict(line: str, alpha: float = ALPHA) -> str | None:
     return None
 
 
-def settle_text(r: SettleResult) -> str:
-    """The one verdict line of ``settle``: outcome, estimate, interval, games used and time."""
-    rate = r.metric.kind == "rate"
-    scale, unit = (100, " pp") if rate else (1, f" {r.metric.unit}" if r.metric.unit else "")
+def _stopped(r: SettleRecord, unit_games: str) -> str:
+    """How a settle stopped: at which look, after how many games, and why."""
+    if r.stopped == "decided":
+        return f"decided at look {r.looks:,} of at most {math.ceil(r.max_games / r.batch):,}"
+    return f"undecided at all {r.looks:,} looks of {r.batch:,} {unit_games}"
+
+
+def settle_text(r: SettleRecord) -> str:
+    """The one verdict line of ``settle``: outcome, both values, the difference and its
+    confidence sequence, games used and time (re-rendered from the record by reports)."""
+    spec = metric_spec(r.metric)
+    rate = spec.kind in RATE_KINDS
+    scale, unit = (100, " pp") if rate else (1, f" {spec.unit}" if spec.unit else "")
     k = max(2 if rate else 0, _digits(scale * r.low, scale * r.high, scale * (r.high - r.low)))
+    v = max(2 if rate else 1, _digits(scale * (r.high - r.low)))  # values: to the width
+    if rate:
+        values = f"{scale * r.value_b:.{v}f}% vs {scale * r.value_a:.{v}f}%"
+    else:
+        values = f"{r.value_b:.{v}f} vs {r.value_a:.{v}f}{unit}"
     interval = (
-        f"{_signed(scale * r.estimate, k)}{unit}, 95% confidence sequence "
+        f"{values}: {_signed(scale * r.estimate, k)}{unit}, "
+        f"{round(100 * (1 - r.alpha))}% confidence sequence "
         f"{_signed(scale * r.low, k)} to {_signed(scale * r.high, k)}"
     )
-    # Not run.name: a settled run stops early by design, its name needs no "(incomplete)".
-    a_name, b_name = r.a.manifest.display_name, r.b.manifest.display_name
+    a_name, b_name = r.a, r.b
     names = f"{b_name} vs {a_name}"
-    unit_games = "matches" if r.metric.column == "match_rounds" else "games"
-    where = f"{r.games:,} paired {unit_games} in {r.seconds:.1f} s"
+    unit_games = "matches" if spec.column == "match_rounds" else "games"
+    where = f"{r.games:,} paired {unit_games} in {r.seconds:.1f} s, {_stopped(r, unit_games)}"
     margin = ""
     if r.margin is not None and r.bound is not None:
-        margin = f"; margin +-{r.margin.text()} = +-{scale * r.bound:.{k}f}{unit}"
+        margin = f"; margin +-{r.margin} = +-{scale * r.bound:.{k}f}{unit}"
     if r.outcome == "different":
         up = r.estimate > 0
-        if r.metric.unit in ("turns", "rounds"):
-            subject = "matches" if r.metric.unit == "rounds" else "rounds"
+        if spec.unit in ("turns", "rounds"):
+            subject = "matches" if spec.unit == "rounds" else "rounds"
             word = "longer" if up else "shorter"
-            effect = f"{b_name} makes {subject} {word} than {a_name} in {r.metric.label}"
+            effect = f"{b_name} makes {subject} {word} than {a_name} in {spec.label}"
         else:
             word = "higher" if up else "lower"
-            effect = f"{b_name} has a {word} {r.metric.label} than {a_name}"
+            effect = f"{b_name} has a {word} {spec.label} than {a_name}"
         what = "different" if r.margin is None else "different by more than the margin"
         what = f"{what}: {effect}"
     elif r.outcome == "same":
-        what = f"practically the same {r.metric.label} (within +-{r.margin.text() if r.margin else ''})"
+        what = f"practically the same {spec.label}, within +-{r.margin or ''}"
     elif r.changed_games == 0:
         what = (
             f"undecided at the maximum of {r.max_games:,} games: the rule difference never "
-            f"changed a game's {r.metric.label}"
+            f"changed a game's {spec.label}"
         )
     else:
-        what = f"undecided at the maximum of {r.max_games:,} games ({r.metric.label})"
+        what = f"undecided on the {spec.label} at the maximum of {r.max_games:,} games"
     return f"{names}: {what} ({interval}{margin}; {where})."

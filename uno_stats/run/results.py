@@ -441,7 +441,15 @@ def write_part(
     data go into the file's key-value metadata (every page also carries a checksum), so that
     verification can tell a part of this run from a stray, truncated or garbled one.
     """
-    table = arrow_table(columns, players)
+    return write_table_part(run_dir, chunk_index, arrow_table(columns, players), meta)
+
+
+def write_table_part(
+    run_dir: Path, chunk_index: int, table: pa.Table, meta: PartMeta | None = None
+) -> Path:
+    """Write an Arrow table in the stored layout (:func:`arrow_table`) as chunk
+    ``chunk_index``'s part, atomically, as :func:`write_part` does (``settle`` re-cuts the
+    parts of a run folder with it)."""
     if meta is not None:
         meta = PartMeta(**{**asdict(meta), "rows": table.num_rows})
         table = table.replace_schema_metadata({PART_META_KEY: meta.encode()})

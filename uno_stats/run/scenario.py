@@ -15,6 +15,7 @@ import copy
 import itertools
 import re
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -225,13 +226,19 @@ def _rotation_points(
 def _build(data: Any, ctx: ErrorContext, top_line: int | None) -> Scenario:
     """The scenario of ``data``; with a sweep, every point is checked across keys instead."""
     sweep = data.get("sweep") if isinstance(data, dict) else None
-    fields = check_fields(data, ctx, top_line, isinstance(sweep, dict) and "players" in sweep)
-    names = check_tournament(data, ctx)
+    sweeps_players = isinstance(sweep, dict) and "players" in sweep
+    # Every independent check runs, so that one load reports every problem of the file
+    no_fields: dict[str, Any] = {}
+    fields = ctx.attempt(partial(check_fields, data, ctx, top_line, sweeps_players), no_fields)
+    if not isinstance(data, dict):
+        ctx.raise_errors()
+    names = ctx.attempt(partial(check_tournament, data, ctx), None)
+    axes = None if names is not None else ctx.attempt(partial(check_sweep, data, ctx), None)
+    ctx.raise_errors()
     if names is not None:
         check_table(fields, data, ctx)
         points = _rotation_points(data, names, fields["players"], ctx)
         return Scenario(**fields, sweep=None, source=ctx.source, tournament=names, _points=points)
-    axes = check_sweep(data, ctx)
     if axes is None:
         check_table(fields, data, ctx)
         return Scenario(**fields, sweep=None, source=ctx.source)

@@ -82,6 +82,8 @@ def _counts(raw: Any, ctx: ErrorContext) -> dict[str, int]:
             ctx.fail(f"deck.counts.{given[0]}", message)
     counts: dict[str, int] = {}
     for kind, value in raw.items():
+        if kind not in COUNT_KINDS:
+            continue  # reported by check_keys
         key = f"deck.counts.{kind}"
         if type(value) is not int:
             ctx.bad_value(key, value, _allowed(kind))

@@ -17,12 +17,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 from uno_stats.engine.cards import MAX_DECKS
 from uno_stats.engine.rules import PRESET_NAMES, RULES_BY_KEY, RuleSpec, resolve_rules
 from uno_stats.engine.strategy_table import KNOBS_BY_KEY, STRATEGIES_BY_NAME, KnobSpec, default_seat
-from uno_stats.errors import ScenarioError
+from uno_stats.errors import ScenarioError, ScenarioErrors
 from uno_stats.run.limits import (
     MAX_AXIS_VALUES,
     MAX_DESCRIPTION,
@@ -57,6 +57,8 @@ for _knob in ("strategy", *KNOBS_BY_KEY):
 
 
 _Check = Callable[[Any], Any]
+_T = TypeVar("_T")
+_INVALID = object()  # a value that failed its check (the error is kept in the context)
 
 
 class _Invalid(Exception):
@@ -65,11 +67,32 @@ class _Invalid(Exception):
 
 @dataclass
 class ErrorContext:
-    """Where errors point: the source name and the line of each dotted key and value."""
+    """Where errors point: the source name and the line of each dotted key and value; and
+    the errors :meth:`attempt` set aside, so that one file's every problem is reported."""
 
     source: str
     keys: dict[str, int] = field(default_factory=dict)
     values: dict[str, int] = field(default_factory=dict)
+    errors: list[ScenarioError] = field(default_factory=list)
+
+    def attempt(self, check: Callable[[], _T], fallback: _T) -> _T:
+        """``check()``; if it raises a :class:`ScenarioError`, the error is kept for
+        :meth:`raise_errors` and ``fallback`` returned, so that other keys are checked too."""
+        try:
+            return check()
+        except ScenarioErrors as exc:
+            self.errors.extend(exc.errors)
+        except ScenarioError as exc:
+            self.errors.append(exc)
+        return fallback
+
+    def raise_errors(self) -> None:
+        """Raise the errors kept so far: the error itself if one, else :class:`ScenarioErrors`."""
+        errors, self.errors = self.errors, []
+        if len(errors) == 1:
+            raise errors[0]
+        if errors:
+            raise ScenarioErrors(errors)
 
     def fail(self, key: str | None, message: str, line: int | None = None) -> NoReturn:
         """Raise the :class:`ScenarioError` at ``key`` (its key line unless ``line``)."""
@@ -183,7 +206,7 @@ def check_keys(
         suggestion = _did_you_mean(key, allowed)
         message = f"unknown key{suggestion}" if suggestion else ""
         message = message or f"unknown key: allowed keys are {', '.join(allowed)}"
-        ctx.fail(f"{prefix}{key}", hints.get(key, message))
+        ctx.attempt(partial(ctx.fail, f"{prefix}{key}", hints.get(key, message)), None)
 
 
 def _name(data: dict, ctx: ErrorContext) -> str:
@@ -204,12 +227,15 @@ def _rules(data: dict, ctx: ErrorContext) -> tuple[str, dict[str, Any]]:
     check_keys(raw, ["preset", *RULES_BY_KEY], "rules.", ctx, hints)
     preset = DEFAULTS["preset"]
     if "preset" in raw:
-        preset = ctx.checked("rules.preset", _preset, raw["preset"])
-    overrides = {
-        key: ctx.checked(f"rules.{key}", partial(_rule_value, RULES_BY_KEY[key]), value)
-        for key, value in raw.items()
-        if key != "preset"
-    }
+        preset = ctx.attempt(partial(ctx.checked, "rules.preset", _preset, raw["preset"]), preset)
+    overrides = {}
+    for key, value in raw.items():
+        if key == "preset" or key not in RULES_BY_KEY:
+            continue
+        check = partial(_rule_value, RULES_BY_KEY[key])
+        checked = ctx.attempt(partial(ctx.checked, f"rules.{key}", check, value), _INVALID)
+        if checked is not _INVALID:
+            overrides[key] = checked
     return preset, resolve_rules(preset, overrides)
 
 
@@ -218,16 +244,27 @@ def _seat(entry: Any, key: str, ctx: ErrorContext) -> dict[str, Any]:
     check_keys(entry, ["strategy", *KNOBS_BY_KEY], f"{key}.", ctx, {})
     seat = default_seat()
     for knob, value in entry.items():
+        if knob != "strategy" and knob not in KNOBS_BY_KEY:
+            continue  # reported by check_keys
         check = _strategy_name if knob == "strategy" else partial(_knob_value, KNOBS_BY_KEY[knob])
-        seat[knob] = ctx.checked(f"{key}.{knob}", check, value)
+        seat[knob] = ctx.attempt(partial(ctx.checked, f"{key}.{knob}", check, value), seat[knob])
     return seat
 
 
-def _seats(data: dict, players: int, ctx: ErrorContext, sweeps_players: bool) -> tuple[dict, ...]:
+def _seats(
+    data: dict, players: int | None, ctx: ErrorContext, sweeps_players: bool
+) -> tuple[dict, ...]:
+    """The seats' strategies; ``players`` None (itself in error): entries not counted."""
     entries = data.get("strategies", [{}])
     if not isinstance(entries, list) or not entries:
-        ctx.bad_value("strategies", entries, f"a list of 1 entry (every seat) or {players}")
-    seats = [_seat(entry, f"strategies[{i}]", ctx) for i, entry in enumerate(entries)]
+        per_seat = players or "one per seat"
+        ctx.bad_value("strategies", entries, f"a list of 1 entry (every seat) or {per_seat}")
+    seats = [
+        ctx.attempt(partial(_seat, entry, f"strategies[{i}]", ctx), default_seat())
+        for i, entry in enumerate(entries)
+    ]
+    if players is None:
+        return tuple(seats)
     if len(seats) == 1:
         return tuple(dict(seats[0]) for _ in range(players))
     if sweeps_players:
@@ -258,32 +295,40 @@ def check_sweep(data: dict, ctx: ErrorContext) -> dict[str, list] | None:
         ctx.fail("sweep", "needs at least one axis, such as players: [2, 4]")
     axes: dict[str, list] = {}
     for axis, values in raw.items():
-        key = f"sweep.{axis}"
-        check = _axis_check(axis)
-        if check is None:
-            allowed = (
-                "players, deck.decks, rules.<rule key>, strategies.<knob> or strategies.strategy"
-            )
-            ctx.fail(key, f"unknown sweep axis{_did_you_mean(axis, list(SWEEP_AXES))}: {allowed}")
-        if not isinstance(values, list) or not values:
-            ctx.bad_value(key, values, "a non-empty list of values, such as [false, true]")
-        if len(values) > MAX_AXIS_VALUES:
-            ctx.fail(key, f"{len(values):,} values: at most {MAX_AXIS_VALUES:,} per axis")
-        axes[axis] = []
-        seen: dict[tuple[type, Any], int] = {}  # linear duplicate check; 1 and true differ
-        for index, value in enumerate(values):
-            line = ctx.values.get(f"{key}[{index}]")
-            value = ctx.checked(key, check, value, line)
-            if (type(value), value) in seen:
-                ctx.fail(key, f"{show_value(value)} is listed twice: each value once", line)
-            seen[(type(value), value)] = index
-            axes[axis].append(value)
+        checked = ctx.attempt(partial(_sweep_axis, axis, values, ctx), None)
+        if checked is not None:
+            axes[axis] = checked
+    if ctx.errors:
+        return axes
     points = math.prod(len(values) for values in axes.values())
     if points > MAX_SWEEP_POINTS:
         sizes = " x ".join(str(len(values)) for values in axes.values())
         message = f"{sizes} = {points:,} points: at most {MAX_SWEEP_POINTS:,}"
         ctx.fail("sweep", message)
     return axes
+
+
+def _sweep_axis(axis: str, values: Any, ctx: ErrorContext) -> list:
+    """The checked values of one sweep axis."""
+    key = f"sweep.{axis}"
+    check = _axis_check(axis)
+    if check is None:
+        allowed = "players, deck.decks, rules.<rule key>, strategies.<knob> or strategies.strategy"
+        ctx.fail(key, f"unknown sweep axis{_did_you_mean(axis, list(SWEEP_AXES))}: {allowed}")
+    if not isinstance(values, list) or not values:
+        ctx.bad_value(key, values, "a non-empty list of values, such as [false, true]")
+    if len(values) > MAX_AXIS_VALUES:
+        ctx.fail(key, f"{len(values):,} values: at most {MAX_AXIS_VALUES:,} per axis")
+    out = []
+    seen: dict[tuple[type, Any], int] = {}  # linear duplicate check; 1 and true differ
+    for index, value in enumerate(values):
+        line = ctx.values.get(f"{key}[{index}]")
+        value = ctx.checked(key, check, value, line)
+        if (type(value), value) in seen:
+            ctx.fail(key, f"{show_value(value)} is listed twice: each value once", line)
+        seen[(type(value), value)] = index
+        out.append(value)
+    return out
 
 
 def _kind(value: Any) -> str:
@@ -301,26 +346,43 @@ def check_fields(
         message = f"the top level must be a mapping (name: ..., players: ...), not {_kind(data)}"
         ctx.fail(None, message, top_line)
     check_keys(data, list(TOP_KEYS), "", ctx, _TOP_HINTS)
-    fields: dict[str, Any] = {"name": _name(data, ctx)}
-    description = data.get("description", "")
-    if not isinstance(description, str):
-        ctx.bad_value("description", description, "text")
-    if len(description) > MAX_DESCRIPTION:
-        message = f"{len(description):,} characters: at most {MAX_DESCRIPTION:,}"
-        ctx.fail("description", message, ctx.values.get("description"))
-    fields["description"] = description
+    fields: dict[str, Any] = {"name": ctx.attempt(partial(_name, data, ctx), "")}
+    fields["description"] = ctx.attempt(partial(_description, data, ctx), "")
+    players_ok = True
     for key, low, high in (
         ("players", 2, MAX_PLAYERS),
         ("games", 1, MAX_GAMES),
         ("seed", 0, MAX_SEED),
     ):
         value = data.get(key, DEFAULTS[key])
-        fields[key] = ctx.checked(key, int_check(low, high), value) if key in data else value
-    fields["preset"], fields["rules"] = _rules(data, ctx)
-    fields["deck"] = check_deck(data, ctx)
-    fields["seats"] = _seats(data, fields["players"], ctx, sweeps_players)
-    fields["match_target"] = _match_target(data, ctx)
+        if key in data:
+            before = len(ctx.errors)
+            check = partial(ctx.checked, key, int_check(low, high), value)
+            value = ctx.attempt(check, DEFAULTS[key])
+            players_ok = players_ok and (key != "players" or len(ctx.errors) == before)
+        fields[key] = value
+    preset = DEFAULTS["preset"]
+    fields["preset"], fields["rules"] = ctx.attempt(
+        partial(_rules, data, ctx), (preset, resolve_rules(preset, {}))
+    )
+    fields["deck"] = ctx.attempt(partial(check_deck, data, ctx), None)
+    # with players in error, the seats are checked one by one but not counted against it
+    seats = partial(_seats, data, fields["players"] if players_ok else None, ctx, sweeps_players)
+    no_seats: tuple[dict, ...] = ()
+    fields["seats"] = ctx.attempt(seats, no_seats)
+    fields["match_target"] = ctx.attempt(partial(_match_target, data, ctx), None)
+    ctx.raise_errors()
     return fields
+
+
+def _description(data: dict, ctx: ErrorContext) -> str:
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        ctx.bad_value("description", description, "text")
+    if len(description) > MAX_DESCRIPTION:
+        message = f"{len(description):,} characters: at most {MAX_DESCRIPTION:,}"
+        ctx.fail("description", message, ctx.values.get("description"))
+    return description
 
 
 def check_table(fields: dict[str, Any], data: dict, ctx: ErrorContext) -> None:
@@ -365,9 +427,15 @@ def check_tournament(data: dict, ctx: ErrorContext) -> tuple[str, ...] | None:
         ctx.fail("strategies", message)
     names: list[str] = []
     for index, value in enumerate(raw):
-        key = f"tournament[{index}]"
-        name = ctx.checked(key, _strategy_name, value)
-        if name in names:
-            ctx.fail(key, f"{name!r} is listed twice: each strategy once")
-        names.append(name)
+        name = ctx.attempt(partial(_tournament_entry, index, value, names, ctx), None)
+        if name is not None:
+            names.append(name)
     return tuple(names)
+
+
+def _tournament_entry(index: int, value: Any, names: list[str], ctx: ErrorContext) -> str:
+    key = f"tournament[{index}]"
+    name = ctx.checked(key, _strategy_name, value)
+    if name in names:
+        ctx.fail(key, f"{name!r} is listed twice: each strategy once")
+    return str(name)
