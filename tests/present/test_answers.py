@@ -334,3 +334,14 @@ def test_a_small_sweep_quotes_the_paired_verdict_instead_of_the_range(folders) -
     assert any(s.startswith("Sweep by-players: the interval of the first mover") for s in sentences)
     alone = ans.answer_sentences(answers, sweep_groups(runs))
     assert any(s.startswith("Sweep by-players: mean round length") for s in alone)
+
+
+def test_the_skill_sentence_follows_the_range_test() -> None:
+    from uno_stats.analysis.tournament import SkillSpread
+
+    def spread(p: float) -> SkillSpread:
+        gap = Estimate(0.05, 0.03, 0.07, 900)
+        return SkillSpread("t", "mattel-2022", "basic", "random", gap, p, np.arange(3), np.zeros(3))
+
+    assert "the range test rejects equal strengths, p = 0.001" in ans.spread_answer(spread(0.001))
+    assert "does not reject equal strengths, p = 0.2" in ans.spread_answer(spread(0.2))

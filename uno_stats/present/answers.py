@@ -12,6 +12,9 @@ whose words follow from those numbers alone:
   a difference at the 5% level whatever the two estimates' correlation);
 - a sweep measure "differs across the sweep" only when the intervals of its lowest and
   highest point do not overlap;
+- a skill spread "rejects equal strengths" only when the range (max-statistic) test of
+  every strategy's share, which allows for picking best and worst after looking, gives
+  p < 0.05;
 - a comparison quotes the verdict line of :mod:`uno_stats.present.verdicts` (Holm p and
   interval agree, else "borderline").
 
@@ -212,11 +215,16 @@ def spread_answer(s: SkillSpread) -> str:
     """How far apart the best and worst strategy are in one tournament."""
     g = [100 * x for x in (s.spread.value, s.spread.low, s.spread.high)]
     name = ", ".join([s.name, *s.same_as])
+    test = (
+        f"the range test rejects equal strengths, {format_p(s.p)}"
+        if s.p < ALPHA
+        else f"the range test does not reject equal strengths, {format_p(s.p)}"
+    )
     return (
         f"Skill under {' = '.join([s.preset, *s.same_presets])} ({name}): the best strategy "
         f"({s.best}) wins {g[0]:.2f} pp more of its seat-rounds than the worst ({s.worst}) "
         f"(95% CI {g[1]:.2f} to {g[2]:.2f} pp, {s.spread.n:,} deals; best and worst are "
-        "picked after looking, so the gap leans high)."
+        f"picked after looking, so the gap leans high; {test})."
     )
 
 
