@@ -345,3 +345,13 @@ def test_the_skill_sentence_follows_the_range_test() -> None:
 
     assert "the range test rejects equal strengths, p = 0.001" in ans.spread_answer(spread(0.001))
     assert "does not reject equal strengths, p = 0.2" in ans.spread_answer(spread(0.2))
+
+
+def test_a_brief_sweep_answer_keeps_length_and_the_first_mover(folders) -> None:
+    runs = runs_of(folders, "sweep")
+    answers = [answer_run(r) for r in runs]
+    brief = ans.answer_sentences(answers, sweep_groups(runs), brief=True)
+    full = ans.answer_sentences(answers, sweep_groups(runs))
+    assert len(brief) == 2
+    assert "mean round length" in brief[0] and "first mover's edge" in brief[1]
+    assert len(full) > len(brief) and set(brief) <= set(full)

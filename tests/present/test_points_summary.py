@@ -14,7 +14,8 @@ def test_a_large_sweep_shows_40_points_and_says_where_the_rest_is(tmp_path) -> N
     runs = open_runs(folder)
     assert len(runs) == 45
     text = points_summary_text(runs, folder)
-    assert text.startswith("big: 45 points, 2,700 rounds in all, seed 7\n")
+    assert text.startswith("Answers\n")  # the sweep's answers first, then its points
+    assert "\nbig: 45 points, 2,700 rounds in all, seed 7\n" in text
     for block in text.split("\n\n"):  # a table too wide is split into column blocks
         rows = [line for line in block.splitlines() if line.startswith(("3 ", "4 ", "5 "))]
         assert len(rows) in (0, MAX_ROWS) and MAX_ROWS == 40

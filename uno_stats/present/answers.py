@@ -300,13 +300,21 @@ def _reference_answer(g: SweepGroup, m: Measure, points: Sequence[tuple[str, Est
     )
 
 
+BRIEF_MEASURES = ("mean_turns", "first_mover_edge", "mean_match_rounds")
+"""The measures a brief answer (the terminal summary after a sweep's ``run``) keeps."""
+
+
 def sweep_answers(
-    g: SweepGroup, by_path: dict[str, RunAnswers], compared: frozenset[str] = frozenset()
+    g: SweepGroup,
+    by_path: dict[str, RunAnswers],
+    compared: frozenset[str] = frozenset(),
+    brief: bool = False,
 ) -> list[str]:
-    """Every main measure across one sweep, but those whose paired comparison (a metric in
-    ``compared``) is quoted instead."""
+    """Every main measure across one sweep (``brief``: those of :data:`BRIEF_MEASURES`),
+    but those whose paired comparison (a metric in ``compared``) is quoted instead."""
     members = [by_path[str(r.path)] for r in g.runs]
     shown = [m for m in measures_for(members) if m.metric is None or m.metric not in compared]
+    shown = [m for m in shown if not brief or m.key in BRIEF_MEASURES]
     found = (sweep_answer(g, m, by_path) for m in shown)
     return [s for s in found if s is not None]
 
@@ -333,6 +341,7 @@ def answer_sentences(
     found: Tournaments | None = None,
     comparisons: Sequence[RunComparison] = (),
     settled: Sequence[str] = (),
+    brief: bool = False,
 ) -> list[str]:
     """Tournaments, sweeps (without the measures a quoted comparison answers), the
     comparison verdicts of :data:`ANSWER_METRICS` (up to :data:`MAX_COMPARED` runs; a
@@ -341,7 +350,8 @@ def answer_sentences(
     those answers anything (a sweep of one point, a tournament of one seating).
 
     ``settled``: the verdict lines of settles among the runs; they come first, and the
-    fixed-sample comparison verdicts (secondary to them) are left to the Rule effect."""
+    fixed-sample comparison verdicts (secondary to them) are left to the Rule effect.
+    ``brief``: a sweep answers with :data:`BRIEF_MEASURES` only."""
     out: list[str] = list(settled)
     by_path = {str(a.run.path): a for a in answers}
     if found is not None:
@@ -355,7 +365,7 @@ def answer_sentences(
     compared = frozenset(r.comparison.metric for r in comparisons) if quoted else frozenset()
     for g in groups:
         if not all(r.manifest.tournament for r in g.runs):
-            out += sweep_answers(g, by_path, compared)
+            out += sweep_answers(g, by_path, compared, brief)
     out += quoted
     alone = [a for a in answers if str(a.run.path) not in grouped and not a.run.manifest.tournament]
     if len(out) == len(settled) and not alone:
@@ -372,8 +382,9 @@ def answers_section(
     found: Tournaments | None = None,
     comparisons: Sequence[RunComparison] = (),
     settled: Sequence[str] = (),
+    brief: bool = False,
 ) -> None:
     """The Answers heading and one paragraph per sentence of :func:`answer_sentences`."""
     doc.heading("Answers")
-    for sentence in answer_sentences(answers, groups, found, comparisons, settled):
+    for sentence in answer_sentences(answers, groups, found, comparisons, settled, brief):
         doc.para(sentence)
