@@ -202,7 +202,7 @@ def fractional_plan(k: int, resolution: int) -> tuple[int, tuple[str, ...], int 
         limits = ", ".join(f"{max_factors(r)} at resolution {r}" for r in RESOLUTIONS)
         raise DesignError(
             f"{k} two-level axes at resolution {resolution}: the tabulated designs hold at "
-            f"most {limits}"
+            f"most {limits} (or use type: random)"
         )
     return min(fits, key=lambda c: c[0])
 
@@ -311,10 +311,10 @@ def _aliases(
 def alias_table(design: Design, max_order: int = 2) -> list[tuple[str, list[str]]]:
     """Every main effect and interaction up to ``max_order`` factors (factor names joined by
     ':'), each with the terms up to ``max_order`` it is aliased with ([] when clear)."""
-    return _alias_table(design.factors, design.words, max_order)
+    return alias_table_of(design.factors, design.words, max_order)
 
 
-def _alias_table(
+def alias_table_of(
     factors: Sequence[str], words: Sequence[str], max_order: int
 ) -> list[tuple[str, list[str]]]:
     out = []

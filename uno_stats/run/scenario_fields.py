@@ -324,7 +324,8 @@ def check_design(data: dict, ctx: ErrorContext) -> dict[str, Any] | None:
         ctx.fail("design", "a design chooses the points of a sweep: add sweep: or remove design")
     if raw == "full":
         return None
-    raw = mapping(raw, "design", ctx, _DESIGN_ALLOWED)
+    if not isinstance(raw, dict):
+        ctx.bad_value("design", raw, _DESIGN_ALLOWED)
     kind = raw.get("type")
     if "type" not in raw:
         ctx.fail("design", f"missing type: {_DESIGN_ALLOWED}")
