@@ -360,3 +360,18 @@ def test_compare_metric_and_margin_options(tiny, tmp_path):
     for bad in (["--margin", "two"], ["-m", "fastest_turns"]):
         failed = cli.invoke(app, [*args, *bad])
         assert failed.exit_code == 1 and len(error_lines(failed)) == 1
+
+
+def test_validate_prints_a_fractional_design_and_its_aliases(tmp_path):
+    axes = "".join(f"  rules.{k}: [false, true]\n" for k in ("jump_in", "seven_zero", "deflect"))
+    text = f"name: frac\nsweep:\n{axes}  rules.draw: [one, until-playable]\n"
+    path = write(tmp_path, "frac.yaml", text + "design: {type: fractional, resolution: 3}\n")
+    result = cli.invoke(app, ["validate", str(path)])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].endswith(", 8 sweep points")
+    assert lines[1] == (
+        "design: 2^(4-1) fractional factorial, 8 of the 16 points, resolution IV (asked: 3)"
+    )
+    assert "  generators: D=ABC" in lines
+    assert "    rules.jump_in:rules.seven_zero = rules.deflect:rules.draw" in lines

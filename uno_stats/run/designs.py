@@ -209,12 +209,22 @@ def fractional_plan(k: int, resolution: int) -> tuple[int, tuple[str, ...], int 
 
 def fractional_rows(k: int, resolution: int) -> list[tuple[int, ...]]:
     """The level indices (0/1) of :func:`fractional_plan`'s design, run by run."""
-    runs, generators, _ = fractional_plan(k, resolution)
+    return regular_rows(k, fractional_plan(k, resolution)[1])
+
+
+def regular_rows(k: int, generators: Sequence[str]) -> list[tuple[int, ...]]:
+    """The 2^(k-p) runs of ``generators`` (``X=ABC``, base letters only): the base factors in
+    Yates order (A fastest), each generated factor the product of its letters' columns."""
     base = k - len(generators)
     columns = [_mask(g.partition("=")[2]) for g in generators]
+    named = [g.partition("=")[0] for g in generators]
+    if named != list(LETTERS[base:k]) or any(column >> base for column in columns):
+        raise DesignError(
+            f"generators {list(generators)}: {LETTERS[base:k]} from base letters {LETTERS[:base]}"
+        )
     rows = []
-    for run in range(runs):
-        base_levels = tuple(run >> j & 1 for j in range(base))  # Yates order: A fastest
+    for run in range(2**base):
+        base_levels = tuple(run >> j & 1 for j in range(base))
         # a product of +-1 codes is +1 when an even number of them are -1 (level 0)
         added = tuple(1 - _popcount(~run & column) % 2 for column in columns)
         rows.append(base_levels + added)
@@ -259,13 +269,17 @@ def full_design(factors: Sequence[str], sizes: Sequence[int]) -> Design:
 
 def fractional_design(factors: Sequence[str], resolution: int) -> Design:
     """The tabulated 2^(k-p) design of ``factors`` (two values each) for ``resolution``."""
-    k = len(factors)
-    _, generators, _ = fractional_plan(k, resolution)
+    return regular_design(factors, fractional_plan(len(factors), resolution)[1])
+
+
+def regular_design(factors: Sequence[str], generators: Sequence[str]) -> Design:
+    """The regular 2^(k-p) design of ``factors`` with these ``generators`` (see
+    :func:`regular_rows`): a recorded design rebuilt as it was run."""
     words = defining_words(generators)
-    rows = fractional_rows(k, resolution)
-    return Design(
-        "fractional", tuple(factors), _array(rows, k), generators, words, resolution_of(words)
-    )
+    rows = regular_rows(len(factors), generators)
+    resolution = resolution_of(words)
+    array = _array(rows, len(factors))
+    return Design("fractional", tuple(factors), array, tuple(generators), words, resolution)
 
 
 def random_design(factors: Sequence[str], sizes: Sequence[int], points: int, seed: int) -> Design:
@@ -284,9 +298,9 @@ def design_from_record(
     if record is None or record.get("kind") == "full":
         return full_design(factors, sizes)
     if record.get("kind") == "fractional":
-        design = fractional_design(factors, int(record["resolution"] or 3))
-        if list(design.generators) != list(record.get("generators", [])):
-            raise DesignError(f"generators {record.get('generators')} are not the table's")
+        design = regular_design(factors, [str(g) for g in record.get("generators", [])])
+        if (design.resolution, design.points) != (record.get("resolution"), record.get("points")):
+            raise DesignError(f"generators {record.get('generators')} do not give this design")
         return design
     raise DesignError(f"a {record.get('kind')} design is rebuilt from its points' assignments")
 
