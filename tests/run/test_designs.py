@@ -152,6 +152,18 @@ def test_fewest_runs_the_issue_names() -> None:
         assert fractional_plan(k, 4)[0] == 2 ** math.ceil(math.log2(2 * k))
 
 
+def test_no_fraction_where_the_full_product_is_as_small() -> None:
+    """SCENARIO.md: 2 axes or fewer, 3 at resolution 4 or 5, 4 at resolution 5: the full
+    product; 4 at resolution 3 get the 8-point resolution IV design."""
+    full = [(1, 3), (2, 3), (1, 4), (2, 4), (3, 4), (1, 5), (2, 5), (3, 5), (4, 5)]
+    for k in range(1, 6):
+        for resolution in RESOLUTIONS:
+            runs, generators, _ = fractional_plan(k, resolution)
+            assert (generators == ()) == ((k, resolution) in full), (k, resolution)
+            assert runs == (2**k if generators == () else runs)
+    assert fractional_plan(4, 3) == (8, ("D=ABC",), 4)
+
+
 def test_one_design_per_factors_and_runs_and_every_source_cited() -> None:
     keys = [(r.k, r.runs) for r in TABLE]
     assert len(keys) == len(set(keys))
@@ -227,6 +239,9 @@ def test_random_design_is_a_latin_hypercube_of_distinct_points() -> None:
     assert (again.levels == d.levels).all()
     other = random_design(["players", "rules.hand_size", "rules.jump_in"], [5, 4, 2], 20, 8)
     assert not (other.levels == d.levels).all()
+    uneven = random_design(["a", "b"], [3, 4], 10, seed=1)  # 10 points over 3 and 4 values
+    assert sorted(np.bincount(uneven.levels[:, 0]).tolist()) == [3, 3, 4]
+    assert sorted(np.bincount(uneven.levels[:, 1]).tolist()) == [2, 2, 3, 3]
     with pytest.raises(DesignError, match="from 2 to 40"):
         random_design(["a", "b", "c"], [5, 4, 2], 41, 0)
 

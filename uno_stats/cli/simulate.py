@@ -119,7 +119,8 @@ def validate(
     ],
 ) -> None:
     """Check scenario files without simulating anything (every error of a file, one line
-    each)."""
+    each); a fractional or random sweep design is printed, a fractional one with its alias
+    table."""
     from uno_stats.run.scenario import load_scenario
 
     failed = False

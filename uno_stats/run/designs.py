@@ -2,7 +2,7 @@
 
 ``full`` is the cartesian product of the axes (first axis slowest). ``fractional`` is a
 regular two-level 2^(k-p) fractional factorial, looked up in :data:`TABLE`: the fewest runs
-that reach the requested resolution, with minimum-aberration generators. ``random`` is a
+that reach the requested resolution, with the tables' (minimum-aberration) generators. ``random`` is a
 Latin hypercube over the listed values of each axis, drawn from a seed.
 
 Coding: an axis's first listed value is level 0 (coded -1), its second level 1 (+1). The
@@ -11,8 +11,8 @@ first k-p are the base factors, whose runs are in standard (Yates) order (A chan
 and each generated factor's column is the product of its generator's base columns.
 
 The table (:data:`TABLE`) is D. C. Montgomery, *Design and Analysis of Experiments*, Table
-8.14 ("Selected 2^(k-p) fractional factorial designs"; the same generators as Box, Hunter &
-Hunter, *Statistics for Experimenters*, 2nd ed., Table 6.22) for k <= 11 and the 16-run
+8.14 ("Selected 2^(k-p) fractional factorial designs"; cf. Box, Hunter & Hunter,
+*Statistics for Experimenters*, 2nd ed., Table 6.22) for k <= 11 and the 16-run
 resolution III designs up to 15 factors; the 32-run resolution IV designs for 12 to 16
 factors are NIST/SEMATECH Dataplot's table DEXRES4 (after Box, Hunter & Hunter). Those
 tables stop at 128 runs: the 256-run resolution V/VI designs for 12 to 15 factors were found
