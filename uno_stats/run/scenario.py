@@ -256,8 +256,10 @@ def _build(data: Any, ctx: ErrorContext, top_line: int | None) -> Scenario:
     if not isinstance(data, dict):
         ctx.raise_errors()
     names = ctx.attempt(partial(check_tournament, data, ctx), None)
+    before = len(ctx.errors)
     spec = ctx.attempt(partial(check_design, data, ctx), None)
-    product = "design" not in data or spec is None  # a design's own points are counted
+    # a design's own points are counted; a design in error adds no product error
+    product = spec is None and len(ctx.errors) == before
     sweep_check = partial(check_sweep, data, ctx, product)
     axes = None if names is not None else ctx.attempt(sweep_check, None)
     ctx.raise_errors()
