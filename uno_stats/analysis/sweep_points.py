@@ -1,0 +1,98 @@
+"""A sweep as the effects analysis reads it: its axes, and each point's values and rows.
+
+The one place that knows how a sweep is stored (today a folder of point runs, each with a
+manifest naming its axis values), so that a change of storage changes :func:`sweep_of`
+alone. Everything downstream sees :class:`Sweep` and :class:`SweepPoint`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from uno_stats.errors import ResultsError
+
+if TYPE_CHECKING:
+    from uno_stats.run.results import Run
+
+DEAL_AXES: tuple[str, ...] = ("players", "deck.decks", "rules.hand_size")
+"""Axes that change the deal itself: points that differ in them do not replay the same deals."""
+
+
+@dataclass(frozen=True)
+class SweepPoint:
+    """One point: its label, its value on every axis, how its games were drawn, its rows.
+
+    ``deal``: the seed, game count, players, decks and hand size. Points with the same
+    ``deal`` replay the same deals game by game (game k of each starts from the same
+    shuffle), so their games pair up by index.
+    """
+
+    label: str
+    values: dict[str, Any]
+    seed: int
+    games: int
+    players: int
+    deal: tuple[Any, ...]
+    rows: pl.LazyFrame
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A sweep's name, its axes in the file's order (values in order) and its points."""
+
+    name: str
+    axes: dict[str, tuple[Any, ...]]
+    points: tuple[SweepPoint, ...]
+
+    @property
+    def seed(self) -> int:
+        """The seed of the first point (every point of a sweep shares it)."""
+        return self.points[0].seed
+
+
+def sweep_of(runs: Sequence[Run]) -> Sweep:
+    """The sweep whose point runs are ``runs`` (as opened from one sweep folder).
+
+    Raises :class:`ResultsError` when the runs are not the points of one sweep.
+    """
+    if not runs:
+        raise ResultsError("no runs: effects needs the results folder of a sweep")
+    names = {run.manifest.name for run in runs}
+    if len(names) != 1:
+        raise ResultsError(
+            "effects reads one sweep at a time; these runs belong to " + ", ".join(sorted(names))
+        )
+    name = names.pop()
+    axes: dict[str, list[Any]] = {}
+    points = []
+    for run in runs:
+        m = run.manifest
+        if m.tournament is not None:
+            raise ResultsError(f"{name}: a tournament, not a sweep: use summary or compare")
+        if not m.sweep_assignment:
+            raise ResultsError(f"{run.path}: not a sweep point (no sweep axes in its manifest)")
+        for axis, value in m.sweep_assignment.items():
+            seen = axes.setdefault(axis, [])
+            if value not in seen:
+                seen.append(value)
+        scenario = run.scenario
+        decks = int((scenario.deck or {}).get("decks", 1))
+        deal = (m.seed, m.games, scenario.players, decks, scenario.rules.get("hand_size"))
+        points.append(
+            SweepPoint(
+                label=m.sweep_label or run.path.name,
+                values=dict(m.sweep_assignment),
+                seed=m.seed,
+                games=m.games,
+                players=scenario.players,
+                deal=deal,
+                rows=run.scan(),
+            )
+        )
+    if any(set(p.values) != set(axes) for p in points):
+        raise ResultsError(f"{name}: the points do not all name the same sweep axes")
+    return Sweep(name, {axis: tuple(values) for axis, values in axes.items()}, tuple(points))
