@@ -1,0 +1,284 @@
+"""Effects of a sweep's axes: contrasts by hand from the Parquet rows, A vs A, compare's
+paired difference, and the coverage of the intervals on synthetic paired data."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from uno_stats.analysis.compare import compare_metric
+from uno_stats.analysis.effects import (
+    UNCHANGED,
+    Term,
+    contrast,
+    grid_of,
+    metric_effects,
+    sweep_effects,
+    terms_of,
+)
+from uno_stats.analysis.quantiles import mid_quantile
+from uno_stats.analysis.sweep_points import Sweep, SweepPoint, sweep_of
+from uno_stats.cli import app
+from uno_stats.run.verify import verified_runs
+
+ROOT = Path(__file__).resolve().parents[2]
+FACTORIAL = """\
+name: fact
+players: 4
+games: 150
+seed: 7
+rules:
+  preset: classic-house
+sweep:
+  players: [2, 3, 4]
+  deck.decks: [1, 2]
+  rules.jump_in: [false, true]
+  rules.draw: [one, until-playable]
+"""
+A_VS_A = """\
+name: ava
+players: 4
+games: 300
+seed: 11
+rules:
+  preset: classic-house
+sweep:
+  rules.jump_in: [false, true]
+  rules.max_turns: [5000, 6000]
+"""
+
+
+def _run(tmp: Path, name: str, text: str | None = None, games: int | None = None) -> Path:
+    path = tmp / f"{name}.yaml"
+    if text is not None:
+        path.write_text(text)
+    else:
+        path = ROOT / "scenarios" / f"{name}.yaml"
+    args = ["run", str(path), "--out", str(tmp / "results"), "--workers", "1", "--quiet"]
+    if games is not None:
+        args += ["--games", str(games)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    return tmp / "results" / name
+
+
+@pytest.fixture(scope="module")
+def folders(tmp_path_factory) -> dict[str, Path]:
+    tmp = tmp_path_factory.mktemp("effects")
+    return {
+        "fact": _run(tmp, "fact", FACTORIAL),
+        "ava": _run(tmp, "ava", A_VS_A),
+        "jump-in": _run(tmp, "jump-in", games=400),
+    }
+
+
+def _sweep(folder: Path) -> Sweep:
+    return sweep_of(verified_runs(folder))
+
+
+def _rows(folder: Path) -> dict[tuple, pl.DataFrame]:
+    """Each point's rows read straight from its Parquet parts, keyed by its axis values."""
+    out = {}
+    for run in verified_runs(folder):
+        frame = pl.read_parquet(sorted((run.path / "parts").glob("*.parquet")))
+        out[tuple(run.manifest.sweep_assignment.values())] = frame
+    return out
+
+
+def _value(frame: pl.DataFrame, metric: str) -> float:
+    """The metric of one point computed from its rows by hand."""
+    won = frame.filter(pl.col("status") == "won")
+    if metric == "mean_turns":
+        return float(frame["turns"].cast(pl.Float64).mean())
+    if metric == "median_turns":
+        values, counts = np.unique(frame["turns"].to_numpy(), return_counts=True)
+        return mid_quantile(values, counts, 0.5)
+    if metric == "first_mover_win_rate":
+        return float((won["winner"].cast(pl.Int64) == won["first_player"].cast(pl.Int64)).mean())
+    if metric == "first_mover_edge":
+        return _value(frame, "first_mover_win_rate") - 1 / int(frame["players"][0])
+    if metric == "comeback3_rate":
+        winners = won.select(
+            pl.col("max_deficit").list.get(pl.col("winner").cast(pl.Int64)).alias("w"),
+            pl.col("max_deficit").list.eval(pl.element() >= 3).list.sum().alias("behind"),
+        )
+        return float((winners["w"] >= 3).sum() / winners["behind"].sum())
+    raise AssertionError(metric)
+
+
+def _cell_mean(values: dict[tuple, float], fixed: dict[int, object]) -> float:
+    """Mean of the point values whose axis positions hold the ``fixed`` values."""
+    chosen = [v for key, v in values.items() if all(key[i] == x for i, x in fixed.items())]
+    return float(np.mean(chosen))
+
+
+def _effect(effects, metric: str, term: str):
+    (found,) = [e for e in effects if e.metric == metric and e.term.name == term]
+    return found
+
+
+@pytest.mark.parametrize(
+    "metric", ["mean_turns", "median_turns", "first_mover_edge", "comeback3_rate"]
+)
+def test_main_effects_and_interactions_equal_hand_contrasts(folders, metric):
+    sweep = _sweep(folders["fact"])
+    rows = _rows(folders["fact"])
+    values = {key: _value(frame, metric) for key, frame in rows.items()}
+    result = sweep_effects(sweep, [metric], three_factor=True, resamples=50)
+    axes = list(sweep.axes)
+    # main effects of every axis kind: booleans, rule values, players (3 levels), deck.decks
+    hand = {
+        "deck.decks": _cell_mean(values, {1: 2}) - _cell_mean(values, {1: 1}),
+        "rules.jump_in": _cell_mean(values, {2: True}) - _cell_mean(values, {2: False}),
+        "rules.draw": _cell_mean(values, {3: "until-playable"}) - _cell_mean(values, {3: "one"}),
+        "players=3": _cell_mean(values, {0: 3}) - _cell_mean(values, {0: 2}),
+        "players=4": _cell_mean(values, {0: 4}) - _cell_mean(values, {0: 2}),
+    }
+
+    # A:B = half the difference of A's effect at B's two levels
+    def a_effect(i, hi, lo, fixed):
+        return _cell_mean(values, {i: hi, **fixed}) - _cell_mean(values, {i: lo, **fixed})
+
+    hand["rules.jump_in:rules.draw"] = (
+        a_effect(2, True, False, {3: "until-playable"}) - a_effect(2, True, False, {3: "one"})
+    ) / 2
+    hand["players=4:rules.jump_in"] = (
+        a_effect(0, 4, 2, {2: True}) - a_effect(0, 4, 2, {2: False})
+    ) / 2
+    hand["deck.decks:rules.jump_in:rules.draw"] = (
+        (
+            a_effect(1, 2, 1, {2: True, 3: "until-playable"})
+            - a_effect(1, 2, 1, {2: False, 3: "until-playable"})
+        )
+        - (a_effect(1, 2, 1, {2: True, 3: "one"}) - a_effect(1, 2, 1, {2: False, 3: "one"}))
+    ) / 4
+    assert axes == ["players", "deck.decks", "rules.jump_in", "rules.draw"]
+    for term, value in hand.items():
+        assert _effect(result.effects, metric, term).estimate == pytest.approx(value, abs=1e-12)
+
+
+def test_terms_and_contrast_weights():
+    axes = {"a": (0, 1), "b": ("x", "y", "z"), "c": (True,)}
+    names = [t.name for t in terms_of(axes, 2)]
+    assert names == ["a", "b=y", "b=z", "a:b=y", "a:b=z"]
+    sweep_axes = {"a": (0, 1), "b": (0, 1)}
+    points = tuple(
+        SweepPoint(f"{a}{b}", {"a": a, "b": b}, 1, 1, 4, (1,), pl.LazyFrame())
+        for a, b in itertools.product((0, 1), (0, 1))
+    )
+    grid = grid_of(Sweep("s", sweep_axes, points))
+    y = np.array([1.0, 2.0, 4.0, 8.0])  # (a, b) = 00, 01, 10, 11
+    arranged = grid.arrange(y)
+    assert contrast(arranged, grid, Term(("a",), (1,), "a")) == (4 + 8) / 2 - (1 + 2) / 2
+    assert contrast(arranged, grid, Term(("a", "b"), (1, 1), "a:b")) == ((8 - 2) - (4 - 1)) / 2
+
+
+def test_pairing_follows_the_deal(folders):
+    sweep = _sweep(folders["fact"])
+    result = sweep_effects(sweep, ["mean_turns"], resamples=20)
+    e = _effect(result.effects, "mean_turns", "rules.jump_in")
+    assert e.method == "paired t within 6 deal groups, independent between"
+    assert e.games == 6 * 150
+    assert "players, deck.decks change the deal" in result.pairing
+    paired = sweep_effects(_sweep(folders["ava"]), ["mean_turns"], resamples=20)
+    assert _effect(paired.effects, "mean_turns", "rules.jump_in").method == "paired t over games"
+    assert paired.pairing.startswith("Every point replays the same 300 deals (seed 11)")
+
+
+def test_a_vs_a_axis_is_exactly_zero_and_never_changed_a_game(folders):
+    sweep = _sweep(folders["ava"])
+    metrics = ["mean_turns", "median_turns", "p90_turns", "first_mover_edge", "comeback3_rate"]
+    result = sweep_effects(sweep, metrics, resamples=50)
+    assert result.unchanged_axes == ("rules.max_turns",)
+    for metric in metrics:
+        for term in ("rules.max_turns", "rules.jump_in:rules.max_turns"):
+            e = _effect(result.effects, metric, term)
+            assert (e.estimate, e.low, e.high) == (0.0, 0.0, 0.0)
+            assert e.verdict == UNCHANGED and math.isnan(e.p) and math.isnan(e.p_holm)
+        assert _effect(result.effects, metric, "rules.jump_in").status == "tested"
+
+
+def test_single_axis_effect_equals_compare_paired_difference(folders):
+    sweep = _sweep(folders["jump-in"])
+    off, on = (p.rows for p in sweep.points)
+    for rows in (off, on):  # every round won: compare's paired shares count the same rounds
+        assert rows.select((pl.col("status") != "won").sum()).collect().item() == 0
+    metrics = ["mean_turns", "median_turns", "p90_turns", "comeback3_rate", "first_mover_edge"]
+    result = sweep_effects(sweep, metrics, resamples=200)
+    for metric in metrics:
+        c = compare_metric(off, on, metric, paired=True)
+        e = _effect(result.effects, metric, "rules.jump_in")
+        assert e.estimate == pytest.approx(c.difference.value, abs=1e-12)
+        if metric in ("mean_turns", "comeback3_rate"):  # the same interval too
+            assert (e.low, e.high) == pytest.approx((c.difference.low, c.difference.high))
+            assert e.p == pytest.approx(c.p)
+
+
+def test_margin_names_no_practical_effect(folders):
+    from uno_stats.analysis.metrics import parse_margin
+
+    sweep = _sweep(folders["ava"])
+    wide = sweep_effects(sweep, ["mean_turns"], margin=parse_margin("50")).effects
+    assert {e.term.name: e.verdict for e in wide} == {
+        "rules.jump_in": "no practical effect",
+        "rules.max_turns": UNCHANGED,
+        "rules.jump_in:rules.max_turns": UNCHANGED,
+    }
+    narrow = sweep_effects(sweep, ["mean_turns"], margin=parse_margin("0.01")).effects
+    assert _effect(narrow, "mean_turns", "rules.jump_in").verdict == ""
+
+
+def _synthetic_sweep(rng: np.random.Generator, games: int) -> Sweep:
+    """A 2 x 2 factorial of whole-number 'turns' with ties, paired by a shared part per game:
+    turns = S_k + Y_k,ab, S ~ NB(4, mean 20), Y_ab ~ NB(4, mean 20 + 3a + b + 2ab)."""
+    shared = rng.negative_binomial(4, 4 / 24, size=games)
+    points = []
+    for a, b in itertools.product((0, 1), (0, 1)):
+        mean = 20 + 3 * a + b + 2 * a * b
+        own = rng.negative_binomial(4, 4 / (4 + mean), size=games)
+        rows = pl.LazyFrame({"game": np.arange(games), "turns": shared + own})
+        points.append(SweepPoint(f"{a}{b}", {"a": a, "b": b}, 1, games, 4, (1,), rows))
+    return Sweep("synthetic", {"a": (0, 1), "b": (0, 1)}, tuple(points))
+
+
+def _true_median_effect() -> float:
+    """The main effect of a on the population mid-median of S + Y_ab (pmfs convolved)."""
+    from scipy import stats
+
+    support = np.arange(400)
+
+    def law(mean: float) -> np.ndarray:
+        return stats.nbinom.pmf(support, 4, 4 / (4 + mean))
+
+    shared = law(20)
+    medians = {}
+    for a, b in itertools.product((0, 1), (0, 1)):
+        pmf = np.convolve(shared, law(20 + 3 * a + b + 2 * a * b))[: len(support)]
+        medians[a, b] = mid_quantile(support.astype(float), pmf / pmf.sum(), 0.5)
+    return (medians[1, 0] + medians[1, 1] - medians[0, 0] - medians[0, 1]) / 2
+
+
+@pytest.mark.slow
+def test_coverage_of_effect_intervals_on_paired_whole_numbers():
+    rng = np.random.default_rng(2026)
+    truth = {("mean_turns", "a"): 4.0, ("mean_turns", "a:b"): 1.0}
+    truth[("median_turns", "a")] = _true_median_effect()
+    covered = dict.fromkeys(truth, 0)
+    reps = 1000
+    for _ in range(reps):
+        sweep = _synthetic_sweep(rng, 400)
+        grid = grid_of(sweep)
+        terms = terms_of(sweep.axes, 2)
+        for metric in ("mean_turns", "median_turns"):
+            for e in metric_effects(sweep, grid, metric, terms, resamples=200):
+                key = (metric, e.term.name)
+                if key in truth:
+                    covered[key] += e.low <= truth[key] <= e.high
+    for key, hits in covered.items():
+        assert 0.93 <= hits / reps <= 0.97, (key, hits / reps)
