@@ -282,3 +282,50 @@ def test_coverage_of_effect_intervals_on_paired_whole_numbers():
                     covered[key] += e.low <= truth[key] <= e.high
     for key, hits in covered.items():
         assert 0.93 <= hits / reps <= 0.97, (key, hits / reps)
+
+
+def _points(deals: list[tuple], turns: list[np.ndarray], extra: list[np.ndarray]) -> Sweep:
+    """A 2-point synthetic sweep over axis ``a`` with the given deals and columns."""
+    points = []
+    for a, (deal, t, x) in enumerate(zip(deals, turns, extra, strict=True)):
+        rows = pl.LazyFrame({"game": np.arange(len(t)), "turns": t, "x": x})
+        points.append(SweepPoint(str(a), {"a": a}, deal[0], len(t), 4, deal, rows))
+    return Sweep("s", {"a": (0, 1)}, tuple(points))
+
+
+def test_points_with_other_deals_are_independent_and_identical_columns_say_so():
+    rng = np.random.default_rng(5)
+    turns = [rng.integers(10, 60, 300), rng.integers(10, 60, 300)]
+    same = np.ones(300)
+    paired = _points([(1, 300, 4), (1, 300, 4)], turns, [same, same])
+    other = _points([(1, 300, 4), (1, 300, 5)], turns, [same, same])
+    (e_paired,) = sweep_effects(paired, ["mean_turns"]).effects
+    (e_other,) = sweep_effects(other, ["mean_turns"]).effects
+    assert e_paired.method == "paired t over games"
+    assert e_other.method == "independent points, t"
+    assert e_paired.estimate == e_other.estimate
+    from scipy import stats
+
+    d = (turns[1] - turns[0]).astype(float)  # the paired t by hand
+    half = stats.t.ppf(0.975, 299) * d.std(ddof=1) / math.sqrt(300)
+    assert (e_paired.high - e_paired.low) / 2 == pytest.approx(half, rel=1e-9)
+    va, vb = (t.astype(float).var(ddof=1) / 300 for t in turns)  # Welch by hand
+    df = (va + vb) ** 2 / (va**2 / 299 + vb**2 / 299)
+    half = stats.t.ppf(0.975, df) * math.sqrt(va + vb)
+    assert (e_other.high - e_other.low) / 2 == pytest.approx(half, rel=1e-9)
+    (flat,) = sweep_effects(paired, ["mean_x"]).effects
+    assert flat.status == "identical" and flat.verdict == "identical in every game"
+    assert (flat.estimate, flat.low, flat.high) == (0.0, 0.0, 0.0)
+    short = _points([(1, 300, 4), (1, 300, 4)], [turns[0], turns[1][:299]], [same, same[:299]])
+    (e_short,) = sweep_effects(short, ["mean_turns"]).effects
+    assert e_short.method == "independent points, t"
+
+
+def test_relative_margin_is_a_share_of_the_mean_over_points():
+    from uno_stats.analysis.metrics import parse_margin
+
+    rng = np.random.default_rng(6)
+    turns = [rng.integers(10, 60, 300), rng.integers(12, 62, 300)]
+    sweep = _points([(1, 300, 4), (1, 300, 4)], turns, [turns[0], turns[0]])
+    (e,) = sweep_effects(sweep, ["mean_turns"], margin=parse_margin("10%")).effects
+    assert e.bound == pytest.approx(0.1 * (turns[0].mean() + turns[1].mean()) / 2)

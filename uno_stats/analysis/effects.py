@@ -424,6 +424,17 @@ def _method(spec: MetricSpec, groups: Sequence[_GroupData]) -> str:
     return f"paired {base} within {len(groups)} deal groups, independent between"
 
 
+def effect_spec(metric: str) -> MetricSpec:
+    """The metric's spec; a metric with no effect estimate (a distribution) raises."""
+    spec = metric_spec(metric)
+    if spec.kind not in (*RATIO_KINDS, "quantile"):
+        raise ResultsError(
+            f"effects of {metric}: use a mean, quantile or rate metric (mean_COL, median_COL, "
+            "pNN_COL, a rate or share), not a distribution"
+        )
+    return spec
+
+
 def metric_effects(
     sweep: Sweep,
     grid: Grid,
@@ -435,12 +446,7 @@ def metric_effects(
     design: object | None = None,
 ) -> list[Effect]:
     """Every term's effect on ``metric``, Holm-adjusted over the terms (module doc)."""
-    spec = metric_spec(metric)
-    if spec.kind not in (*RATIO_KINDS, "quantile"):
-        raise ResultsError(
-            f"effects of {metric}: use a mean, quantile or rate metric (mean_COL, median_COL, "
-            "pNN_COL, a rate or share), not a distribution"
-        )
+    spec = effect_spec(metric)
     if spec.kind == "seat" and len({p.players for p in sweep.points}) > 1:
         raise ResultsError(f"effects of {metric}: the points seat different player counts")
     if spec.column is not None:

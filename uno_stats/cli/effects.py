@@ -83,14 +83,14 @@ def effects_cmd(
     per metric for its largest effect; --margin names terms with no practical effect.
     """
     with one_line_errors():
-        from uno_stats.analysis.effects import sweep_effects
-        from uno_stats.analysis.metrics import metric_spec, parse_margin
+        from uno_stats.analysis.effects import effect_spec, sweep_effects
+        from uno_stats.analysis.metrics import parse_margin
         from uno_stats.analysis.sweep_points import sweep_of
         from uno_stats.present.effects import effects_text
         from uno_stats.run.verify import verified_runs
 
         for name in metric or []:
-            metric_spec(name)
+            effect_spec(name)
         limit = parse_margin(margin) if margin is not None else None
         sweeps: list[list[Run]] = []
         for item in items:
