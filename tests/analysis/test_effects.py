@@ -184,7 +184,8 @@ def test_pairing_follows_the_deal(folders):
     result = sweep_effects(sweep, ["mean_turns"], resamples=20)
     e = _effect(result.effects, "mean_turns", "rules.jump_in")
     assert e.method == "paired t within 6 deal groups, independent between"
-    assert e.games == 6 * 150
+    assert e.games == 6 * 150  # every deal group (players x decks) holds points of jump_in
+    assert _effect(result.effects, "mean_turns", "players=3").games == 4 * 150  # 2 and 3 players
     assert "players, deck.decks change the deal" in result.pairing
     paired = sweep_effects(_sweep(folders["ava"]), ["mean_turns"], resamples=20)
     assert _effect(paired.effects, "mean_turns", "rules.jump_in").method == "paired t over games"
@@ -234,15 +235,24 @@ def test_margin_names_no_practical_effect(folders):
     assert _effect(narrow, "mean_turns", "rules.jump_in").verdict == ""
 
 
+def _void_p(a: int, b: int) -> float:
+    return 0.2 + 0.05 * a + 0.02 * b + 0.02 * a * b
+
+
 def _synthetic_sweep(rng: np.random.Generator, games: int) -> Sweep:
     """A 2 x 2 factorial of whole-number 'turns' with ties, paired by a shared part per game:
-    turns = S_k + Y_k,ab, S ~ NB(4, mean 20), Y_ab ~ NB(4, mean 20 + 3a + b + 2ab)."""
+    turns = S_k + Y_k,ab, S ~ NB(4, mean 20), Y_ab ~ NB(4, mean 20 + 3a + b + 2ab); and
+    void rounds, P = 0.2 + 0.05a + 0.02b + 0.02ab, from one uniform per game shared by the
+    points in half the games (so paired) and the point's own uniform in the others."""
     shared = rng.negative_binomial(4, 4 / 24, size=games)
+    latent, mixed = rng.random(games), rng.random(games) < 0.5  # paired void rounds
     points = []
     for a, b in itertools.product((0, 1), (0, 1)):
         mean = 20 + 3 * a + b + 2 * a * b
         own = rng.negative_binomial(4, 4 / (4 + mean), size=games)
-        rows = pl.LazyFrame({"game": np.arange(games), "turns": shared + own})
+        void = np.where(mixed, latent, rng.random(games)) < _void_p(a, b)
+        status = np.where(void, "void", "won")
+        rows = pl.LazyFrame({"game": np.arange(games), "turns": shared + own, "status": status})
         points.append(SweepPoint(f"{a}{b}", {"a": a, "b": b}, 1, games, 4, (1,), rows))
     return Sweep("synthetic", {"a": (0, 1), "b": (0, 1)}, tuple(points))
 
@@ -269,13 +279,15 @@ def test_coverage_of_effect_intervals_on_paired_whole_numbers():
     rng = np.random.default_rng(2026)
     truth = {("mean_turns", "a"): 4.0, ("mean_turns", "a:b"): 1.0}
     truth[("median_turns", "a")] = _true_median_effect()
+    truth[("void_rate", "a")] = 0.06
+    truth[("void_rate", "a:b")] = 0.01
     covered = dict.fromkeys(truth, 0)
     reps = 1000
     for _ in range(reps):
         sweep = _synthetic_sweep(rng, 400)
         grid = grid_of(sweep)
         terms = terms_of(sweep.axes, 2)
-        for metric in ("mean_turns", "median_turns"):
+        for metric in ("mean_turns", "median_turns", "void_rate"):
             for e in metric_effects(sweep, grid, metric, terms, resamples=200):
                 key = (metric, e.term.name)
                 if key in truth:

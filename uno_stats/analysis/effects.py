@@ -465,14 +465,22 @@ def metric_effects(
     arranged_values = grid.arrange(values)
     method = _method(spec, group_data)
     is_mean = spec.kind == "mean"
+    arranged_groups = []
+    for g in group_data:  # each group's rows on the grid, zero at the other points
+        full = np.zeros((len(values), g.values.shape[1]))
+        full[g.members] = g.values
+        arranged_groups.append(grid.arrange(full))
+    identity = grid.arrange(np.eye(len(values)))
     out = []
     for term in terms:
         estimate = float(contrast(arranged_values, grid, term))
-        variances, dfs, all_zero = [], [], True
-        for g in group_data:
-            full = np.zeros((len(values), g.values.shape[1]))
-            full[g.members] = g.values
-            z = contrast(grid.arrange(full), grid, term)
+        weights = contrast(identity, grid, term)  # each point's coefficient in the term
+        variances, dfs, all_zero, games = [], [], True, 0
+        for g, arranged in zip(group_data, arranged_groups, strict=True):
+            if not np.any(weights[g.members]):
+                continue  # the term does not use this group's points
+            games += g.games
+            z = contrast(arranged, grid, term)
             all_zero = all_zero and bool(np.all(z == 0))
             if spec.kind == "quantile":
                 finite = z[np.isfinite(z)]
@@ -511,7 +519,7 @@ def metric_effects(
                 high=high,
                 p=p,
                 p_holm=math.nan,
-                games=sum(g.games for g in group_data),
+                games=games,
                 method=UNCHANGED if status == "unchanged" else method,
                 status=status,
                 tost=tost,

@@ -187,7 +187,8 @@ def heading(result: SweepEffects) -> str:
     each = f"{games.pop():,} games a point" if len(games) == 1 else "games differ by point"
     varying = [a for a, v in sweep.axes.items() if len(v) > 1]
     return (
-        f"{sweep.name}: effects of {len(varying)} axes over {len(sweep.points):,} points, "
+        f"{sweep.name}: effects of {len(varying)} {'axis' if len(varying) == 1 else 'axes'} "
+        f"over {len(sweep.points):,} points, "
         f"{each}, seed {sweep.seed}"
     )
 
