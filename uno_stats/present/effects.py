@@ -92,8 +92,10 @@ def _context(result: SweepEffects, effect: Effect) -> str:
 
 def _number(effect: Effect, value: float) -> str:
     if effect.kind in RATE_KINDS:
-        return f"{100 * value:.1f}"
-    return f"{value:.2f}" if abs(value) < 1 else f"{value:.1f}"
+        text = f"{100 * value:.1f}"
+    else:
+        text = f"{value:.2f}" if abs(value) < 1 else f"{value:.1f}"
+    return "0.0" if text in ("-0.0", "-0.00") else text
 
 
 def change_text(result: SweepEffects, effect: Effect) -> str:
@@ -151,6 +153,8 @@ def answers(result: SweepEffects) -> list[str]:
 def _cell(effect: Effect, value: float, signed: bool = True) -> str:
     if not math.isfinite(value):
         return "n/a"
+    if value == 0 and effect.status in ("unchanged", "identical"):
+        return "0"  # exactly
     if effect.kind in RATE_KINDS:
         return f"{100 * value:+.2f} pp" if signed else f"{100 * value:.2f}"
     return f"{value:+.3f}" if signed else f"{value:.3f}"
@@ -215,10 +219,12 @@ def effects_document(results: Sequence[SweepEffects]) -> Document:
             unit = "percentage points" if first.kind in RATE_KINDS else metric_spec(metric).unit
             methods = "; ".join(dict.fromkeys(e.method for e in effects if e.status == "tested"))
             caption = f"Effects in {unit or 'its units'}, ranked by size"
-            caption += "".join(f"; {x}" for x in (methods, f"Holm over {tested} terms") if x)
+            family = f"Holm over {tested} term{'' if tested == 1 else 's'}"
+            caption += "".join(f"; {x}" for x in (methods, family) if x)
             if first.bound is not None:
-                bound = 100 * first.bound if first.kind in RATE_KINDS else first.bound
-                caption += f"; margin +-{bound:.3g}"
+                rate = first.kind in RATE_KINDS
+                bound = 100 * first.bound if rate else first.bound
+                caption += f"; margin +-{bound:.3g}{' pp' if rate else ''}"
             doc.heading(first.label, level=3)
             doc.table(
                 ["term", "effect", "95% CI", "p", "Holm p", "games", "note"],
