@@ -95,4 +95,22 @@ def sweep_of(runs: Sequence[Run]) -> Sweep:
         )
     if any(set(p.values) != set(axes) for p in points):
         raise ResultsError(f"{name}: the points do not all name the same sweep axes")
+    listed = _listed_axes(runs[0])
+    if listed is not None and set(listed) == set(axes):
+        # the file's order of each axis's values (the first value is the baseline level)
+        axes = {a: [v for v in listed[a] if v in axes[a]] for a in listed}
     return Sweep(name, {axis: tuple(values) for axis, values in axes.items()}, tuple(points))
+
+
+def _listed_axes(run: Run) -> dict[str, list[Any]] | None:
+    """The axes as the sweep folder's manifest lists them (None without one)."""
+    from uno_stats.run.manifest import MANIFEST, SweepManifest, read_manifest
+
+    parent = run.path.parent
+    if not (parent / MANIFEST).exists():
+        return None
+    try:
+        top = read_manifest(parent)
+    except ResultsError:
+        return None
+    return dict(top.axes) if isinstance(top, SweepManifest) else None
