@@ -341,3 +341,58 @@ def test_relative_margin_is_a_share_of_the_mean_over_points():
     sweep = _points([(1, 300, 4), (1, 300, 4)], turns, [turns[0], turns[0]])
     (e,) = sweep_effects(sweep, ["mean_turns"], margin=parse_margin("10%")).effects
     assert e.bound == pytest.approx(0.1 * (turns[0].mean() + turns[1].mean()) / 2)
+
+
+def _two_level_sweep(cells: list[tuple[int, int, int]], design: dict | None) -> Sweep:
+    """Synthetic points of axes a, b, c at the given level cells, paired by game."""
+    rng = np.random.default_rng(8)
+    shared = rng.integers(10, 40, 200)
+    points = []
+    for a, b, c in cells:
+        turns = shared + rng.integers(0, 10 + 4 * a + 2 * b + a * c, 200)
+        rows = pl.LazyFrame({"game": np.arange(200), "turns": turns})
+        points.append(SweepPoint(f"{a}{b}{c}", {"a": a, "b": b, "c": c}, 1, 200, 4, (1,), rows))
+    return Sweep("frac", {"a": (0, 1), "b": (0, 1), "c": (0, 1)}, tuple(points), design)
+
+
+def test_sign_contrast_equals_nested_differences_on_a_full_two_level_factorial():
+    from uno_stats.analysis.effects import Grid, fraction_weights
+
+    sweep = _two_level_sweep(list(itertools.product((0, 1), repeat=3)), None)
+    grid = grid_of(sweep)
+    values = np.array([float(p.rows.collect()["turns"].mean()) for p in sweep.points])
+    as_fraction = Grid(grid.axes, grid.shape, None, grid.levels)
+    for term in terms_of(sweep.axes, 3):
+        nested = float(contrast(grid.arrange(values), grid, term))
+        signs = float(fraction_weights(as_fraction, term) @ values)
+        assert signs == pytest.approx(nested, abs=1e-12), term.name
+
+
+def test_half_fraction_main_effects_by_hand():
+    from uno_stats.analysis.effects import fraction_weights
+
+    cells = [(0, 0, 1), (0, 1, 0), (1, 0, 0), (1, 1, 1)]  # C = AB in +-1 codes
+    record = {"kind": "fractional", "resolution": 3, "generators": ["C=AB"], "points": 4}
+    sweep = _two_level_sweep(cells, record)
+    with pytest.raises(Exception, match="no point"):
+        grid_of(_two_level_sweep(cells, None))  # without the design: an incomplete sweep
+    grid = grid_of(sweep)
+    values = np.array([float(p.rows.collect()["turns"].mean()) for p in sweep.points])
+    by_hand = (values[2] + values[3] - values[0] - values[1]) / 2  # a = 1 minus a = 0
+    (main_a,) = [t for t in terms_of(sweep.axes, 1) if t.name == "a"]
+    assert float(grid.apply(grid.prepare(values), main_a)) == pytest.approx(by_hand)
+    terms = {t.name: t for t in terms_of(sweep.axes, 3)}
+    assert np.array_equal(fraction_weights(grid, terms["a:b"]), fraction_weights(grid, terms["c"]))
+    with pytest.raises(Exception, match="aliased with the mean"):
+        fraction_weights(grid, terms["a:b:c"])  # the defining word ABC
+
+
+def test_half_fraction_effects_name_their_aliases():
+    pytest.importorskip("uno_stats.run.designs")  # the alias table (the sweep designs)
+    cells = [(0, 0, 1), (0, 1, 0), (1, 0, 0), (1, 1, 1)]
+    record = {"kind": "fractional", "resolution": 3, "generators": ["C=AB"], "points": 4}
+    result = sweep_effects(_two_level_sweep(cells, record), ["mean_turns"], interactions=True)
+    names = {e.term.name: e for e in result.effects}
+    assert "a:b:c" not in names  # aliased with the mean: not estimable
+    assert names["a:b"].estimate == pytest.approx(names["c"].estimate)  # C = AB
+    assert names["c"].aliases == ("a:b",) and names["a"].aliases == ("b:c",)

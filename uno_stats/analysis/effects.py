@@ -29,8 +29,9 @@ points with one deal (a deal group) pairs within itself, and the groups are inde
 
 Holm's correction runs over each metric's family of terms. A term whose points never
 differ in any game (an axis that changes nothing) is reported as exactly 0 with a
-zero-width interval and no test. Fractional designs: the alias names of a term come from
-:func:`term_aliases` (empty for a full factorial).
+zero-width interval and no test. A regular fractional factorial (two-level axes) is read
+through the sign contrast of each term (:func:`fraction_weights`), with the terms it is
+confounded with named by :func:`term_aliases` (none in a full factorial).
 """
 
 from __future__ import annotations
@@ -144,35 +145,85 @@ class SweepEffects:
 
 @dataclass(frozen=True)
 class Grid:
-    """The sweep's points as a full factorial grid: ``index[cell]`` is a point's position."""
+    """The sweep's points as a factorial grid.
+
+    A full factorial: ``index[cell]`` is the position of the point in each cell (C order
+    over ``axes``). A fractional one (``index`` None, every varying axis two-level):
+    ``levels[point]`` holds each point's level indices (0 or 1) on ``axes``.
+    """
 
     axes: tuple[str, ...]
     shape: tuple[int, ...]
-    index: np.ndarray  # (cells,) point positions, C order over ``axes``
+    index: np.ndarray | None  # (cells,) point positions; None for a fraction
+    levels: np.ndarray  # (points, axes) level indices
+
+    @property
+    def complete(self) -> bool:
+        """Every combination of the axes' values is a point (a full factorial)."""
+        return self.index is not None
 
     def arrange(self, per_point: np.ndarray) -> np.ndarray:
         """``per_point`` (points, ...) laid out as the grid: shape ``shape + (...)``."""
+        assert self.index is not None, "a fraction has no full grid"
         return per_point[self.index].reshape(self.shape + per_point.shape[1:])
+
+    def prepare(self, per_point: np.ndarray) -> np.ndarray:
+        """What :meth:`apply` takes: the grid layout (full) or the points' rows (fraction)."""
+        return self.arrange(per_point) if self.complete else np.asarray(per_point)
+
+    def apply(self, prepared: np.ndarray, term: Term) -> np.ndarray:
+        """The term's contrast of prepared values: :func:`contrast` on a full grid, the
+        sign contrast (:func:`fraction_weights`) on a fraction."""
+        if self.complete:
+            return contrast(prepared, self, term)
+        return np.tensordot(fraction_weights(self, term), prepared, axes=1)
 
 
 def grid_of(sweep: Sweep) -> Grid:
-    """The grid of a full factorial sweep; a sweep with a missing or repeated point raises."""
+    """The grid of a sweep: a full factorial, or a fractional design's points (the
+    manifest's design record says ``fractional``, every varying axis has two values).
+    Any other sweep with a missing point, or a repeated point, raises."""
     axes = tuple(sweep.axes)
     shape = tuple(len(sweep.axes[a]) for a in axes)
     cells = np.full(int(np.prod(shape)), -1, dtype=np.int64)
+    levels = np.zeros((len(sweep.points), len(axes)), dtype=np.int64)
     for i, point in enumerate(sweep.points):
         at = tuple(sweep.axes[a].index(point.values[a]) for a in axes)
+        levels[i] = at
         flat = int(np.ravel_multi_index(at, shape))
         if cells[flat] >= 0:
             raise ResultsError(f"{sweep.name}: two points at {point.label}")
         cells[flat] = i
-    if (cells < 0).any():
-        missing = int((cells < 0).sum())
-        raise ResultsError(
-            f"{sweep.name}: {missing} combination(s) of the axes have no point; effects needs "
-            "every combination (a full factorial sweep, complete)"
-        )
-    return Grid(axes, shape, cells)
+    if not (cells < 0).any():
+        return Grid(axes, shape, cells, levels)
+    fractional = (sweep.design or {}).get("kind") == "fractional"
+    if fractional and all(n <= 2 for n in shape):
+        return Grid(axes, shape, None, levels)
+    missing = int((cells < 0).sum())
+    raise ResultsError(
+        f"{sweep.name}: {missing} combination(s) of the axes have no point; effects needs "
+        "every combination (a full factorial sweep, complete) or a fractional design"
+    )
+
+
+def _signs(grid: Grid, term: Term) -> np.ndarray:
+    """Each point's sign in a two-level term: the product of its axes' +-1 codes."""
+    codes = 2 * grid.levels[:, [grid.axes.index(a) for a in term.axes]] - 1
+    return np.asarray(codes.prod(axis=1))
+
+
+def fraction_weights(grid: Grid, term: Term) -> np.ndarray:
+    """Each point's weight in a term of a two-level fraction: the term's sign column s
+    (the product of the +-1 codes of its axes), as mean(y | s = +1) - mean(y | s = -1).
+
+    On a full two-level factorial this is the same number as :func:`contrast` (the
+    classical effect: twice the regression coefficient of s). Raises when s is constant
+    (the term is aliased with the mean: the design cannot estimate it)."""
+    sign = _signs(grid, term)
+    plus, minus = int((sign > 0).sum()), int((sign < 0).sum())
+    if plus == 0 or minus == 0:
+        raise ResultsError(f"{term.name} is aliased with the mean in this design: no estimate")
+    return np.where(sign > 0, 1 / plus, -1 / minus)
 
 
 def term_name(axes: dict[str, tuple[Any, ...]], axis: str, level: int) -> str:
@@ -214,15 +265,20 @@ def contrast(arranged: np.ndarray, grid: Grid, term: Term) -> np.ndarray:
     return np.asarray(x.mean(axis=tuple(range(len(grid.shape)))))
 
 
-def term_aliases(design: object | None, term: Term) -> tuple[str, ...]:
-    """The effects ``term`` is confounded with: none in a full factorial (``design`` None).
+def term_aliases(sweep: Sweep, term: Term, max_order: int = 3) -> tuple[str, ...]:
+    """The effects ``term`` is confounded with (``A:B`` names): none in a full factorial.
 
-    The hook where a fractional design's alias table is attached (its ``aliases``)."""
-    if design is None:
+    The hook where a fractional design's alias table is attached: the design rebuilt from
+    the sweep manifest's record (:mod:`uno_stats.run.designs`), ``term`` times each word of
+    its defining relation, up to ``max_order`` factors."""
+    record = sweep.design
+    if not record or record.get("kind") != "fractional":
         return ()
-    from uno_stats.run import designs  # type: ignore[attr-defined]  # the fractional designs
+    from uno_stats.run import designs  # type: ignore[attr-defined,unused-ignore]
 
-    return tuple(":".join(a) for a in designs.aliases(design, term.axes))
+    sizes = [len(v) for v in sweep.axes.values()]
+    design = designs.design_from_record(list(sweep.axes), sizes, record)
+    return tuple(":".join(a) for a in designs.aliases(design, term.axes, max_order))
 
 
 # --- pairing: deal groups -----------------------------------------------------------------
@@ -443,7 +499,6 @@ def metric_effects(
     unchanged: Sequence[str] = (),
     margin: Margin | None = None,
     resamples: int = BOOTSTRAP_RESAMPLES,
-    design: object | None = None,
 ) -> list[Effect]:
     """Every term's effect on ``metric``, Holm-adjusted over the terms (module doc)."""
     spec = effect_spec(metric)
@@ -462,25 +517,25 @@ def metric_effects(
         values, group_data = est[spec.q], data[spec.q]
     else:
         values, group_data = _ratio_data(sweep, spec, groups)
-    arranged_values = grid.arrange(values)
+    prepared_values = grid.prepare(values)
     method = _method(spec, group_data)
     is_mean = spec.kind == "mean"
-    arranged_groups = []
+    prepared_groups = []
     for g in group_data:  # each group's rows on the grid, zero at the other points
         full = np.zeros((len(values), g.values.shape[1]))
         full[g.members] = g.values
-        arranged_groups.append(grid.arrange(full))
-    identity = grid.arrange(np.eye(len(values)))
+        prepared_groups.append(grid.prepare(full))
+    identity = grid.prepare(np.eye(len(values)))
     out = []
     for term in terms:
-        estimate = float(contrast(arranged_values, grid, term))
-        weights = contrast(identity, grid, term)  # each point's coefficient in the term
+        estimate = float(grid.apply(prepared_values, term))
+        weights = grid.apply(identity, term)  # each point's coefficient in the term
         variances, dfs, all_zero, games = [], [], True, 0
-        for g, arranged in zip(group_data, arranged_groups, strict=True):
+        for g, prepared in zip(group_data, prepared_groups, strict=True):
             if not np.any(weights[g.members]):
                 continue  # the term does not use this group's points
             games += g.games
-            z = contrast(arranged, grid, term)
+            z = grid.apply(prepared, term)
             all_zero = all_zero and bool(np.all(z == 0))
             if spec.kind == "quantile":
                 finite = z[np.isfinite(z)]
@@ -524,7 +579,7 @@ def metric_effects(
                 status=status,
                 tost=tost,
                 seed=sweep.seed,
-                aliases=term_aliases(design, term),
+                aliases=term_aliases(sweep, term),
             )
         )
     adjusted = holm([e.p for e in out])
@@ -568,7 +623,6 @@ def sweep_effects(
     three_factor: bool = False,
     margin: Margin | None = None,
     resamples: int = BOOTSTRAP_RESAMPLES,
-    design: object | None = None,
 ) -> SweepEffects:
     """Every term's effect on every metric of ``sweep``.
 
@@ -584,7 +638,9 @@ def sweep_effects(
     with_two = interactions if interactions is not None else len(varying) <= INTERACTION_AXES
     order = 3 if three_factor else (2 if with_two or three_factor else 1)
     terms = terms_of(sweep.axes, order)
-    unchanged = unchanged_axes(sweep, grid)
+    if not grid.complete:  # a fraction cannot estimate the terms aliased with the mean
+        terms = [t for t in terms if len(set(np.sign(_signs(grid, t)))) == 2]
+    unchanged = unchanged_axes(sweep, grid) if grid.complete else ()
     notes: list[str] = []
     wanted = list(metrics) if metrics else list(DEFAULT_METRICS)
     effects: list[Effect] = []
@@ -594,8 +650,6 @@ def sweep_effects(
         if not metrics and spec.column is not None and any(spec.column not in n for n in names):
             notes.append(f"{spec.label}: not in these results (no column {spec.column!r})")
             continue
-        effects.extend(
-            metric_effects(sweep, grid, metric, terms, unchanged, margin, resamples, design)
-        )
+        effects.extend(metric_effects(sweep, grid, metric, terms, unchanged, margin, resamples))
     groups = deal_groups(sweep)
     return SweepEffects(sweep, effects, unchanged, pairing_text(sweep, groups), notes)

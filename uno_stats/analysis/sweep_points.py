@@ -42,11 +42,14 @@ class SweepPoint:
 
 @dataclass(frozen=True)
 class Sweep:
-    """A sweep's name, its axes in the file's order (values in order) and its points."""
+    """A sweep's name, its axes in the file's order (values in order), its points and, for
+    a designed sweep (a fractional factorial), the design's record (kind, resolution,
+    generators, points) as the sweep folder's manifest keeps it."""
 
     name: str
     axes: dict[str, tuple[Any, ...]]
     points: tuple[SweepPoint, ...]
+    design: dict[str, Any] | None = None  # the sweep manifest's design record; None: full
 
     @property
     def seed(self) -> int:
@@ -95,22 +98,26 @@ def sweep_of(runs: Sequence[Run]) -> Sweep:
         )
     if any(set(p.values) != set(axes) for p in points):
         raise ResultsError(f"{name}: the points do not all name the same sweep axes")
-    listed = _listed_axes(runs[0])
+    listed, design = _listed(runs[0])
     if listed is not None and set(listed) == set(axes):
         # the file's order of each axis's values (the first value is the baseline level)
         axes = {a: [v for v in listed[a] if v in axes[a]] for a in listed}
-    return Sweep(name, {axis: tuple(values) for axis, values in axes.items()}, tuple(points))
+    values = {axis: tuple(v) for axis, v in axes.items()}
+    return Sweep(name, values, tuple(points), design)
 
 
-def _listed_axes(run: Run) -> dict[str, list[Any]] | None:
-    """The axes as the sweep folder's manifest lists them (None without one)."""
+def _listed(run: Run) -> tuple[dict[str, list[Any]] | None, dict[str, Any] | None]:
+    """The axes as the sweep folder's manifest lists them, and its design record (None and
+    None without a sweep manifest)."""
     from uno_stats.run.manifest import MANIFEST, SweepManifest, read_manifest
 
     parent = run.path.parent
     if not (parent / MANIFEST).exists():
-        return None
+        return None, None
     try:
         top = read_manifest(parent)
     except ResultsError:
-        return None
-    return dict(top.axes) if isinstance(top, SweepManifest) else None
+        return None, None
+    if not isinstance(top, SweepManifest):
+        return None, None
+    return dict(top.axes), getattr(top, "design", None)

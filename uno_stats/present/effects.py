@@ -204,6 +204,13 @@ def effects_document(results: Sequence[SweepEffects]) -> Document:
         doc.heading(heading(result))
         doc.para("Answers: " + " ".join(answers(result)))
         doc.para(result.pairing)
+        design = result.sweep.design or {}
+        if design.get("kind") == "fractional":
+            doc.para(
+                f"A fractional design (resolution {design.get('resolution')}, generators "
+                f"{', '.join(design.get('generators', []))}): each effect below is confounded "
+                "with the terms its note names (aliases up to three factors)."
+            )
         if result.unchanged_axes:
             names = ", ".join(result.unchanged_axes)
             doc.para(
