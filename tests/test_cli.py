@@ -406,6 +406,14 @@ def test_effects_runs_a_sweep_scenario_then_reads_its_folder(tmp_path):
     assert "no practical effect" in margin.stdout
     alone = cli.invoke(app, ["effects", str(folder), "--no-interactions", "-f", "json"])
     assert {r["order"] for r in json.loads(alone.stdout)["effects"]} == {1}
+    single = cli.invoke(app, ["run", str(write(tmp_path, "tiny.yaml", TINY)), *args, "-n", "50"])
+    assert single.exit_code == 0, single.output
+    every = cli.invoke(app, ["effects", str(out), "-m", "mean_turns", "-f", "json"])
+    assert every.exit_code == 0, every.output
+    assert [s["sweep"] for s in json.loads(every.stdout)["sweeps"]] == ["effects-sweep"]
+    assert "not a sweep (skipped)" in every.stderr
+    alone_run = cli.invoke(app, ["effects", str(out / "tiny-cli")])
+    assert alone_run.exit_code == 1 and "not a sweep point" in alone_run.stderr
 
 
 def test_effects_errors_are_one_line(tmp_path):

@@ -20,9 +20,11 @@ from uno_stats.cli.shared import (
     WideOpt,
     WorkersOpt,
     app,
+    note,
     one_line_errors,
     terminal_width,
 )
+from uno_stats.errors import UnoStatsError
 
 if TYPE_CHECKING:
     from uno_stats.run.results import Run
@@ -77,6 +79,8 @@ def effects_cmd(
 ) -> None:
     """Effects of a sweep's axes: main effects, levels and interactions with intervals.
 
+    A folder of runs (such as results/) reads each sweep in it and skips the other runs.
+
     Every point of a sweep replays the same deals, so each effect is a contrast of paired
     values with its interval over game indices (points whose deals differ, such as other
     player counts, are independent). Terms ranked by size, Holm per metric, one sentence
@@ -108,8 +112,15 @@ def effects_cmd(
                 )
                 sweeps.append(list(outcome.runs))
                 continue
-            for folder in results_folders(path):
-                sweeps.append(verified_runs(folder))
+            found = results_folders(path)
+            for folder in found:
+                runs = verified_runs(folder)
+                if len(found) > 1 and not runs[0].manifest.sweep_assignment:
+                    note(f"{folder}: not a sweep (skipped)")
+                    continue
+                sweeps.append(runs)
+        if not sweeps:
+            raise UnoStatsError("no sweep among these folders: effects needs a sweep's results")
         for runs in sweeps:
             check_complete(runs, allow_incomplete)
         results = [
