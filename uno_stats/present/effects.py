@@ -161,7 +161,7 @@ def _cell(effect: Effect, value: float, signed: bool = True) -> str:
 
 
 def _p_cell(p: float) -> str:
-    return format_p(p).removeprefix("p = ") if math.isfinite(p) else "-"
+    return format_p(p).removeprefix("p = ").removeprefix("p ") if math.isfinite(p) else "-"
 
 
 def _rows(effects: Sequence[Effect]) -> list[list[str]]:
