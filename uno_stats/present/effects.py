@@ -91,11 +91,13 @@ def _context(result: SweepEffects, effect: Effect) -> str:
 
 
 def _number(effect: Effect, value: float) -> str:
+    """A sentence's number: pp with one decimal for rates; else one decimal, or two when
+    the estimate is below 1 in size (the same for the estimate and its interval)."""
     if effect.kind in RATE_KINDS:
         text = f"{100 * value:.1f}"
     else:
-        text = f"{value:.2f}" if abs(value) < 1 else f"{value:.1f}"
-    return "0.0" if text in ("-0.0", "-0.00") else text
+        text = f"{value:.2f}" if abs(effect.estimate) < 1 else f"{value:.1f}"
+    return text.lstrip("-") if float(text) == 0 else text
 
 
 def change_text(result: SweepEffects, effect: Effect) -> str:
