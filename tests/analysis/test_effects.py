@@ -396,3 +396,21 @@ def test_half_fraction_effects_name_their_aliases():
     assert "a:b:c" not in names  # aliased with the mean: not estimable
     assert names["a:b"].estimate == pytest.approx(names["c"].estimate)  # C = AB
     assert names["c"].aliases == ("a:b",) and names["a"].aliases == ("b:c",)
+
+
+def test_chain_rate_is_a_rate_in_compare_and_effects():
+    rng = np.random.default_rng(9)
+    frames = []
+    for shift in (0, 1):
+        stack = rng.integers(0, 4, 500) + shift * rng.integers(0, 2, 500)
+        frames.append(
+            pl.LazyFrame({"game": np.arange(500), "round": np.zeros(500), "longest_stack": stack})
+        )
+    points = tuple(
+        SweepPoint(str(a), {"a": a}, 1, 500, 4, (1,), rows) for a, rows in enumerate(frames)
+    )
+    (e,) = sweep_effects(Sweep("s", {"a": (0, 1)}, points), ["chain2_rate"]).effects
+    shares = [float((f.collect()["longest_stack"] >= 2).mean()) for f in frames]
+    assert e.estimate == pytest.approx(shares[1] - shares[0], abs=1e-12)
+    c = compare_metric(frames[0], frames[1], "chain2_rate", paired=True)
+    assert c.test == "McNemar" and c.difference.value == pytest.approx(e.estimate, abs=1e-12)
