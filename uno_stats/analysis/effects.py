@@ -376,13 +376,17 @@ def _per_game_values(point: SweepPoint, column: str) -> pl.DataFrame:
     )
 
 
-def _quantile_data(
+QuantileData = tuple[dict[float, np.ndarray], dict[float, list["_GroupData"]]]
+"""Per quantile: each point's mid-quantile, and each deal group's bootstrap replicates."""
+
+
+def quantile_data(
     sweep: Sweep,
     column: str,
     qs: Sequence[float],
     groups: list[list[int]],
     resamples: int,
-) -> tuple[dict[float, np.ndarray], dict[float, list[_GroupData]]]:
+) -> QuantileData:
     """Each point's ``q`` mid-quantiles and, per group, their bootstrap replicates: game
     indices resampled (Multinomial(games, 1/games) weights), the same draws for every
     point of the group, every round of a drawn game kept with it."""
@@ -499,8 +503,12 @@ def metric_effects(
     unchanged: Sequence[str] = (),
     margin: Margin | None = None,
     resamples: int = BOOTSTRAP_RESAMPLES,
+    quantile_cache: dict[str, QuantileData] | None = None,
 ) -> list[Effect]:
-    """Every term's effect on ``metric``, Holm-adjusted over the terms (module doc)."""
+    """Every term's effect on ``metric``, Holm-adjusted over the terms (module doc).
+
+    ``quantile_cache``: per column, :func:`quantile_data` of the quantiles asked for (the
+    same bootstrap draws serve every quantile of a column)."""
     spec = effect_spec(metric)
     if spec.kind == "seat" and len({p.players for p in sweep.points}) > 1:
         raise ResultsError(f"effects of {metric}: the points seat different player counts")
@@ -513,8 +521,10 @@ def metric_effects(
     groups = deal_groups(sweep)
     if spec.kind == "quantile":
         assert spec.column is not None and spec.q is not None
-        est, data = _quantile_data(sweep, spec.column, [spec.q], groups, resamples)
-        values, group_data = est[spec.q], data[spec.q]
+        cached = (quantile_cache or {}).get(spec.column)
+        if cached is None or spec.q not in cached[0]:
+            cached = quantile_data(sweep, spec.column, [spec.q], groups, resamples)
+        values, group_data = cached[0][spec.q], cached[1][spec.q]
     else:
         values, group_data = _ratio_data(sweep, spec, groups)
     prepared_values = grid.prepare(values)
@@ -644,9 +654,18 @@ def sweep_effects(
     notes: list[str] = []
     wanted = list(metrics) if metrics else list(DEFAULT_METRICS)
     effects: list[Effect] = []
+    qs: dict[str, list[float]] = {}
     for metric in wanted:
         spec = metric_spec(metric)
-        names = [p.rows.collect_schema().names() for p in sweep.points]
+        if spec.kind == "quantile" and spec.column is not None and spec.q is not None:
+            qs.setdefault(spec.column, []).append(spec.q)
+    cache: dict[str, QuantileData] = {}
+    names = [p.rows.collect_schema().names() for p in sweep.points]
+    for column, wanted_qs in qs.items():
+        if all(column in n for n in names):
+            cache[column] = quantile_data(sweep, column, wanted_qs, deal_groups(sweep), resamples)
+    for metric in wanted:
+        spec = metric_spec(metric)
         if not metrics and spec.column is not None and any(spec.column not in n for n in names):
             notes.append(f"{spec.label}: not in these results (no column {spec.column!r})")
             continue
