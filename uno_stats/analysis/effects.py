@@ -313,8 +313,8 @@ def pairing_text(sweep: Sweep, groups: Sequence[Sequence[int]]) -> str:
             "deals; every point is taken as independent."
         )
     return (
-        f"Partly paired: {what} change the deal, so points with different values of it do not "
-        f"replay the same deals. Within each of the {len(groups)} deal groups the points pair "
+        f"Partly paired: {what} change the deal, so points that differ in it do not replay "
+        f"the same deals. Within each of the {len(groups)} deal groups the points pair "
         "game by game (intervals over game indices); the groups are independent."
     )
 
