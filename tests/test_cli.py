@@ -360,3 +360,82 @@ def test_compare_metric_and_margin_options(tiny, tmp_path):
     for bad in (["--margin", "two"], ["-m", "fastest_turns"]):
         failed = cli.invoke(app, [*args, *bad])
         assert failed.exit_code == 1 and len(error_lines(failed)) == 1
+
+
+def test_validate_prints_a_fractional_design_and_its_aliases(tmp_path):
+    axes = "".join(f"  rules.{k}: [false, true]\n" for k in ("jump_in", "seven_zero", "deflect"))
+    text = f"name: frac\nsweep:\n{axes}  rules.draw: [one, until-playable]\n"
+    path = write(tmp_path, "frac.yaml", text + "design: {type: fractional, resolution: 3}\n")
+    result = cli.invoke(app, ["validate", str(path)])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].endswith(", 8 sweep points")
+    assert lines[1] == (
+        "design: 2^(4-1) fractional factorial, 8 of the 16 points, resolution IV (asked: 3)"
+    )
+    assert "  generators: D=ABC" in lines
+    assert "    rules.jump_in:rules.seven_zero = rules.deflect:rules.draw" in lines
+
+
+EFFECTS_SWEEP = """\
+name: effects-sweep
+players: 4
+games: 200
+seed: 3
+rules:
+  preset: classic-house
+sweep:
+  rules.jump_in: [false, true]
+  rules.max_turns: [5000, 6000]
+"""
+
+
+def test_effects_runs_a_sweep_scenario_then_reads_its_folder(tmp_path):
+    import csv
+    import io
+    import json
+
+    scenario = write(tmp_path, "effects-sweep.yaml", EFFECTS_SWEEP)
+    out = tmp_path / "results"
+    args = ["--out", str(out), "--workers", "1", "--quiet"]
+    result = cli.invoke(app, ["effects", str(scenario), *args])
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    assert text.splitlines()[0].startswith("effects-sweep: effects of 2 axes over 4 points")
+    assert text.split("\n\n")[1].startswith("Answers: ")
+    assert "round length (mean turns)" in text and "never changed a game" in text
+    assert max(len(line) for line in text.splitlines()) <= 100
+    folder = out / "effects-sweep"
+    as_json = cli.invoke(app, ["effects", str(folder), "--format", "json"])
+    assert as_json.exit_code == 0, as_json.output
+    rows = json.loads(as_json.stdout)["effects"]
+    required = {"metric", "term", "estimate", "low", "high", "p", "p_holm", "games", "method"}
+    assert all(required | {"level", "seed"} <= set(row) for row in rows)
+    (cap,) = [r for r in rows if r["metric"] == "mean_turns" and r["term"] == "rules.max_turns"]
+    assert (cap["estimate"], cap["low"], cap["high"], cap["p"]) == (0.0, 0.0, 0.0, None)
+    assert cap["verdict"] == "never changed a game" and cap["seed"] == 3
+    as_csv = cli.invoke(app, ["effects", str(folder), "--format", "csv", "-m", "mean_turns"])
+    table = list(csv.DictReader(io.StringIO(as_csv.stdout)))
+    assert [r["term"] for r in table][-2:] == ["rules.max_turns", "rules.jump_in:rules.max_turns"]
+    margin = cli.invoke(app, ["effects", str(folder), "-m", "mean_turns", "--margin", "50"])
+    assert "no practical effect" in margin.stdout
+    alone = cli.invoke(app, ["effects", str(folder), "--no-interactions", "-f", "json"])
+    assert {r["order"] for r in json.loads(alone.stdout)["effects"]} == {1}
+    single = cli.invoke(app, ["run", str(write(tmp_path, "tiny.yaml", TINY)), *args, "-n", "50"])
+    assert single.exit_code == 0, single.output
+    every = cli.invoke(app, ["effects", str(out), "-m", "mean_turns", "-f", "json"])
+    assert every.exit_code == 0, every.output
+    assert [s["sweep"] for s in json.loads(every.stdout)["sweeps"]] == ["effects-sweep"]
+    assert "not a sweep (skipped)" in every.stderr
+    alone_run = cli.invoke(app, ["effects", str(out / "tiny-cli")])
+    assert alone_run.exit_code == 1 and "not a sweep point" in alone_run.stderr
+
+
+def test_effects_errors_are_one_line(tmp_path):
+    scenario = write(tmp_path, "effects-sweep.yaml", EFFECTS_SWEEP)
+    out = tmp_path / "results"
+    bad = cli.invoke(app, ["effects", str(scenario), "--out", str(out), "-m", "dist_turns"])
+    assert bad.exit_code == 1 and len(error_lines(bad)) == 1
+    assert "dist_turns" in bad.stderr and not out.exists()
+    missing = cli.invoke(app, ["effects", str(tmp_path / "nowhere")])
+    assert missing.exit_code == 1 and error_lines(missing)[0].startswith("Error: ")

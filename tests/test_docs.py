@@ -22,6 +22,7 @@ COMMANDS = (
     "compare",
     "settle",
     "report",
+    "effects",
 )
 
 

@@ -591,3 +591,168 @@ def test_seating_random_loads_also_in_a_tournament() -> None:
     assert all(p.scenario.rules["seating"] == "random" for p in t.sweep_points())
     err = fails("name: t\nrules: {seating: shuffled}\n")
     assert "fixed, random" in str(err)
+
+
+# --- designs (SCENARIO.md design:) ----------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+SEVEN_TOGGLES = textwrap.dedent(
+    """\
+    name: x
+    sweep:
+      rules.jump_in: [false, true]
+      rules.seven_zero: [false, true]
+      rules.stack_draw_two: [false, true]
+      rules.draw: [one, until-playable]
+      rules.no_action_finish: [false, true]
+      rules.drawn_card: [may-play, must-play]
+      rules.deflect: [false, true]
+    """
+)
+
+
+def test_fractional_sweep_points_are_the_design_rows_in_order() -> None:
+    from uno_stats.run.designs import fractional_design
+
+    s = parse_scenario(SEVEN_TOGGLES + "design: {type: fractional, resolution: 4}\n")
+    points = s.sweep_points()
+    design = fractional_design(list(s.sweep or {}), 4)
+    assert len(points) == 16
+    assert s.sweep is not None and s.design == {"type": "fractional", "resolution": 4}
+    values = list(s.sweep.values())
+    for point, row in zip(points, design.levels.tolist(), strict=True):
+        assert list(point.assignment.values()) == [values[j][i] for j, i in enumerate(row)]
+        assert point.scenario.seed == s.seed and point.scenario.games == s.games  # same deals
+    assert points[0].label == (
+        "jump_in-false_seven_zero-false_stack_draw_two-false_draw-one_no_action_finish-false"
+        "_drawn_card-may-play_deflect-false"
+    )
+    assert points[1].assignment["rules.no_action_finish"] is True  # E = ABC at A+ B- C-
+    assert points[1].scenario.rules["draw"] == "one"
+    assert s.sweep_design() is not None and s.sweep_design().generators == design.generators
+
+
+def test_design_full_is_todays_product(tmp_path: Path) -> None:
+    """design: full (or {type: full}) gives the shipped sweep's points: same labels, same
+    order, same scenarios; and the resolved form (so the results folder's hash) is the same."""
+    shipped = ROOT / "scenarios" / "players-sweep.yaml"
+    before = load_scenario(shipped)
+    for design in ("design: full\n", "design: {type: full}\n"):
+        path = tmp_path / "full.yaml"
+        path.write_text(shipped.read_text() + design)
+        after = load_scenario(path)
+        assert after.design is None and after.to_dict() == before.to_dict()
+        assert [(p.label, p.assignment, p.scenario.to_dict()) for p in after.sweep_points()] == [
+            (p.label, p.assignment, p.scenario.to_dict()) for p in before.sweep_points()
+        ]
+    design = before.sweep_design()
+    assert design is not None and design.kind == "full"
+    values = list((before.sweep or {}).values())
+    assert [list(p.assignment.values()) for p in before.sweep_points()] == [
+        [values[j][i] for j, i in enumerate(row)] for row in design.levels.tolist()
+    ]
+
+
+def test_design_reloads_from_to_dict_and_with_overrides_keeps_points() -> None:
+    s = parse_scenario(SEVEN_TOGGLES + "design: {type: fractional, resolution: 3}\n")
+    d = s.to_dict()
+    assert d["design"] == {"type": "fractional", "resolution": 3}
+    again = scenario_from_dict(json.loads(json.dumps(d)), source="x.yaml")
+    assert [p.label for p in again.sweep_points()] == [p.label for p in s.sweep_points()]
+    r = parse_scenario(SEVEN_TOGGLES + "seed: 5\ndesign: {type: random, points: 10}\n")
+    assert r.design == {"type": "random", "points": 10, "seed": 5}
+    moved = with_overrides(r, seed=9, games=50)
+    assert [p.assignment for p in moved.sweep_points()] == [p.assignment for p in r.sweep_points()]
+    assert {p.scenario.seed for p in moved.sweep_points()} == {9}
+    assert moved.to_dict()["design"]["seed"] == 5
+    other = parse_scenario(SEVEN_TOGGLES + "seed: 5\ndesign: {type: random, points: 10, seed: 6}\n")
+    assert [p.assignment for p in other.sweep_points()] != [p.assignment for p in r.sweep_points()]
+
+
+def test_random_design_over_many_valued_axes() -> None:
+    s = parse(
+        """\
+        name: x
+        sweep:
+          players: [2, 3, 4, 5, 6]
+          rules.hand_size: [5, 7]
+        design: {type: random, points: 5}
+        """
+    )
+    points = s.sweep_points()
+    assert sorted(p.assignment["players"] for p in points) == [2, 3, 4, 5, 6]
+    assert len({p.label for p in points}) == 5
+
+
+def test_long_labels_become_point_numbers() -> None:
+    keys = [
+        "jump_in", "seven_zero", "stack_draw_two", "stack_draw_four", "stack_cross", "deflect",
+        "no_action_finish", "multi_play_actions", "stack_victim_skips", "final_penalty",
+        "voluntary_draw", "two_player_rules", "reshuffle", "wd4_challenge",
+    ]  # fmt: skip
+    axes = "".join(f"  rules.{k}: [false, true]\n" for k in keys)
+    s = parse_scenario(f"name: x\nsweep:\n{axes}design: {{type: fractional, resolution: 5}}\n")
+    points = s.sweep_points()
+    assert len(points) == 256  # over the 1,000-point limit of the full product (16,384)
+    assert [p.label for p in points[:2]] == ["point-001", "point-002"]
+    # 2^(14-6): the first run has the 8 base factors at their first values; a generated
+    # factor is the product of its generator's -1s: +1 (true) for an even count (M=ABCDFH)
+    first = points[0].assignment
+    assert [first[f"rules.{k}"] for k in keys[:8]] == [False] * 8
+    assert first["rules.two_player_rules"] is True
+
+
+@pytest.mark.parametrize(
+    ("extra", "sweep", "key", "message"),
+    [
+        ("design: {type: fractional, resolution: 4}", "  players: [2, 3, 4]\n", "design.type",
+         "fractional needs exactly two values on every sweep axis: players has 3"),
+        ("design: {type: fractionl, resolution: 4}", "", "design.type",
+         "'fractionl' is not allowed: full, fractional or random (did you mean 'fractional'?)"),
+        ("design: {type: fractional, resolution: 6}", "", "design.resolution",
+         "6 is not allowed: 3, 4 or 5"),
+        ("design: {type: fractional, resolution: '4'}", "", "design.resolution", "'4' is not"),
+        ("design: {type: fractional}", "", "design", "missing resolution: 3, 4 or 5"),
+        ("design: {resolution: 4}", "", "design", "missing type"),
+        ("design: {type: fractional, resolution: 4, points: 3}", "", "design.points",
+         "unknown key"),
+        ("design: 3", "", "design", "3 is not allowed: full, {type: fractional"),
+        ("design: fractional", "", "design", "'fractional' is not allowed"),
+        ("design: {type: random, points: 1}", "", "design.points", "1 is out of range"),
+        ("design: {type: random, points: 5}", "", "design.points", "from 2 to 4 (the full"),
+        ("design: {type: random, points: 3, seed: -1}", "", "design.seed", "out of range"),
+    ],
+)  # fmt: skip
+def test_design_errors(extra: str, sweep: str, key: str, message: str) -> None:
+    axes = sweep or "  rules.jump_in: [false, true]\n  rules.deflect: [false, true]\n"
+    err = fails(f"name: x\nsweep:\n{axes}{extra}\n")
+    assert err.key == key
+    assert err.line == len(f"name: x\nsweep:\n{axes}".splitlines()) + 1
+    assert message in err.detail
+
+
+def test_design_needs_a_sweep_and_too_many_factors_are_refused() -> None:
+    err = fails("name: x\ndesign: full\n")
+    assert (err.line, err.key) == (2, "design")
+    assert "chooses the points of a sweep" in err.detail
+    keys = sorted(k for k, spec in RULES_BY_KEY.items() if spec.kind == "bool")  # 14
+    axes = "".join(f"  rules.{k}: [false, true]\n" for k in keys)
+    knob = "  strategies.strategy: [basic, random]\n  rules.draw: [one, until-playable]\n"
+    knob += "  rules.drawn_card: [may-play, must-play]\n"
+    assert len(keys) == 14
+    err = fails(f"name: x\nsweep:\n{axes}{knob}design:\n  type: fractional\n  resolution: 4\n")
+    assert (err.key, err.line) == ("design.resolution", 22)
+    assert err.detail.startswith("17 two-level axes at resolution 4: the tabulated designs")
+    assert "16 at resolution 4, 15 at resolution 5" in err.detail
+
+
+def test_a_design_in_error_adds_no_error_about_the_full_product() -> None:
+    keys = sorted(k for k, spec in RULES_BY_KEY.items() if spec.kind == "bool")[:11]
+    axes = "".join(f"  rules.{k}: [false, true]\n" for k in keys)  # 2,048 points in full
+    err = fails(f"name: x\nsweep:\n{axes}design: {{type: fractional, resolution: 7}}\n")
+    assert err.key == "design.resolution"  # the only error: not also "2,048 points"
+    full = fails(f"name: x\nsweep:\n{axes}design: full\n")
+    assert (full.key, full.detail) == (
+        "sweep",
+        "2 x 2 x 2 x 2 x 2 x 2 x 2 x 2 x 2 x 2 x 2 = 2,048 points: at most 1,000",
+    )

@@ -2,7 +2,8 @@
 
 A metric name (:func:`metric_spec`) says what is compared and how: ``mean_<column>``,
 ``median_<column>``, ``p<NN>_<column>``, ``dist_<column>``, ``won_rate`` / ``void_rate`` /
-``capped_rate``, ``seat<K>_win_rate``, ``comeback<K>_rate``, ``first_mover_win_rate`` (the
+``capped_rate``, ``seat<K>_win_rate``, ``comeback<K>_rate``, ``chain<K>_rate`` (the share of
+rounds whose longest penalty chain drew K or more cards), ``first_mover_win_rate`` (the
 share of won rounds won by whoever moved first) and ``first_mover_edge`` (that share minus
 the fair share 1/players). :class:`MetricComparison` holds one metric of run b against
 baseline a; :class:`Margin` and :class:`Equivalence` the equivalence test.
@@ -24,7 +25,14 @@ UNITS = {"turns": "turns", "cards_drawn": "cards", "match_rounds": "rounds"}
 QUESTIONS = {"turns": "round length", "cards_drawn": "cards drawn", "match_rounds": "match length"}
 
 
-RATE_KINDS: tuple[str, ...] = ("rate", "seat", "comeback", "first_mover", "first_mover_edge")
+RATE_KINDS: tuple[str, ...] = (
+    "rate",
+    "seat",
+    "comeback",
+    "first_mover",
+    "first_mover_edge",
+    "chain",
+)
 """Metric kinds whose values are proportions (shown in percent, margins in points)."""
 
 
@@ -39,7 +47,7 @@ class MetricSpec:
     q: float | None = None
     status: str | None = None
     seat: int | None = None
-    behind: int | None = None  # comeback metrics: K cards behind
+    behind: int | None = None  # comeback metrics: K cards behind; chain metrics: K+ cards
 
     @property
     def per_seat(self) -> bool:
@@ -60,6 +68,8 @@ class MetricSpec:
             return "round outcome"
         if self.kind == "comeback":
             return "comebacks"
+        if self.kind == "chain":
+            return "stacking chains"
         if self.kind in ("first_mover", "first_mover_edge"):
             return "first mover"
         return QUESTIONS.get(self.column or "", str(self.column).replace("_", " "))
@@ -88,10 +98,13 @@ def metric_spec(key: str) -> MetricSpec:
     if m := re.fullmatch(r"comeback(\d+)_rate", key):
         label = f"P(win | {m[1]}+ cards behind)"
         return MetricSpec(key, label, "comeback", "max_deficit", behind=int(m[1]))
+    if m := re.fullmatch(r"chain(\d+)_rate", key):
+        label = f"share of rounds with a chain of {m[1]}+ draw cards"
+        return MetricSpec(key, label, "chain", "longest_stack", behind=int(m[1]))
     raise ResultsError(
         f"unknown metric {key!r}: use mean_COL, median_COL, pNN_COL, dist_COL, won_rate, "
         "void_rate, capped_rate, exhausted_rate, seatK_win_rate, comebackK_rate, "
-        "first_mover_win_rate or first_mover_edge"
+        "chainK_rate, first_mover_win_rate or first_mover_edge"
     )
 
 

@@ -30,7 +30,7 @@ import polars as pl
 from uno_stats.analysis.estimates import status_expr
 from uno_stats.analysis.metrics import MetricSpec
 
-RATIO_KINDS = ("mean", "rate", "seat", "comeback", "first_mover", "first_mover_edge")
+RATIO_KINDS = ("mean", "rate", "seat", "comeback", "first_mover", "first_mover_edge", "chain")
 """Metric kinds that are ratios of per-game counts (quantiles and distributions are not)."""
 
 
@@ -40,6 +40,8 @@ def _count_exprs(lf: pl.LazyFrame, spec: MetricSpec) -> tuple[pl.Expr, pl.Expr]:
     if spec.kind == "mean":
         col = pl.col(str(spec.column)).cast(pl.Float64)
         return col, pl.when(col.is_not_null()).then(one)
+    if spec.kind == "chain":
+        return (pl.col("longest_stack") >= int(spec.behind or 0)).cast(pl.Float64), one
     status = status_expr(lf)
     if spec.kind == "rate":
         return (status == spec.status).cast(pl.Float64), one

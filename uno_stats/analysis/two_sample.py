@@ -60,6 +60,8 @@ def _value_expr(lf: pl.LazyFrame, spec: MetricSpec) -> pl.Expr:
         return pl.when(won).then((pl.col("winner").cast(pl.Int64) == first).cast(pl.Int8))
     if spec.kind == "rate":
         return (status_expr(lf) == spec.status).cast(pl.Int8)
+    if spec.kind == "chain":
+        return (pl.col("longest_stack") >= int(spec.behind or 0)).cast(pl.Int8)
     return pl.col(str(spec.column))
 
 

@@ -9,10 +9,11 @@ by the commands that need them, so ``--help``, ``rules`` and ``validate`` answer
 """
 
 # isort: off
-# Importing a command module registers its commands on the app; the order of these two
+# Importing a command module registers its commands on the app; the order of these
 # imports is the order of the commands in --help and docs/CLI.md, so keep it.
 from uno_stats.cli import simulate  # noqa: F401
 from uno_stats.cli import results  # noqa: F401
+from uno_stats.cli import effects  # noqa: F401
 
 # isort: on
 import gc

@@ -93,6 +93,8 @@ def run(
 
 
 def _describe(path: Path, scenario: Any) -> str:
+    """The ``ok:`` line of a valid file, then (a fractional or random sweep) its design."""
+    from uno_stats.present.design_text import design_lines
     from uno_stats.run.scenario_deck import deck_label
 
     points = scenario.sweep_points()
@@ -101,10 +103,13 @@ def _describe(path: Path, scenario: Any) -> str:
     sweep = f"{len(points)} sweep points" if points else "no sweep"
     each = [p.scenario for p in points] or [scenario]
     decks = "; ".join(dict.fromkeys(deck_label(s.rules, s.deck) for s in each))
-    return (
+    ok = (
         f"ok: {path}: {scenario.name}, {players} players, preset {scenario.preset}, "
         f"deck {decks}, {sweep}"
     )
+    if scenario.sweep is None:
+        return ok
+    return "\n".join([ok, *design_lines(scenario.sweep, scenario.design)])
 
 
 @app.command()
@@ -114,7 +119,8 @@ def validate(
     ],
 ) -> None:
     """Check scenario files without simulating anything (every error of a file, one line
-    each)."""
+    each); a fractional or random sweep design is printed, a fractional one with its alias
+    table."""
     from uno_stats.run.scenario import load_scenario
 
     failed = False

@@ -134,7 +134,9 @@ class Manifest:
 class SweepManifest:
     """A sweep (or tournament) folder: the axes, the point folders, and overall progress.
 
-    A tournament's axis is ``rotation`` and ``tournament`` lists its strategies.
+    A tournament's axis is ``rotation`` and ``tournament`` lists its strategies. ``design``
+    is a sweep's :meth:`uno_stats.run.designs.Design.record` (kind, resolution, generators,
+    points; None for a tournament, or a folder written before designs: the full factorial).
     """
 
     name: str
@@ -148,6 +150,7 @@ class SweepManifest:
     complete: bool = False
     wall_time_s: float = 0.0
     games_per_s: float | None = None
+    design: dict[str, Any] | None = None
     source: Path | None = field(default=None, compare=False)
 
     _TYPES: ClassVar[dict[str, tuple[type, ...]]] = {
@@ -174,6 +177,10 @@ class SweepManifest:
     def from_json(cls, data: Any, path: Path) -> SweepManifest:
         """Parse a sweep folder's manifest; any missing or mistyped key is a ResultsError."""
         values = _checked(data, path, cls._TYPES)
+        design = data.get("design")  # optional: folders written before designs have none
+        if design is not None and not isinstance(design, dict):
+            raise ResultsError(f"{path}: manifest key 'design' must be dict or null")
+        values["design"] = design
         if not all(isinstance(p, str) and p and "/" not in p for p in values["points"]):
             raise ResultsError(f"{path}: manifest key 'points' must list folder names")
         values["wall_time_s"] = float(values["wall_time_s"])

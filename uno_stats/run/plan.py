@@ -227,6 +227,7 @@ def new_sweep_manifest(scenario: Scenario, points: list[SweepPoint]) -> SweepMan
         points=[p.label for p in points],
         config_hash=config_hash(scenario, 0),
         tournament=list(scenario.tournament) if scenario.tournament else None,
+        design=design.record() if (design := scenario.sweep_design()) is not None else None,
     )
 
 

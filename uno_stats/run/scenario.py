@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import yaml
 
@@ -25,6 +25,7 @@ from uno_stats.errors import ScenarioError
 from uno_stats.run.limits import MAX_FILE_BYTES, MAX_GAMES, MAX_SEED
 from uno_stats.run.scenario_fields import (
     ErrorContext,
+    check_design,
     check_fields,
     check_sweep,
     check_table,
@@ -34,6 +35,9 @@ from uno_stats.run.scenario_fields import (
 )
 from uno_stats.run.scenario_yaml import MAP_TAG, SEQ_TAG, LimitError, Loader, read_text
 from uno_stats.run.seatings import balanced_seatings, random_seating_tables
+
+if TYPE_CHECKING:
+    from uno_stats.run.designs import Design
 
 
 @dataclass(frozen=True)
@@ -60,6 +64,7 @@ class Scenario:
     source: str | None
     tournament: tuple[str, ...] | None = None
     deck: dict[str, Any] | None = None  # RULES.md S19; None: one classic deck
+    design: dict[str, Any] | None = None  # SCENARIO.md design; None: the full factorial
     _points: tuple[SweepPoint, ...] = field(default=(), repr=False, compare=False)
     _given_rules: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
 
@@ -90,16 +95,34 @@ class Scenario:
             out["match"] = {"target": self.match_target}
         if self.sweep is not None:
             out["sweep"] = {axis: list(values) for axis, values in self.sweep.items()}
+        if self.design is not None:  # only when not full: older folders keep their hash
+            out["design"] = dict(self.design)
         if self.tournament is not None:
             out["tournament"] = list(self.tournament)
         return out
 
     def sweep_points(self) -> list[SweepPoint]:
-        """One resolved scenario per sweep point (first axis slowest) or tournament rotation.
+        """One resolved scenario per sweep point or tournament rotation: a sweep's points in
+        its design's row order (the full factorial: first axis slowest).
 
         [] without a sweep or tournament.
         """
         return list(self._points)
+
+    def sweep_design(self) -> Design | None:
+        """The sweep's design (:mod:`uno_stats.run.designs`; it needs numpy); None without a
+        sweep. A random design's rows are its points' level indices."""
+        from uno_stats.run import designs
+
+        if self.sweep is None:
+            return None
+        factors, sizes = list(self.sweep), [len(v) for v in self.sweep.values()]
+        spec = self.design or {"type": "full"}
+        if spec["type"] == "fractional":
+            return designs.fractional_design(factors, spec["resolution"])
+        if spec["type"] == "random":
+            return designs.random_design(factors, sizes, spec["points"], spec["seed"])
+        return designs.full_design(factors, sizes)
 
 
 @dataclass(frozen=True)
@@ -233,7 +256,12 @@ def _build(data: Any, ctx: ErrorContext, top_line: int | None) -> Scenario:
     if not isinstance(data, dict):
         ctx.raise_errors()
     names = ctx.attempt(partial(check_tournament, data, ctx), None)
-    axes = None if names is not None else ctx.attempt(partial(check_sweep, data, ctx), None)
+    before = len(ctx.errors)
+    spec = ctx.attempt(partial(check_design, data, ctx), None)
+    # a design's own points are counted; a design in error adds no product error
+    product = spec is None and len(ctx.errors) == before
+    sweep_check = partial(check_sweep, data, ctx, product)
+    axes = None if names is not None else ctx.attempt(sweep_check, None)
     ctx.raise_errors()
     if names is not None:
         check_table(fields, data, ctx)
@@ -242,13 +270,50 @@ def _build(data: Any, ctx: ErrorContext, top_line: int | None) -> Scenario:
     if axes is None:
         check_table(fields, data, ctx)
         return Scenario(**fields, sweep=None, source=ctx.source)
-    points = tuple(_point(data, assignment, ctx) for assignment in _assignments(axes))
+    assignments = _assignments(axes, spec, ctx)
+    labels = [_label(a) for a in assignments]
+    if spec is not None and max(map(len, labels)) > MAX_LABEL:  # a folder name's limit
+        labels = [f"point-{i + 1:0{len(str(len(labels)))}d}" for i in range(len(labels))]
+    points = tuple(
+        _point(data, a, ctx, label) for a, label in zip(assignments, labels, strict=True)
+    )
     given = frozenset(data.get("rules", {})) - {"preset"}
-    return Scenario(**fields, sweep=axes, source=ctx.source, _points=points, _given_rules=given)
+    return Scenario(
+        **fields, sweep=axes, source=ctx.source, design=spec, _points=points, _given_rules=given
+    )
 
 
-def _assignments(axes: dict[str, list]) -> list[dict[str, Any]]:
-    return [dict(zip(axes, combo, strict=True)) for combo in itertools.product(*axes.values())]
+MAX_LABEL = 200
+"""A design's point labels are ``point-01`` ... when an axis-value label would be longer."""
+
+
+def _assignments(
+    axes: dict[str, list], spec: dict[str, Any] | None, ctx: ErrorContext
+) -> list[dict[str, Any]]:
+    """The sweep's points as axis values, in the design's row order."""
+    if spec is None:
+        combos = itertools.product(*axes.values())
+        return [dict(zip(axes, combo, strict=True)) for combo in combos]
+    from uno_stats.run import designs
+
+    sizes = [len(values) for values in axes.values()]
+    try:
+        if spec["type"] == "fractional":
+            wrong = [f"{axis} has {len(v)}" for axis, v in axes.items() if len(v) != 2]
+            if wrong:
+                message = f"fractional needs exactly two values on every sweep axis: {wrong[0]}"
+                ctx.fail("design.type", f"{message} (use full or random)")
+            rows = designs.fractional_rows(len(axes), spec["resolution"])
+        else:
+            rows = designs.random_rows(sizes, spec["points"], spec["seed"])
+    except designs.DesignError as exc:
+        key = "design.resolution" if spec["type"] == "fractional" else "design.points"
+        ctx.fail(key, str(exc), ctx.values.get(key))
+    values = list(axes.values())
+    return [
+        {axis: values[j][level] for j, (axis, level) in enumerate(zip(axes, row, strict=True))}
+        for row in rows
+    ]
 
 
 def _label(assignment: dict[str, Any]) -> str:
@@ -260,9 +325,9 @@ def _label(assignment: dict[str, Any]) -> str:
     return "_".join(parts)
 
 
-def _point(data: dict, assignment: dict[str, Any], ctx: ErrorContext) -> SweepPoint:
+def _point(data: dict, assignment: dict[str, Any], ctx: ErrorContext, label: str) -> SweepPoint:
     """One sweep point: the file with the point's values written in, checked as a whole."""
-    point = copy.deepcopy({k: v for k, v in data.items() if k != "sweep"})
+    point = copy.deepcopy({k: v for k, v in data.items() if k not in ("sweep", "design")})
     point_ctx = ErrorContext(ctx.source, dict(ctx.keys), dict(ctx.values))
     for axis, value in assignment.items():
         section, _, key = axis.partition(".")
@@ -276,7 +341,6 @@ def _point(data: dict, assignment: dict[str, Any], ctx: ErrorContext) -> SweepPo
             point["strategies"] = [{**entry, key: value} for entry in point.get("strategies", [{}])]
         if f"sweep.{axis}" in ctx.keys:
             point_ctx.keys[axis] = point_ctx.values[axis] = ctx.keys[f"sweep.{axis}"]
-    label = _label(assignment)
     try:
         fields = check_fields(point, point_ctx, None, False)
         check_table(fields, point, point_ctx)

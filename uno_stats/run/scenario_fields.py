@@ -33,7 +33,7 @@ from uno_stats.run.limits import (
     MAX_SWEEP_POINTS,
 )
 
-_SECTIONS = ("rules", "deck", "strategies", "match", "sweep", "tournament")
+_SECTIONS = ("rules", "deck", "strategies", "match", "sweep", "design", "tournament")
 TOP_KEYS = ("name", "description", "players", "games", "seed", *_SECTIONS)
 DEFAULTS: dict[str, Any] = {"players": 4, "games": 10_000, "seed": 0, "preset": "mattel-2022"}
 MATCH_TARGET_DEFAULT = 500
@@ -286,8 +286,9 @@ def _match_target(data: dict, ctx: ErrorContext) -> int | None:
     return ctx.checked("match.target", int_check(1, 100_000), raw["target"])
 
 
-def check_sweep(data: dict, ctx: ErrorContext) -> dict[str, list] | None:
-    """The ``sweep`` axes and their checked values (None without a sweep), within the limits."""
+def check_sweep(data: dict, ctx: ErrorContext, product: bool = True) -> dict[str, list] | None:
+    """The ``sweep`` axes and their checked values (None without a sweep), within the limits
+    (the product of the axes' sizes counted against the points limit when ``product``)."""
     if "sweep" not in data:
         return None
     raw = mapping(data["sweep"], "sweep", ctx, "{players: [2, 4]}")
@@ -298,7 +299,7 @@ def check_sweep(data: dict, ctx: ErrorContext) -> dict[str, list] | None:
         checked = ctx.attempt(partial(_sweep_axis, axis, values, ctx), None)
         if checked is not None:
             axes[axis] = checked
-    if ctx.errors:
+    if ctx.errors or not product:
         return axes
     points = math.prod(len(values) for values in axes.values())
     if points > MAX_SWEEP_POINTS:
@@ -306,6 +307,52 @@ def check_sweep(data: dict, ctx: ErrorContext) -> dict[str, list] | None:
         message = f"{sizes} = {points:,} points: at most {MAX_SWEEP_POINTS:,}"
         ctx.fail("sweep", message)
     return axes
+
+
+_DESIGN_ALLOWED = "full, {type: fractional, resolution: 3, 4 or 5} or {type: random, points: N}"
+_DESIGN_KEYS = {"full": ["type"], "fractional": ["type", "resolution"]}
+_DESIGN_KEYS["random"] = ["type", "points", "seed"]
+
+
+def check_design(data: dict, ctx: ErrorContext) -> dict[str, Any] | None:
+    """The ``design`` of a sweep as a mapping (``type`` and its keys; ``random``'s ``seed``
+    filled from the scenario's), or None for the full factorial (the default)."""
+    if "design" not in data:
+        return None
+    raw = data["design"]
+    if "sweep" not in data:
+        ctx.fail("design", "a design chooses the points of a sweep: add sweep: or remove design")
+    if raw == "full":
+        return None
+    if not isinstance(raw, dict):
+        ctx.bad_value("design", raw, _DESIGN_ALLOWED)
+    kind = raw.get("type")
+    if "type" not in raw:
+        ctx.fail("design", f"missing type: {_DESIGN_ALLOWED}")
+    if kind not in _DESIGN_KEYS:
+        hint = _did_you_mean(kind, list(_DESIGN_KEYS)) if isinstance(kind, str) else ""
+        ctx.bad_value("design.type", kind, f"full, fractional or random{hint}")
+    check_keys(raw, _DESIGN_KEYS[kind], "design.", ctx, {})
+    ctx.raise_errors()
+    if kind == "full":
+        return None
+    if kind == "fractional":
+        if "resolution" not in raw:
+            ctx.fail(
+                "design", "missing resolution: 3, 4 or 5 (e.g. {type: fractional, resolution: 5})"
+            )
+        check = partial(_choice, choices=(3, 4, 5), allowed="3, 4 or 5")
+        return {
+            "type": kind,
+            "resolution": ctx.checked("design.resolution", check, raw["resolution"]),
+        }
+    if "points" not in raw:
+        ctx.fail("design", "missing points: the number of sweep points (e.g. points: 50)")
+    points = ctx.checked("design.points", int_check(2, MAX_SWEEP_POINTS), raw["points"])
+    seed = data.get("seed", DEFAULTS["seed"])
+    seed = seed if type(seed) is int and 0 <= seed <= MAX_SEED else DEFAULTS["seed"]
+    seed = ctx.checked("design.seed", int_check(0, MAX_SEED), raw.get("seed", seed))
+    return {"type": kind, "points": points, "seed": seed}
 
 
 def _sweep_axis(axis: str, values: Any, ctx: ErrorContext) -> list:

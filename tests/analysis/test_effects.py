@@ -1,0 +1,416 @@
+"""Effects of a sweep's axes: contrasts by hand from the Parquet rows, A vs A, compare's
+paired difference, and the coverage of the intervals on synthetic paired data."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from uno_stats.analysis.compare import compare_metric
+from uno_stats.analysis.effects import (
+    UNCHANGED,
+    Term,
+    contrast,
+    grid_of,
+    metric_effects,
+    sweep_effects,
+    terms_of,
+)
+from uno_stats.analysis.quantiles import mid_quantile
+from uno_stats.analysis.sweep_points import Sweep, SweepPoint, sweep_of
+from uno_stats.cli import app
+from uno_stats.run.verify import verified_runs
+
+ROOT = Path(__file__).resolve().parents[2]
+FACTORIAL = """\
+name: fact
+players: 4
+games: 150
+seed: 7
+rules:
+  preset: classic-house
+sweep:
+  players: [2, 3, 4]
+  deck.decks: [1, 2]
+  rules.jump_in: [false, true]
+  rules.draw: [one, until-playable]
+"""
+A_VS_A = """\
+name: ava
+players: 4
+games: 300
+seed: 11
+rules:
+  preset: classic-house
+sweep:
+  rules.jump_in: [false, true]
+  rules.max_turns: [5000, 6000]
+"""
+
+
+def _run(tmp: Path, name: str, text: str | None = None, games: int | None = None) -> Path:
+    path = tmp / f"{name}.yaml"
+    if text is not None:
+        path.write_text(text)
+    else:
+        path = ROOT / "scenarios" / f"{name}.yaml"
+    args = ["run", str(path), "--out", str(tmp / "results"), "--workers", "1", "--quiet"]
+    if games is not None:
+        args += ["--games", str(games)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    return tmp / "results" / name
+
+
+@pytest.fixture(scope="module")
+def folders(tmp_path_factory) -> dict[str, Path]:
+    tmp = tmp_path_factory.mktemp("effects")
+    return {
+        "fact": _run(tmp, "fact", FACTORIAL),
+        "ava": _run(tmp, "ava", A_VS_A),
+        "jump-in": _run(tmp, "jump-in", games=400),
+    }
+
+
+def _sweep(folder: Path) -> Sweep:
+    return sweep_of(verified_runs(folder))
+
+
+def _rows(folder: Path) -> dict[tuple, pl.DataFrame]:
+    """Each point's rows read straight from its Parquet parts, keyed by its axis values."""
+    out = {}
+    for run in verified_runs(folder):
+        frame = pl.read_parquet(sorted((run.path / "parts").glob("*.parquet")))
+        out[tuple(run.manifest.sweep_assignment.values())] = frame
+    return out
+
+
+def _value(frame: pl.DataFrame, metric: str) -> float:
+    """The metric of one point computed from its rows by hand."""
+    won = frame.filter(pl.col("status") == "won")
+    if metric == "mean_turns":
+        return float(frame["turns"].cast(pl.Float64).mean())
+    if metric == "median_turns":
+        values, counts = np.unique(frame["turns"].to_numpy(), return_counts=True)
+        return mid_quantile(values, counts, 0.5)
+    if metric == "first_mover_win_rate":
+        return float((won["winner"].cast(pl.Int64) == won["first_player"].cast(pl.Int64)).mean())
+    if metric == "first_mover_edge":
+        return _value(frame, "first_mover_win_rate") - 1 / int(frame["players"][0])
+    if metric == "comeback3_rate":
+        winners = won.select(
+            pl.col("max_deficit").list.get(pl.col("winner").cast(pl.Int64)).alias("w"),
+            pl.col("max_deficit").list.eval(pl.element() >= 3).list.sum().alias("behind"),
+        )
+        return float((winners["w"] >= 3).sum() / winners["behind"].sum())
+    raise AssertionError(metric)
+
+
+def _cell_mean(values: dict[tuple, float], fixed: dict[int, object]) -> float:
+    """Mean of the point values whose axis positions hold the ``fixed`` values."""
+    chosen = [v for key, v in values.items() if all(key[i] == x for i, x in fixed.items())]
+    return float(np.mean(chosen))
+
+
+def _effect(effects, metric: str, term: str):
+    (found,) = [e for e in effects if e.metric == metric and e.term.name == term]
+    return found
+
+
+@pytest.mark.parametrize(
+    "metric", ["mean_turns", "median_turns", "first_mover_edge", "comeback3_rate"]
+)
+def test_main_effects_and_interactions_equal_hand_contrasts(folders, metric):
+    sweep = _sweep(folders["fact"])
+    rows = _rows(folders["fact"])
+    values = {key: _value(frame, metric) for key, frame in rows.items()}
+    result = sweep_effects(sweep, [metric], three_factor=True, resamples=50)
+    axes = list(sweep.axes)
+    # main effects of every axis kind: booleans, rule values, players (3 levels), deck.decks
+    hand = {
+        "deck.decks": _cell_mean(values, {1: 2}) - _cell_mean(values, {1: 1}),
+        "rules.jump_in": _cell_mean(values, {2: True}) - _cell_mean(values, {2: False}),
+        "rules.draw": _cell_mean(values, {3: "until-playable"}) - _cell_mean(values, {3: "one"}),
+        "players=3": _cell_mean(values, {0: 3}) - _cell_mean(values, {0: 2}),
+        "players=4": _cell_mean(values, {0: 4}) - _cell_mean(values, {0: 2}),
+    }
+
+    # A:B = half the difference of A's effect at B's two levels
+    def a_effect(i, hi, lo, fixed):
+        return _cell_mean(values, {i: hi, **fixed}) - _cell_mean(values, {i: lo, **fixed})
+
+    hand["rules.jump_in:rules.draw"] = (
+        a_effect(2, True, False, {3: "until-playable"}) - a_effect(2, True, False, {3: "one"})
+    ) / 2
+    hand["players=4:rules.jump_in"] = (
+        a_effect(0, 4, 2, {2: True}) - a_effect(0, 4, 2, {2: False})
+    ) / 2
+    hand["deck.decks:rules.jump_in:rules.draw"] = (
+        (
+            a_effect(1, 2, 1, {2: True, 3: "until-playable"})
+            - a_effect(1, 2, 1, {2: False, 3: "until-playable"})
+        )
+        - (a_effect(1, 2, 1, {2: True, 3: "one"}) - a_effect(1, 2, 1, {2: False, 3: "one"}))
+    ) / 4
+    assert axes == ["players", "deck.decks", "rules.jump_in", "rules.draw"]
+    for term, value in hand.items():
+        assert _effect(result.effects, metric, term).estimate == pytest.approx(value, abs=1e-12)
+
+
+def test_terms_and_contrast_weights():
+    axes = {"a": (0, 1), "b": ("x", "y", "z"), "c": (True,)}
+    names = [t.name for t in terms_of(axes, 2)]
+    assert names == ["a", "b=y", "b=z", "a:b=y", "a:b=z"]
+    sweep_axes = {"a": (0, 1), "b": (0, 1)}
+    points = tuple(
+        SweepPoint(f"{a}{b}", {"a": a, "b": b}, 1, 1, 4, (1,), pl.LazyFrame())
+        for a, b in itertools.product((0, 1), (0, 1))
+    )
+    grid = grid_of(Sweep("s", sweep_axes, points))
+    y = np.array([1.0, 2.0, 4.0, 8.0])  # (a, b) = 00, 01, 10, 11
+    arranged = grid.arrange(y)
+    assert contrast(arranged, grid, Term(("a",), (1,), "a")) == (4 + 8) / 2 - (1 + 2) / 2
+    assert contrast(arranged, grid, Term(("a", "b"), (1, 1), "a:b")) == ((8 - 2) - (4 - 1)) / 2
+
+
+def test_pairing_follows_the_deal(folders):
+    sweep = _sweep(folders["fact"])
+    result = sweep_effects(sweep, ["mean_turns"], resamples=20)
+    e = _effect(result.effects, "mean_turns", "rules.jump_in")
+    assert e.method == "paired t within 6 deal groups, independent between"
+    assert e.games == 6 * 150  # every deal group (players x decks) holds points of jump_in
+    assert _effect(result.effects, "mean_turns", "players=3").games == 4 * 150  # 2 and 3 players
+    assert "players, deck.decks change the deal" in result.pairing
+    paired = sweep_effects(_sweep(folders["ava"]), ["mean_turns"], resamples=20)
+    assert _effect(paired.effects, "mean_turns", "rules.jump_in").method == "paired t over games"
+    assert paired.pairing.startswith("Every point replays the same 300 deals (seed 11)")
+
+
+def test_a_vs_a_axis_is_exactly_zero_and_never_changed_a_game(folders):
+    sweep = _sweep(folders["ava"])
+    metrics = ["mean_turns", "median_turns", "p90_turns", "first_mover_edge", "comeback3_rate"]
+    result = sweep_effects(sweep, metrics, resamples=50)
+    assert result.unchanged_axes == ("rules.max_turns",)
+    for metric in metrics:
+        for term in ("rules.max_turns", "rules.jump_in:rules.max_turns"):
+            e = _effect(result.effects, metric, term)
+            assert (e.estimate, e.low, e.high) == (0.0, 0.0, 0.0)
+            assert e.verdict == UNCHANGED and math.isnan(e.p) and math.isnan(e.p_holm)
+        assert _effect(result.effects, metric, "rules.jump_in").status == "tested"
+
+
+def test_single_axis_effect_equals_compare_paired_difference(folders):
+    sweep = _sweep(folders["jump-in"])
+    off, on = (p.rows for p in sweep.points)
+    for rows in (off, on):  # every round won: compare's paired shares count the same rounds
+        assert rows.select((pl.col("status") != "won").sum()).collect().item() == 0
+    metrics = ["mean_turns", "median_turns", "p90_turns", "comeback3_rate", "first_mover_edge"]
+    result = sweep_effects(sweep, metrics, resamples=200)
+    for metric in metrics:
+        c = compare_metric(off, on, metric, paired=True)
+        e = _effect(result.effects, metric, "rules.jump_in")
+        assert e.estimate == pytest.approx(c.difference.value, abs=1e-12)
+        if metric in ("mean_turns", "comeback3_rate"):  # the same interval too
+            assert (e.low, e.high) == pytest.approx((c.difference.low, c.difference.high))
+            assert e.p == pytest.approx(c.p)
+
+
+def test_margin_names_no_practical_effect(folders):
+    from uno_stats.analysis.metrics import parse_margin
+
+    sweep = _sweep(folders["ava"])
+    wide = sweep_effects(sweep, ["mean_turns"], margin=parse_margin("50")).effects
+    assert {e.term.name: e.verdict for e in wide} == {
+        "rules.jump_in": "no practical effect",
+        "rules.max_turns": UNCHANGED,
+        "rules.jump_in:rules.max_turns": UNCHANGED,
+    }
+    narrow = sweep_effects(sweep, ["mean_turns"], margin=parse_margin("0.01")).effects
+    assert _effect(narrow, "mean_turns", "rules.jump_in").verdict == ""
+
+
+def _void_p(a: int, b: int) -> float:
+    return 0.2 + 0.05 * a + 0.02 * b + 0.02 * a * b
+
+
+def _synthetic_sweep(rng: np.random.Generator, games: int) -> Sweep:
+    """A 2 x 2 factorial of whole-number 'turns' with ties, paired by a shared part per game:
+    turns = S_k + Y_k,ab, S ~ NB(4, mean 20), Y_ab ~ NB(4, mean 20 + 3a + b + 2ab); and
+    void rounds, P = 0.2 + 0.05a + 0.02b + 0.02ab, from one uniform per game shared by the
+    points in half the games (so paired) and the point's own uniform in the others."""
+    shared = rng.negative_binomial(4, 4 / 24, size=games)
+    latent, mixed = rng.random(games), rng.random(games) < 0.5  # paired void rounds
+    points = []
+    for a, b in itertools.product((0, 1), (0, 1)):
+        mean = 20 + 3 * a + b + 2 * a * b
+        own = rng.negative_binomial(4, 4 / (4 + mean), size=games)
+        void = np.where(mixed, latent, rng.random(games)) < _void_p(a, b)
+        status = np.where(void, "void", "won")
+        rows = pl.LazyFrame({"game": np.arange(games), "turns": shared + own, "status": status})
+        points.append(SweepPoint(f"{a}{b}", {"a": a, "b": b}, 1, games, 4, (1,), rows))
+    return Sweep("synthetic", {"a": (0, 1), "b": (0, 1)}, tuple(points))
+
+
+def _true_median_effect() -> float:
+    """The main effect of a on the population mid-median of S + Y_ab (pmfs convolved)."""
+    from scipy import stats
+
+    support = np.arange(400)
+
+    def law(mean: float) -> np.ndarray:
+        return stats.nbinom.pmf(support, 4, 4 / (4 + mean))
+
+    shared = law(20)
+    medians = {}
+    for a, b in itertools.product((0, 1), (0, 1)):
+        pmf = np.convolve(shared, law(20 + 3 * a + b + 2 * a * b))[: len(support)]
+        medians[a, b] = mid_quantile(support.astype(float), pmf / pmf.sum(), 0.5)
+    return (medians[1, 0] + medians[1, 1] - medians[0, 0] - medians[0, 1]) / 2
+
+
+@pytest.mark.slow
+def test_coverage_of_effect_intervals_on_paired_whole_numbers():
+    rng = np.random.default_rng(2026)
+    truth = {("mean_turns", "a"): 4.0, ("mean_turns", "a:b"): 1.0}
+    truth[("median_turns", "a")] = _true_median_effect()
+    truth[("void_rate", "a")] = 0.06
+    truth[("void_rate", "a:b")] = 0.01
+    covered = dict.fromkeys(truth, 0)
+    reps = 1000
+    for _ in range(reps):
+        sweep = _synthetic_sweep(rng, 400)
+        grid = grid_of(sweep)
+        terms = terms_of(sweep.axes, 2)
+        for metric in ("mean_turns", "median_turns", "void_rate"):
+            for e in metric_effects(sweep, grid, metric, terms, resamples=200):
+                key = (metric, e.term.name)
+                if key in truth:
+                    covered[key] += e.low <= truth[key] <= e.high
+    for key, hits in covered.items():
+        assert 0.93 <= hits / reps <= 0.97, (key, hits / reps)
+
+
+def _points(deals: list[tuple], turns: list[np.ndarray], extra: list[np.ndarray]) -> Sweep:
+    """A 2-point synthetic sweep over axis ``a`` with the given deals and columns."""
+    points = []
+    for a, (deal, t, x) in enumerate(zip(deals, turns, extra, strict=True)):
+        rows = pl.LazyFrame({"game": np.arange(len(t)), "turns": t, "x": x})
+        points.append(SweepPoint(str(a), {"a": a}, deal[0], len(t), 4, deal, rows))
+    return Sweep("s", {"a": (0, 1)}, tuple(points))
+
+
+def test_points_with_other_deals_are_independent_and_identical_columns_say_so():
+    rng = np.random.default_rng(5)
+    turns = [rng.integers(10, 60, 300), rng.integers(10, 60, 300)]
+    same = np.ones(300)
+    paired = _points([(1, 300, 4), (1, 300, 4)], turns, [same, same])
+    other = _points([(1, 300, 4), (1, 300, 5)], turns, [same, same])
+    (e_paired,) = sweep_effects(paired, ["mean_turns"]).effects
+    (e_other,) = sweep_effects(other, ["mean_turns"]).effects
+    assert e_paired.method == "paired t over games"
+    assert e_other.method == "independent points, t"
+    assert e_paired.estimate == e_other.estimate
+    from scipy import stats
+
+    d = (turns[1] - turns[0]).astype(float)  # the paired t by hand
+    half = stats.t.ppf(0.975, 299) * d.std(ddof=1) / math.sqrt(300)
+    assert (e_paired.high - e_paired.low) / 2 == pytest.approx(half, rel=1e-9)
+    va, vb = (t.astype(float).var(ddof=1) / 300 for t in turns)  # Welch by hand
+    df = (va + vb) ** 2 / (va**2 / 299 + vb**2 / 299)
+    half = stats.t.ppf(0.975, df) * math.sqrt(va + vb)
+    assert (e_other.high - e_other.low) / 2 == pytest.approx(half, rel=1e-9)
+    (flat,) = sweep_effects(paired, ["mean_x"]).effects
+    assert flat.status == "identical" and flat.verdict == "identical in every game"
+    assert (flat.estimate, flat.low, flat.high) == (0.0, 0.0, 0.0)
+    short = _points([(1, 300, 4), (1, 300, 4)], [turns[0], turns[1][:299]], [same, same[:299]])
+    (e_short,) = sweep_effects(short, ["mean_turns"]).effects
+    assert e_short.method == "independent points, t"
+
+
+def test_relative_margin_is_a_share_of_the_mean_over_points():
+    from uno_stats.analysis.metrics import parse_margin
+
+    rng = np.random.default_rng(6)
+    turns = [rng.integers(10, 60, 300), rng.integers(12, 62, 300)]
+    sweep = _points([(1, 300, 4), (1, 300, 4)], turns, [turns[0], turns[0]])
+    (e,) = sweep_effects(sweep, ["mean_turns"], margin=parse_margin("10%")).effects
+    assert e.bound == pytest.approx(0.1 * (turns[0].mean() + turns[1].mean()) / 2)
+
+
+def _two_level_sweep(cells: list[tuple[int, int, int]], design: dict | None) -> Sweep:
+    """Synthetic points of axes a, b, c at the given level cells, paired by game."""
+    rng = np.random.default_rng(8)
+    shared = rng.integers(10, 40, 200)
+    points = []
+    for a, b, c in cells:
+        turns = shared + rng.integers(0, 10 + 4 * a + 2 * b + a * c, 200)
+        rows = pl.LazyFrame({"game": np.arange(200), "turns": turns})
+        points.append(SweepPoint(f"{a}{b}{c}", {"a": a, "b": b, "c": c}, 1, 200, 4, (1,), rows))
+    return Sweep("frac", {"a": (0, 1), "b": (0, 1), "c": (0, 1)}, tuple(points), design)
+
+
+def test_sign_contrast_equals_nested_differences_on_a_full_two_level_factorial():
+    from uno_stats.analysis.effects import Grid, fraction_weights
+
+    sweep = _two_level_sweep(list(itertools.product((0, 1), repeat=3)), None)
+    grid = grid_of(sweep)
+    values = np.array([float(p.rows.collect()["turns"].mean()) for p in sweep.points])
+    as_fraction = Grid(grid.axes, grid.shape, None, grid.levels)
+    for term in terms_of(sweep.axes, 3):
+        nested = float(contrast(grid.arrange(values), grid, term))
+        signs = float(fraction_weights(as_fraction, term) @ values)
+        assert signs == pytest.approx(nested, abs=1e-12), term.name
+
+
+def test_half_fraction_main_effects_by_hand():
+    from uno_stats.analysis.effects import fraction_weights
+
+    cells = [(0, 0, 1), (0, 1, 0), (1, 0, 0), (1, 1, 1)]  # C = AB in +-1 codes
+    record = {"kind": "fractional", "resolution": 3, "generators": ["C=AB"], "points": 4}
+    sweep = _two_level_sweep(cells, record)
+    with pytest.raises(Exception, match="no point"):
+        grid_of(_two_level_sweep(cells, None))  # without the design: an incomplete sweep
+    grid = grid_of(sweep)
+    values = np.array([float(p.rows.collect()["turns"].mean()) for p in sweep.points])
+    by_hand = (values[2] + values[3] - values[0] - values[1]) / 2  # a = 1 minus a = 0
+    (main_a,) = [t for t in terms_of(sweep.axes, 1) if t.name == "a"]
+    assert float(grid.apply(grid.prepare(values), main_a)) == pytest.approx(by_hand)
+    terms = {t.name: t for t in terms_of(sweep.axes, 3)}
+    assert np.array_equal(fraction_weights(grid, terms["a:b"]), fraction_weights(grid, terms["c"]))
+    with pytest.raises(Exception, match="aliased with the mean"):
+        fraction_weights(grid, terms["a:b:c"])  # the defining word ABC
+
+
+def test_half_fraction_effects_name_their_aliases():
+    pytest.importorskip("uno_stats.run.designs")  # the alias table (the sweep designs)
+    cells = [(0, 0, 1), (0, 1, 0), (1, 0, 0), (1, 1, 1)]
+    record = {"kind": "fractional", "resolution": 3, "generators": ["C=AB"], "points": 4}
+    result = sweep_effects(_two_level_sweep(cells, record), ["mean_turns"], interactions=True)
+    names = {e.term.name: e for e in result.effects}
+    assert "a:b:c" not in names  # aliased with the mean: not estimable
+    assert names["a:b"].estimate == pytest.approx(names["c"].estimate)  # C = AB
+    assert names["c"].aliases == ("a:b",) and names["a"].aliases == ("b:c",)
+
+
+def test_chain_rate_is_a_rate_in_compare_and_effects():
+    rng = np.random.default_rng(9)
+    frames = []
+    for shift in (0, 1):
+        stack = rng.integers(0, 4, 500) + shift * rng.integers(0, 2, 500)
+        frames.append(
+            pl.LazyFrame({"game": np.arange(500), "round": np.zeros(500), "longest_stack": stack})
+        )
+    points = tuple(
+        SweepPoint(str(a), {"a": a}, 1, 500, 4, (1,), rows) for a, rows in enumerate(frames)
+    )
+    (e,) = sweep_effects(Sweep("s", {"a": (0, 1)}, points), ["chain2_rate"]).effects
+    shares = [float((f.collect()["longest_stack"] >= 2).mean()) for f in frames]
+    assert e.estimate == pytest.approx(shares[1] - shares[0], abs=1e-12)
+    c = compare_metric(frames[0], frames[1], "chain2_rate", paired=True)
+    assert c.test == "McNemar" and c.difference.value == pytest.approx(e.estimate, abs=1e-12)

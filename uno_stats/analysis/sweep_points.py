@@ -1,0 +1,123 @@
+"""A sweep as the effects analysis reads it: its axes, and each point's values and rows.
+
+The one place that knows how a sweep is stored (today a folder of point runs, each with a
+manifest naming its axis values), so that a change of storage changes :func:`sweep_of`
+alone. Everything downstream sees :class:`Sweep` and :class:`SweepPoint`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from uno_stats.errors import ResultsError
+
+if TYPE_CHECKING:
+    from uno_stats.run.results import Run
+
+DEAL_AXES: tuple[str, ...] = ("players", "deck.decks", "rules.hand_size")
+"""Axes that change the deal itself: points that differ in them do not replay the same deals."""
+
+
+@dataclass(frozen=True)
+class SweepPoint:
+    """One point: its label, its value on every axis, how its games were drawn, its rows.
+
+    ``deal``: the seed, game count, players, decks and hand size. Points with the same
+    ``deal`` replay the same deals game by game (game k of each starts from the same
+    shuffle), so their games pair up by index.
+    """
+
+    label: str
+    values: dict[str, Any]
+    seed: int
+    games: int
+    players: int
+    deal: tuple[Any, ...]
+    rows: pl.LazyFrame
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A sweep's name, its axes in the file's order (values in order), its points and, for
+    a designed sweep (a fractional factorial), the design's record (kind, resolution,
+    generators, points) as the sweep folder's manifest keeps it."""
+
+    name: str
+    axes: dict[str, tuple[Any, ...]]
+    points: tuple[SweepPoint, ...]
+    design: dict[str, Any] | None = None  # the sweep manifest's design record; None: full
+
+    @property
+    def seed(self) -> int:
+        """The seed of the first point (every point of a sweep shares it)."""
+        return self.points[0].seed
+
+
+def sweep_of(runs: Sequence[Run]) -> Sweep:
+    """The sweep whose point runs are ``runs`` (as opened from one sweep folder).
+
+    Raises :class:`ResultsError` when the runs are not the points of one sweep.
+    """
+    if not runs:
+        raise ResultsError("no runs: effects needs the results folder of a sweep")
+    names = {run.manifest.name for run in runs}
+    if len(names) != 1:
+        raise ResultsError(
+            "effects reads one sweep at a time; these runs belong to " + ", ".join(sorted(names))
+        )
+    name = names.pop()
+    axes: dict[str, list[Any]] = {}
+    points = []
+    for run in runs:
+        m = run.manifest
+        if m.tournament is not None:
+            raise ResultsError(f"{name}: a tournament, not a sweep: use summary or compare")
+        if not m.sweep_assignment:
+            raise ResultsError(f"{run.path}: not a sweep point (no sweep axes in its manifest)")
+        for axis, value in m.sweep_assignment.items():
+            seen = axes.setdefault(axis, [])
+            if value not in seen:
+                seen.append(value)
+        scenario = run.scenario
+        decks = int((scenario.deck or {}).get("decks", 1))
+        deal = (m.seed, m.games, scenario.players, decks, scenario.rules.get("hand_size"))
+        points.append(
+            SweepPoint(
+                label=m.sweep_label or run.path.name,
+                values=dict(m.sweep_assignment),
+                seed=m.seed,
+                games=m.games,
+                players=scenario.players,
+                deal=deal,
+                rows=run.scan(),
+            )
+        )
+    if any(set(p.values) != set(axes) for p in points):
+        raise ResultsError(f"{name}: the points do not all name the same sweep axes")
+    listed, design = _listed(runs[0])
+    if listed is not None and set(listed) == set(axes):
+        # the file's order of each axis's values (the first value is the baseline level)
+        axes = {a: [v for v in listed[a] if v in axes[a]] for a in listed}
+    values = {axis: tuple(v) for axis, v in axes.items()}
+    return Sweep(name, values, tuple(points), design)
+
+
+def _listed(run: Run) -> tuple[dict[str, list[Any]] | None, dict[str, Any] | None]:
+    """The axes as the sweep folder's manifest lists them, and its design record (None and
+    None without a sweep manifest)."""
+    from uno_stats.run.manifest import MANIFEST, SweepManifest, read_manifest
+
+    parent = run.path.parent
+    if not (parent / MANIFEST).exists():
+        return None, None
+    try:
+        top = read_manifest(parent)
+    except ResultsError:
+        return None, None
+    if not isinstance(top, SweepManifest):
+        return None, None
+    return dict(top.axes), getattr(top, "design", None)
