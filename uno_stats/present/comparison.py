@@ -152,33 +152,21 @@ def comparison_section(
 
 def unpaired_notes(results: Sequence[RunComparison]) -> list[str]:
     """Why some metrics of paired runs were compared as independent samples, one sentence
-    per run and reason: a comeback rate counts the seat-rounds that fell behind, which are
-    other seat-rounds in the two runs' games; match rounds line up only when the matches
-    last as long."""
-    by_reason: dict[tuple[str, bool], list[str]] = {}
+    per run: match rounds (and so the seat-rounds a comeback rate counts) line up game by
+    game only when the matches last as long; a comeback rate of paired single rounds is
+    compared game by game (the delta method over games) and needs no note."""
+    by_run: dict[str, list[str]] = {}
     for r in results:
         if r.comparison.note:
-            key = (r.run.name, r.comparison.kind == "comeback")
-            by_reason.setdefault(key, []).append(r.comparison.label)
+            by_run.setdefault(r.run.name, []).append(r.comparison.label)
     base = results[0].baseline.name if results else ""
-    out = []
-    for (name, comeback), labels in by_reason.items():
-        listed, one = ", ".join(labels), len(labels) == 1
-        if comeback:
-            out.append(
-                f"{name} and {base} deal the same games, but {listed} "
-                f"{'is a share' if one else 'are shares'} of the seat-rounds that fell that "
-                "far behind, and which seat-rounds those are differs between the two runs' "
-                f"games, so {'it is' if one else 'they are'} compared as independent "
-                "samples of seat-rounds."
-            )
-        else:
-            out.append(
-                f"{name} and {base} play matches of different lengths, so their rounds do "
-                f"not line up game by game; {listed} are compared as independent samples "
-                "(match length stays paired by match)."
-            )
-    return out
+    return [
+        f"{name} and {base} play matches of different lengths, so their rounds do "
+        f"not line up game by game; {', '.join(labels)} "
+        f"{'is' if len(labels) == 1 else 'are'} compared as independent samples "
+        "(match length stays paired by match)."
+        for name, labels in by_run.items()
+    ]
 
 
 def comparison_rows(results: Sequence[RunComparison]) -> list[dict[str, Any]]:
