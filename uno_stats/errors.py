@@ -35,3 +35,22 @@ class ResultsError(UnoStatsError):
 
 class RunError(UnoStatsError):
     """A run that failed: names the chunk and the seed that failed."""
+
+
+QUOTE_LIMIT = 80
+"""Characters of an input an error message repeats; a longer one is cut with an ellipsis."""
+
+
+def shortened(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` cut to at most ``limit`` characters, ending in ``...`` when cut."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """``value`` quoted for an error message (its ``repr`` for text), at most ``limit``
+    characters: a hostile input (a 5,000-digit number, a 1,000-entry list) is not repeated
+    in full."""
+    text = repr(value) if isinstance(value, str) else str(value)
+    if len(text) <= limit:
+        return text
+    return text[: limit - 4] + "...'" if isinstance(value, str) else shortened(text, limit)

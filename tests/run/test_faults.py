@@ -485,3 +485,61 @@ def test_execute_passes_the_cluster_verdict_through(monkeypatch):
     monkeypatch.setattr(backend, "wait_any", lambda futures: list(futures))
     with pytest.raises(RunError, match="no Dask worker left"):
         backends.execute(backend, [1], lambda b, task: _LostResultFuture(), lambda t, r: None)
+
+
+# --- input that cannot hang or trick it -----------------------------------------------------
+
+
+def _cli(*args: str, cwd: Path | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [*CLI, *args], capture_output=True, text=True, env=env(), cwd=cwd, timeout=timeout
+    )
+
+
+def _one_error(done: subprocess.CompletedProcess, code: int = 1) -> str:
+    """The single ``Error:`` line of a command that failed with ``code`` (no traceback)."""
+    errors = [line for line in done.stderr.splitlines() if line.startswith("Error: ")]
+    assert done.returncode == code, done.stderr
+    assert len(errors) == 1 and "Traceback" not in done.stderr, done.stderr
+    return errors[0]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_as_scenario_is_one_line_and_never_hangs(tmp_path):
+    fifo = tmp_path / "s.yaml"
+    os.mkfifo(fifo)
+    done = _cli("run", str(fifo), "--out", str(tmp_path / "out"), timeout=10)
+    assert "is a FIFO (named pipe), not a scenario file" in _one_error(done)
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("path", ["/dev/zero", "."])
+def test_a_device_or_folder_as_scenario_is_one_line(tmp_path, path):
+    done = _cli("validate", path, cwd=tmp_path, timeout=10)
+    kind = "a character device" if path.startswith("/dev") else "a folder"
+    assert f"is {kind}, not a scenario file" in _one_error(done)
+
+
+def test_an_empty_out_is_refused(tmp_path):
+    (tmp_path / "s.yaml").write_text(TINY)
+    done = _cli("run", "s.yaml", "--out", "", cwd=tmp_path)
+    assert "--out: an empty path is not allowed" in _one_error(done, code=2)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.yaml"]  # nothing written here
+    done = _cli("report", "x", "--out", "", cwd=tmp_path)
+    assert "--out: an empty path is not allowed" in _one_error(done, code=2)
+
+
+def test_a_deeply_nested_manifest_is_one_line(tmp_path):
+    folder = tmp_path / "deep"
+    folder.mkdir()
+    (folder / "manifest.json").write_text("[" * 200_000 + "]" * 200_000)
+    line = _one_error(_cli("summary", str(folder)))
+    assert "unreadable manifest (nested more than 32 levels deep)" in line
+    assert "RecursionError" not in line
+
+
+def test_a_huge_games_number_is_quoted_short(tmp_path):
+    (tmp_path / "s.yaml").write_text(TINY)
+    done = _cli("run", "s.yaml", "--games", "9" * 5000, cwd=tmp_path)
+    line = _one_error(done, code=2)
+    assert len(line) < 200 and "9999..." in line

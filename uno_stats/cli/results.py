@@ -24,6 +24,7 @@ from uno_stats.cli.shared import (
     app,
     exit_interrupted,
     one_line_errors,
+    out_folder,
 )
 
 if TYPE_CHECKING:
@@ -166,7 +167,12 @@ def settle(
 @app.command("report")
 def report_cmd(
     folders: FoldersArg,
-    out: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the report into.")],
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out", "-o", parser=out_folder, metavar="DIR", help="Folder to write the report into."
+        ),
+    ],
     title: Annotated[str | None, typer.Option("--title", help="Report title.")] = None,
     allow_incomplete: AllowIncompleteOpt = False,
 ) -> None:

@@ -137,8 +137,25 @@ GamesOpt = Annotated[
         show_default=False,
     ),
 ]
+
+
+def out_folder(text: str | Path) -> Path:
+    """``--out``: a folder path; an empty one (which would mean the current folder) is one
+    ``Error:`` line, exit 2."""
+    if isinstance(text, str) and not text.strip():
+        fail("--out: an empty path is not allowed: name a folder (--out . for this one)", 2)
+    return Path(text)
+
+
 OutOpt = Annotated[
-    Path, typer.Option("--out", "-o", help="Results folder; the run goes to OUT/<name>/.")
+    Path,
+    typer.Option(
+        "--out",
+        "-o",
+        parser=out_folder,
+        metavar="DIR",
+        help="Results folder; the run goes to OUT/<name>/.",
+    ),
 ]
 FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Output format.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]

@@ -17,10 +17,15 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar
 
-from uno_stats.errors import ResultsError, ScenarioError
+from uno_stats.errors import ResultsError, ScenarioError, shortened
+from uno_stats.run.limits import MAX_JSON_BYTES, load_json, read_bounded
 from uno_stats.run.scenario import Scenario, scenario_from_dict
 
 MANIFEST = "manifest.json"
+
+
+class UnreadableManifest(ResultsError):
+    """A ``manifest.json`` that is there but cannot be parsed (truncated, garbled, hostile)."""
 
 
 def _checked(data: Any, path: Path, types: dict[str, tuple[type, ...]]) -> dict[str, Any]:
@@ -183,13 +188,17 @@ class SweepManifest:
 
 
 def _read_json(folder: Path) -> Any:
+    """The parsed ``manifest.json`` of ``folder``, within the JSON limits (docs/SCENARIO.md)."""
     path = folder / MANIFEST
     try:
-        return json.loads(path.read_text())
+        return load_json(read_bounded(path, MAX_JSON_BYTES))
     except FileNotFoundError:
         raise ResultsError(f"{folder}: not a results folder (no {MANIFEST})") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ResultsError(f"{path}: unreadable manifest ({exc}); rerun with --fresh") from None
+    except ValueError as exc:  # not a regular file, too large, too deep, not JSON
+        raise UnreadableManifest(
+            f"{path}: unreadable manifest ({shortened(str(exc))}); rerun the same run command "
+            "to rebuild it from the parts, or rerun with --fresh"
+        ) from None
     except OSError as exc:
         raise ResultsError(f"{path}: cannot read ({exc.strerror or exc})") from None
 

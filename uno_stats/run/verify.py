@@ -9,13 +9,13 @@ data is the one recorded when it was written. The runner redoes the chunks whose
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from uno_stats.errors import ResultsError
+from uno_stats.run.limits import load_json
 from uno_stats.run.lock import is_locked
 from uno_stats.run.manifest import Manifest, SweepManifest, read_manifest, read_run_manifest
 from uno_stats.run.results import (
@@ -89,7 +89,10 @@ def read_part_meta(path: Path) -> tuple[PartMeta, pq.FileMetaData]:
     if raw is None:
         raise ValueError("no uno-stats part record (written by another tool or version)")
     try:
-        return PartMeta(**json.loads(raw)), footer
+        record = load_json(raw, limit=10_000, depth=2)
+        if not isinstance(record, dict):
+            raise TypeError("not a JSON object")
+        return PartMeta(**record), footer
     except (ValueError, TypeError) as exc:
         raise ValueError(f"garbled part record ({_first_line(exc)})") from None
 
@@ -158,7 +161,7 @@ def _check_digest(path: Path, footer: pq.FileMetaData) -> None:
     """The SHA-256 of the part's data (everything before the footer) is the recorded one."""
     raw = (footer.metadata or {}).get(PART_DATA_KEY)
     try:
-        record = json.loads(raw if raw is not None else "null")
+        record = load_json(raw if raw is not None else b"null", limit=10_000, depth=2)
         size, want = int(record["bytes"]), str(record["sha256"])
     except (ValueError, TypeError, KeyError):
         raise ValueError("no data checksum (written by another tool or version)") from None
