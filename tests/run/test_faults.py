@@ -543,3 +543,200 @@ def test_a_huge_games_number_is_quoted_short(tmp_path):
     done = _cli("run", "s.yaml", "--games", "9" * 5000, cwd=tmp_path)
     line = _one_error(done, code=2)
     assert len(line) < 200 and "9999..." in line
+
+
+# --- stop signals always answer ------------------------------------------------------------
+
+STUCK = textwrap.dedent(
+    """
+    import os, sys, time
+    from uno_stats.run import runner
+    stuck_from = int(os.environ["STUCK_FROM"])
+    play = runner.run_chunk
+    def run_chunk(config, first_game, n_games):
+        if first_game >= stuck_from:  # a deadlocked chunk: it never ends
+            time.sleep(3600)
+        return play(config, first_game, n_games)
+    runner.run_chunk = run_chunk
+    if os.environ.get("SLOW_FINISH"):  # the clean-up after a stop takes long
+        finish = runner._finish_manifests
+        def slow(*args):
+            time.sleep(30)
+            return finish(*args)
+        runner._finish_manifests = slow
+    if os.environ.get("STOP_WHEN_DONE"):  # a stop signal right after the last chunk
+        record = runner._record_chunk
+        def record_then_stop(plan, rows):
+            record(plan, rows)
+            if len(plan.done) == plan.n_chunks:
+                os.kill(os.getpid(), 2)
+        runner._record_chunk = record_then_stop
+    sys.argv[0] = "uno-stats"
+    from uno_stats.cli import main
+    main()
+    """
+)
+STUCK_GAMES = 8000
+
+
+def _start_stuck(tmp_path: Path, *args: str, stuck_from: int = 2000, **extra: str):
+    """A CLI command (``args``) whose chunks from game ``stuck_from`` on never end."""
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(f"name: tiny\nplayers: 4\ngames: {STUCK_GAMES}\nseed: 7\n")
+    return subprocess.Popen(
+        [sys.executable, "-c", STUCK, *[str(scenario) if a == "SCENARIO" else a for a in args]],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**env(), "STUCK_FROM": str(stuck_from), **extra},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+
+
+def _parts(folder: Path) -> list[Path]:
+    return sorted(folder.rglob("part-*.parquet"))
+
+
+def _stop(proc: subprocess.Popen, signum: int) -> tuple[str, float]:
+    """Send ``signum``; stderr and how long the command took to end (bounded: a hang fails)."""
+    started = time.monotonic()
+    proc.send_signal(signum)
+    try:
+        _, err = proc.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail("the stop signal was not answered within 10 s")
+    return err, time.monotonic() - started
+
+
+RUN_ARGS = ("run", "SCENARIO", "--quiet", "--chunk-size", "1000")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize(
+    ("workers", "signum", "stopped"),
+    [
+        (["--workers", "2"], signal.SIGINT, True),  # the issue's case: a SIGSTOPped worker
+        (["--workers", "2"], signal.SIGTERM, False),
+        (["--workers", "1"], signal.SIGHUP, False),  # in-process, a chunk playing in a thread
+        ([], signal.SIGINT, True),  # the small default run: one forked worker
+    ],
+)
+def test_a_stop_signal_ends_a_stuck_run_at_once(tmp_path, workers, signum, stopped):
+    out = tmp_path / "out"
+    proc = _start_stuck(tmp_path, *RUN_ARGS, "--out", str(out), *workers)
+    assert wait_for(lambda: len(_parts(out)) >= 2 or proc.poll() is not None)
+    kids = _children(proc.pid)
+    if stopped:
+        os.kill(kids[0], signal.SIGSTOP)
+    err, _ = _stop(proc, signum)
+    assert proc.returncode == 128 + signum
+    run = verified_runs(out / "tiny", deep=True)[0]
+    assert err.strip().splitlines()[-1] == (
+        f"Interrupted: {run.check.games_done:,} of {STUCK_GAMES:,} games are saved in "
+        f"{out / 'tiny'} (counted on disk); run the same command again to resume."
+    )
+    assert run.check.games_done == 2000 and not run.check.bad
+    assert wait_for(lambda: not any(alive(k) for k in kids), 10), "a worker outlived the run"
+
+
+def test_a_second_stop_signal_exits_at_once(tmp_path):
+    out = tmp_path / "out"
+    proc = _start_stuck(tmp_path, *RUN_ARGS, "--out", str(out), "--workers", "2", SLOW_FINISH="1")
+    assert wait_for(lambda: len(_parts(out)) >= 2)
+    proc.send_signal(signal.SIGINT)
+    time.sleep(0.5)  # the first one is being handled (a clean-up made slow)
+    err, _ = _stop(proc, signal.SIGINT)
+    assert proc.returncode == 130
+    assert err.strip().splitlines()[-1] == (
+        f"Interrupted again: stopped at once; finished chunks are saved in {out / 'tiny'}: "
+        "run the same command again to resume."
+    )
+
+
+def test_a_complete_run_is_never_called_interrupted(tmp_path):
+    out = tmp_path / "out"
+    proc = _start_stuck(
+        tmp_path,
+        *RUN_ARGS,
+        "--out",
+        str(out),
+        "--workers",
+        "1",
+        stuck_from=10**9,
+        STOP_WHEN_DONE="1",
+    )
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130
+    assert "Interrupted" not in err
+    assert err.strip().splitlines()[-1] == (
+        f"Stopped: the run was already complete: all {STUCK_GAMES:,} games are saved in "
+        f"{out / 'tiny'}; uno-stats summary {out / 'tiny'} shows them."
+    )
+    assert verified_runs(out / "tiny")[0].complete
+
+
+def test_a_stop_signal_ends_a_stuck_sweep(tmp_path):
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("name: tiny\nplayers: 4\ngames: 3000\nseed: 7\nsweep:\n  players: [2, 3]\n")
+    out = tmp_path / "out"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            STUCK,
+            "run",
+            str(scenario),
+            "--out",
+            str(out),
+            "--quiet",
+            "--workers",
+            "2",
+            "--chunk-size",
+            "1000",
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**env(), "STUCK_FROM": "2000"},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert wait_for(lambda: len(_parts(out)) >= 4)
+    err, _ = _stop(proc, signal.SIGTERM)
+    assert proc.returncode == 128 + signal.SIGTERM
+    assert err.strip().splitlines()[-1].startswith("Interrupted: 4,000 of 6,000 games are saved")
+
+
+def test_a_stop_signal_ends_settle(tmp_path):
+    a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    a.write_text("name: a\nplayers: 4\ngames: 1000\nseed: 7\n")
+    b.write_text("name: b\nplayers: 3\ngames: 1000\nseed: 7\n")
+    out = tmp_path / "out"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            STUCK,
+            "settle",
+            str(a),
+            str(b),
+            "--out",
+            str(out),
+            "--quiet",
+            "--batch",
+            "1000",
+            "--max-games",
+            "5000",
+            "--workers",
+            "2",
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**env(), "STUCK_FROM": "1000"},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert wait_for(lambda: len(_parts(out)) >= 2)
+    err, _ = _stop(proc, signal.SIGINT)
+    assert proc.returncode == 130
+    assert "Interrupted: 1,000 of 1,000 games" not in err
+    assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("Interrupted: ")

@@ -139,6 +139,7 @@ def settle(
     with one_line_errors():
         from uno_stats.analysis.metrics import parse_margin
         from uno_stats.present.verdicts import settle_text
+        from uno_stats.run.interrupts import exit_code, stop_on_signals
         from uno_stats.run.runner import RunInterrupted
         from uno_stats.run.scenario import load_scenario
         from uno_stats.run.settle import settle as settle_runs
@@ -146,20 +147,28 @@ def settle(
         limit = parse_margin(margin) if margin is not None else None
         a, b = load_scenario(scenario_a), load_scenario(scenario_b)
         try:
-            result = settle_runs(
-                a,
-                b,
-                metric,
-                margin=limit,
-                max_games=max_games,
-                batch=batch,
-                out_dir=out,
-                workers=workers,
-                progress=not quiet,
-                fresh=fresh,
-            )
+            with stop_on_signals():
+                result = settle_runs(
+                    a,
+                    b,
+                    metric,
+                    margin=limit,
+                    max_games=max_games,
+                    batch=batch,
+                    out_dir=out,
+                    workers=workers,
+                    progress=not quiet,
+                    fresh=fresh,
+                )
         except RunInterrupted as exc:
             exit_interrupted(exc)
+        except KeyboardInterrupt as exc:  # between two batches: every batch so far is saved
+            typer.echo(
+                f"Interrupted: settle stopped between two batches; every batch so far is saved "
+                f"in {out}: run the same command again to continue.",
+                err=True,
+            )
+            raise typer.Exit(exit_code(exc)) from None
         typer.echo(settle_text(result))
         typer.echo(f"runs kept in {result.a.path} and {result.b.path}", err=True)
 

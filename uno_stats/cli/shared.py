@@ -83,13 +83,10 @@ def count_option(option: str, text: str | None, low: int, high: int) -> int | No
 
 
 def exit_interrupted(exc: Any) -> NoReturn:
-    """Say how many games of an interrupted run are saved and how to resume; exit 130."""
-    typer.echo(
-        f"Interrupted: {exc.games_done:,} of {exc.games_total:,} games are saved in {exc.path} "
-        "(counted on disk); run the same command again to resume.",
-        err=True,
-    )
-    raise typer.Exit(130)
+    """Say exactly what a run stopped by Ctrl-C, SIGTERM or SIGHUP saved and how to go on
+    (one line, the same for each signal); exit 128 + the signal (130 for Ctrl-C)."""
+    typer.echo(exc.message, err=True)
+    raise typer.Exit(128 + int(getattr(exc, "signum", 2)))
 
 
 def _version(value: bool) -> None:

@@ -22,6 +22,7 @@ import hashlib
 import io
 import json
 import os
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from importlib import metadata
 from pathlib import Path
@@ -433,11 +434,13 @@ def write_part(
     columns: dict[str, np.ndarray],
     players: int,
     meta: PartMeta | None = None,
-) -> Path:
-    """Write one chunk's columns as ``parts/part-{chunk:06d}.parquet``, atomically.
+    commit: Callable[[Callable[[], object]], bool] | None = None,
+) -> Path | None:
+    """Write one chunk's columns as ``parts/part-{chunk:06d}.parquet``, atomically; its path.
 
     The file appears under its final name only once complete (written to a hidden temporary
-    name, then renamed). ``meta`` (with ``rows`` filled in here) and the digest of the
+    name, then renamed); ``commit``, when given, makes that rename (and may refuse it: the
+    run was stopped meanwhile; None is returned and nothing is left behind). ``meta`` (with ``rows`` filled in here) and the digest of the
     data go into the file's key-value metadata (every page also carries a checksum), so that
     verification can tell a part of this run from a stray, truncated or garbled one.
     """
@@ -450,7 +453,10 @@ def write_part(
     tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
     try:
         _write_parquet(table, tmp, with_digest=meta is not None)
-        tmp.replace(final)
+        if commit is None:
+            tmp.replace(final)
+        elif not commit(lambda: tmp.replace(final)):
+            return None
     finally:
         tmp.unlink(missing_ok=True)
     return final
