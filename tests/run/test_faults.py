@@ -740,3 +740,20 @@ def test_a_stop_signal_ends_settle(tmp_path):
     assert proc.returncode == 130
     assert "Interrupted: 1,000 of 1,000 games" not in err
     assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("Interrupted: ")
+
+
+def test_a_reader_error_after_verification_is_one_line(capsys):
+    """A part changed after it was verified (or an earlier version's part) breaks polars:
+    one Error line, never a traceback."""
+    import typer
+
+    from uno_stats.cli.shared import one_line_errors
+
+    with pytest.raises(typer.Exit) as info, one_line_errors():
+        raise pl.exceptions.ComputeError("parquet: File out of specification: " + "x" * 500)
+    assert info.value.exit_code == 1
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith("Error: a results part cannot be read (ComputeError: parquet: File")
+    assert "redo damaged ones" in line and len(line) < 250
+    with pytest.raises(KeyError), one_line_errors():  # other errors are not hidden
+        raise KeyError("a bug")

@@ -16,7 +16,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from uno_stats.errors import UnoStatsError
+from uno_stats.errors import UnoStatsError, shortened
 
 app = typer.Typer(
     name="uno-stats",
@@ -68,6 +68,21 @@ def one_line_errors() -> Iterator[None]:
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
         fail(f"{where}{exc.strerror or exc}")
+    except Exception as exc:
+        if not _reader_error(exc):
+            raise
+        # verification hashes every part before it is read, so this is a part changed
+        # since, or one of an earlier version (which records no digest of its footer)
+        first = (str(exc).strip().splitlines() or [""])[0]
+        fail(
+            f"a results part cannot be read ({type(exc).__name__}: {shortened(first)}); run "
+            "the same run command again to verify the parts and redo damaged ones"
+        )
+
+
+def _reader_error(exc: BaseException) -> bool:
+    """Whether ``exc`` is polars' or pyarrow's error reading a Parquet part."""
+    return type(exc).__module__.split(".")[0] in ("polars", "pyarrow")
 
 
 def count_option(option: str, text: str | None, low: int, high: int) -> int | None:

@@ -25,6 +25,7 @@ from uno_stats.run.results import (
     PartMeta,
     Run,
     data_digest,
+    file_digest,
 )
 
 if TYPE_CHECKING:
@@ -158,14 +159,19 @@ def check_part(path: Path, manifest: Manifest, index: int, deep: bool = True) ->
 
 
 def _check_digest(path: Path, footer: pq.FileMetaData) -> None:
-    """The SHA-256 of the part's data (everything before the footer) is the recorded one."""
+    """The SHA-256 of the whole part, footer included, is the recorded one (for parts of
+    earlier versions, which record only that of the data before the footer: that one)."""
     raw = (footer.metadata or {}).get(PART_DATA_KEY)
     try:
         record = load_json(raw if raw is not None else b"null", limit=10_000, depth=2)
         size, want = int(record["bytes"]), str(record["sha256"])
-    except (ValueError, TypeError, KeyError):
+        whole = record.get("file")
+    except (ValueError, TypeError, KeyError, AttributeError):
         raise ValueError("no data checksum (written by another tool or version)") from None
-    if data_digest(path, size) != want:
+    if whole is not None:
+        if not isinstance(whole, str) or file_digest(path, whole) != whole:
+            raise ValueError("corrupt data (checksum mismatch: the file was changed after writing)")
+    elif data_digest(path, size) != want:
         raise ValueError("corrupt data (checksum mismatch: the file was changed after writing)")
 
 
