@@ -7,8 +7,6 @@ keeps only the parts that pass verification (:mod:`uno_stats.run.verify`).
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 import uuid
 from collections.abc import Callable, Iterator
@@ -20,7 +18,14 @@ from typing import TYPE_CHECKING, Any
 from uno_stats import engine
 from uno_stats.engine.jit import engine_source_hash
 from uno_stats.errors import RunError
-from uno_stats.run.manifest import MANIFEST, Manifest, SweepManifest, read_manifest
+from uno_stats.run.manifest import (
+    MANIFEST,
+    Manifest,
+    SweepManifest,
+    field_digests,
+    read_manifest,
+    scenario_hash,
+)
 from uno_stats.run.results import PartMeta, remove_stale_tmp, tool_version
 from uno_stats.run.verify import check_run
 
@@ -111,17 +116,9 @@ def engine_hash() -> str:
 
 
 def config_hash(scenario: Scenario, chunk_size: int) -> str:
-    """Fingerprint of what a run folder holds: resolved scenario, chunk size, tool and engine."""
-    data = scenario.to_dict()
-    data.pop("source", None)  # where the file was read from does not change the results
-    payload = {
-        "scenario": data,
-        "chunk_size": chunk_size,
-        "version": tool_version(),
-        "engine": engine_hash(),
-    }
-    text = json.dumps(payload, sort_keys=True, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    """Fingerprint of what a run folder holds: resolved scenario, chunk size, tool and engine
+    (:func:`~uno_stats.run.manifest.scenario_hash`, which every manifest read recomputes)."""
+    return scenario_hash(scenario.to_dict(), chunk_size, tool_version(), engine_hash())
 
 
 def _now() -> str:
@@ -199,12 +196,13 @@ def new_manifest(scenario: Scenario, chunk_size: int, point: SweepPoint | None =
     ``scenario`` is the run's own (for a sweep point, the point's); tests build synthetic
     results folders with this same function, so they hold what the runner writes.
     """
+    data = scenario.to_dict()
     return Manifest(
         name=scenario.name,
         version=tool_version(),
         seed=scenario.seed,
         games=scenario.games,
-        scenario_data=scenario.to_dict(),
+        scenario_data=data,
         chunk_size=chunk_size,
         chunks=math.ceil(scenario.games / chunk_size),
         config_hash=config_hash(scenario, chunk_size),
@@ -213,6 +211,7 @@ def new_manifest(scenario: Scenario, chunk_size: int, point: SweepPoint | None =
         run_id=uuid.uuid4().hex[:16],
         sweep_label=point.label if point is not None else None,
         sweep_assignment=point.assignment if point is not None else None,
+        scenario_fields=field_digests(data),
     )
 
 
