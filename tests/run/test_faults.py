@@ -757,3 +757,95 @@ def test_a_reader_error_after_verification_is_one_line(capsys):
     assert "redo damaged ones" in line and len(line) < 250
     with pytest.raises(KeyError), one_line_errors():  # other errors are not hidden
         raise KeyError("a bug")
+
+
+# --- a lost manifest or a non-file part is repaired, no good part discarded --------------------
+
+
+def _played(monkeypatch) -> list[int]:
+    """The first games of the chunks played from now on (in this process)."""
+    calls: list[int] = []
+    play = runner.run_chunk
+    monkeypatch.setattr(
+        runner, "run_chunk", lambda c, first, n: calls.append(first) or play(c, first, n)
+    )
+    return calls
+
+
+def _tiny_run(out: Path, notes: list[str] | None = None, text: str = TINY):
+    return run_scenario(
+        parse_scenario(text),
+        out,
+        workers=1,
+        progress=False,
+        chunk_size=250,
+        notify=None if notes is None else notes.append,
+    )
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda m: m.write_bytes(m.read_bytes()[: len(m.read_bytes()) // 2]),
+        lambda m: m.write_bytes(b""),
+        lambda m: m.write_bytes(bytes(range(256)) * 4),
+        lambda m: m.unlink(),
+        lambda m: m.write_text(m.read_text().replace('"players": 4', '"players": 5')),
+    ],
+    ids=["half", "empty", "random bytes", "deleted", "edited"],
+)
+def test_a_lost_manifest_is_rebuilt_from_the_parts(tmp_path, monkeypatch, damage):
+    first = _tiny_run(tmp_path / "out")
+    reference = frame(first.path)
+    damage(first.path / "manifest.json")
+    played, notes = _played(monkeypatch), []
+    again = _tiny_run(tmp_path / "out", notes)
+    assert played == [] and again.resumed_chunks == 4  # no good part discarded
+    assert any("rebuilt" in n and "4 of run" in n for n in notes), notes
+    assert read_run_manifest(first.path).run_id == read_run_manifest(again.path).run_id
+    assert frame(again.path).equals(reference)
+
+
+def test_a_lost_manifest_with_parts_of_another_scenario_is_refused(tmp_path):
+    first = _tiny_run(tmp_path / "out")
+    (first.path / "manifest.json").write_text("{")
+    with pytest.raises(Exception, match="unreadable manifest"):
+        _tiny_run(tmp_path / "out", text=TINY.replace("seed: 7", "seed: 8"))
+    assert len(list((first.path / "parts").glob("part-*"))) == 4  # nothing deleted
+
+
+def test_a_lost_sweep_manifest_resumes_every_point(tmp_path, monkeypatch):
+    sweep = TINY + "sweep:\n  players: [2, 3]\n"
+    first = _tiny_run(tmp_path / "out", text=sweep)
+    (first.path / "manifest.json").unlink()
+    played = _played(monkeypatch)
+    again = _tiny_run(tmp_path / "out", text=sweep)
+    assert played == [] and again.resumed_chunks == 8
+    assert (first.path / "manifest.json").exists()
+
+
+def test_a_folder_in_place_of_a_part_is_moved_aside_and_replayed(tmp_path, monkeypatch):
+    first = _tiny_run(tmp_path / "out")
+    reference = frame(first.path)
+    part = part_path(first.path, 2)
+    part.unlink()
+    part.mkdir()
+    (part / "x").write_text("not a part")
+    played, notes = _played(monkeypatch), []
+    again = _tiny_run(tmp_path / "out", notes)
+    assert played == [500]
+    assert any(f"redoing {part}: a folder, not a part file; moved aside" in n for n in notes)
+    assert (part.parent / f"{part.name}.moved-aside-1" / "x").exists() and part.is_file()
+    assert frame(again.path).equals(reference)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_in_place_of_a_part_never_hangs(tmp_path):
+    first = _tiny_run(tmp_path / "out")
+    part = part_path(first.path, 1)
+    part.unlink()
+    os.mkfifo(part)
+    done = _cli("summary", str(first.path), timeout=60)
+    assert done.returncode == 0 and f"{part} not counted: a FIFO (named pipe)" in done.stderr
+    _tiny_run(tmp_path / "out")
+    assert part.is_file() and verified_runs(first.path)[0].complete

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from uno_stats.errors import ResultsError
-from uno_stats.run.limits import load_json
+from uno_stats.run.limits import file_kind, load_json
 from uno_stats.run.lock import is_locked
 from uno_stats.run.manifest import Manifest, SweepManifest, read_manifest, read_run_manifest
 from uno_stats.run.results import (
@@ -192,6 +192,10 @@ def check_run(run_dir: Path, manifest: Manifest, deep: bool = True) -> RunCheck:
     result = RunCheck(chunks=manifest.chunks, games=manifest.games)
     for index, path in part_paths(run_dir):
         try:
+            kind = file_kind(path.stat().st_mode)
+            if kind:  # never opened: a FIFO would hang the reader
+                result.bad.append(BadPart(path, f"{kind}, not a part file"))
+                continue
             rows = check_part(path, manifest, index, deep)
         except ValueError as exc:
             result.bad.append(BadPart(path, str(exc)))
