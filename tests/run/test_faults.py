@@ -849,3 +849,35 @@ def test_a_fifo_in_place_of_a_part_never_hangs(tmp_path):
     assert done.returncode == 0 and f"{part} not counted: a FIFO (named pipe)" in done.stderr
     _tiny_run(tmp_path / "out")
     assert part.is_file() and verified_runs(first.path)[0].complete
+
+
+# --- hostile input is quoted short -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "shows"),
+    [
+        ("players: 4\nrules:\n  preset: " + "p" * 5000 + "\n", "ppp...'"),
+        ("players: 4\ndescription: [" + ", ".join(["x"] * 3000) + "]\n", "'x', ...]"),
+        ("players: " + "9" * 3000 + "\n", "999..."),
+        ("players: 4\nstrategies:\n  - strategy: " + "s" * 3000 + "\n", "sss...'"),
+    ],
+    ids=["preset", "list", "number", "strategy"],
+)
+def test_hostile_input_is_quoted_at_most_about_80_characters(tmp_path, text, shows):
+    (tmp_path / "s.yaml").write_text("name: x\n" + text)
+    line = _one_error(_cli("validate", "s.yaml", cwd=tmp_path))
+    assert shows in line and len(line) < 250, line
+
+
+def test_bounded_keeps_ordinary_messages_whole():
+    from uno_stats.errors import bounded
+
+    long_path = "/tmp/" + "/".join(["folder"] * 15) + "/manifest.json"
+    for message in [
+        f"{long_path}: the run's chunk's parts' own records (a b c); rerun with --fresh",
+        "strategies[0].strategy: 'x' is not allowed: use one of random, aggressive",
+        "seats: {'a': [1, 2]} is fine",
+    ]:
+        assert bounded(message) == message
+    assert bounded("seats: [" + "{'strategy': 'random'}, " * 1000 + "]").endswith("...]")

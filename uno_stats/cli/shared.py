@@ -16,7 +16,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from uno_stats.errors import UnoStatsError, shortened
+from uno_stats.errors import UnoStatsError, bounded, shortened
 
 app = typer.Typer(
     name="uno-stats",
@@ -46,13 +46,13 @@ class TableFormat(StrEnum):
 
 def fail(message: str, code: int = 1) -> NoReturn:
     """Print ``message`` as one ``Error:`` line on stderr and exit with ``code``."""
-    typer.echo(f"Error: {message}", err=True)
+    typer.echo(f"Error: {bounded(message)}", err=True)
     raise typer.Exit(code)
 
 
 def note(message: str) -> None:
     """Print ``message`` as one ``Note:`` line on stderr."""
-    typer.echo(f"Note: {message}", err=True)
+    typer.echo(f"Note: {bounded(message)}", err=True)
 
 
 @contextmanager

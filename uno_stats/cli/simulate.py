@@ -28,7 +28,7 @@ from uno_stats.cli.shared import (
     count_option,
     one_line_errors,
 )
-from uno_stats.errors import UnoStatsError
+from uno_stats.errors import UnoStatsError, bounded
 
 SUMMARY_MODULE = "uno_stats.present.report"
 """What prints the summary of a run (polars, scipy.special): imported while the run plays."""
@@ -108,7 +108,7 @@ def validate(
         try:
             typer.echo(_describe(path, load_scenario(path)))
         except UnoStatsError as exc:
-            typer.echo(f"Error: {exc}", err=True)
+            typer.echo(f"Error: {bounded(str(exc))}", err=True)
             failed = True
     if failed:
         raise typer.Exit(1)
