@@ -44,9 +44,9 @@ from uno_stats.errors import RunError
 
 START_METHOD = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
 """How pool workers start. ``fork`` inherits the parent's already loaded engine, so a pool
-is ready in milliseconds; ``spawn`` re-imports numpy and numba and reloads the compiled
-engine in every worker (see README "Performance" for the measurement). The engine uses no
-numba threading layer, so forking it is safe."""
+starts without importing anything; ``spawn`` re-imports numpy and numba and reloads the
+compiled engine in every worker (the cost of each: docs/PERFORMANCE.md, "Parquet parts and
+pool start"). The engine uses no numba threading layer, so forking it is safe."""
 
 T = TypeVar("T")
 

@@ -52,16 +52,16 @@ PARTS_DIR = "parts"
 VALID_SUFFIX = "__valid"
 COMPRESSION = "zstd"
 COMPRESSION_LEVEL = 1
-"""Measured on parts of 50,000 four-player rounds (README "Performance"): zstd level 1 writes
-at least as fast as lz4 and snappy and gives the smallest files (1.57 MB against 2.5 MB);
-levels 3 and 6 cost time and save nothing."""
+"""zstd at its fastest level: as fast to write as lz4 or snappy and smaller than both;
+higher levels cost time and save nothing (docs/PERFORMANCE.md, "Parquet parts")."""
 NO_DICTIONARY = ("game", CHECKPOINTS)
-"""Columns whose values are (nearly) all distinct: a dictionary is built and thrown away for
-each, so they are written without one (``game``, a run of consecutive integers, as deltas):
-about 6% less Parquet time per part and a smaller file (measured on 50,000 rounds)."""
+"""Columns whose values are (nearly) all distinct: a dictionary would be built and thrown
+away for each, so they are written without one (``game``, a run of consecutive integers,
+as deltas), which saves Parquet time and space (docs/PERFORMANCE.md, "Parquet parts")."""
 
 WRITER_MODULES = ("pyarrow", "pyarrow.compute", "pyarrow.parquet")
-"""What :func:`write_part` imports on first use (about 0.1 s), for a caller to import ahead."""
+"""What :func:`write_part` imports on first use, for a caller to import ahead (their cost:
+docs/PERFORMANCE.md, "Parquet parts")."""
 
 _LISTED_CHECKPOINTS = frozenset(f"hands_t{t}" for t in CHECKPOINT_TURNS)
 """The 20 list columns that held the checkpoints in results of earlier versions."""
