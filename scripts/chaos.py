@@ -38,7 +38,8 @@ sys.path.insert(0, str(ROOT))
 
 from uno_stats.errors import shortened  # noqa: E402
 from uno_stats.run.lock import is_locked  # noqa: E402
-from uno_stats.run.verify import verified_runs  # noqa: E402
+from uno_stats.run.manifest import SweepManifest, read_manifest, read_run_manifest  # noqa: E402
+from uno_stats.run.verify import check_run, verified_runs  # noqa: E402
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 CLI = [sys.executable, "-m", "uno_stats.cli"]
@@ -234,7 +235,11 @@ ANSWER_S = 10.0
 
 
 def saved_on_disk(out: Path) -> int:
-    return sum(r.check.games_done for r in verified_runs(out / "chaos", deep=False) if r.check)
+    """Games in the good parts of ``out/chaos`` (every point of a sweep), even with none."""
+    folder = out / "chaos"
+    top = read_manifest(folder)
+    runs = [folder / p for p in top.points] if isinstance(top, SweepManifest) else [folder]
+    return sum(check_run(run, read_run_manifest(run), deep=False).games_done for run in runs)
 
 
 def stopped_as_said(
@@ -283,7 +288,7 @@ def stop_settle(c: Chaos) -> tuple[bool, str]:
     """Ctrl-C during settle: one line, exit 130; the same command then finishes."""
     a, b = c.root / "settle-a.yaml", c.root / "settle-b.yaml"
     a.write_text("name: settle-a\nplayers: 4\ngames: 100000\nseed: 4\n")
-    b.write_text("name: settle-b\nplayers: 3\ngames: 100000\nseed: 4\n")
+    b.write_text("name: settle-b\nplayers: 4\ngames: 100000\nseed: 4\n")  # never decided
     out = c.out()
     args = [
         *CLI,

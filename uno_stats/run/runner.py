@@ -104,8 +104,8 @@ class RunInterrupted(KeyboardInterrupt):
         """One line: exactly what is saved, and how to go on."""
         if self.games_done is None:
             return (
-                f"Interrupted while preparing the run in {self.path}, before any chunk was "
-                "played; run the same command again to start it."
+                f"Interrupted while preparing the run in {self.path}, before playing anything; "
+                "run the same command again to resume."
             )
         if self.games_done >= self.games_total:
             return (
