@@ -538,6 +538,15 @@ def test_a_deeply_nested_manifest_is_one_line(tmp_path):
     assert "RecursionError" not in line
 
 
+def test_a_manifest_above_the_size_limit_is_one_line(tmp_path):
+    folder = tmp_path / "big"
+    folder.mkdir()
+    (folder / "manifest.json").write_text('{"name": "' + "x" * 10_000_001 + '"}')
+    assert "unreadable manifest (larger than 10,000,000 bytes)" in _one_error(
+        _cli("summary", str(folder))
+    )
+
+
 def test_a_huge_games_number_is_quoted_short(tmp_path):
     (tmp_path / "s.yaml").write_text(TINY)
     done = _cli("run", "s.yaml", "--games", "9" * 5000, cwd=tmp_path)
@@ -677,9 +686,14 @@ def test_a_complete_run_is_never_called_interrupted(tmp_path):
     assert verified_runs(out / "tiny")[0].complete
 
 
-def test_a_stop_signal_ends_a_stuck_sweep(tmp_path):
+@pytest.mark.parametrize(
+    "kind",
+    ["sweep:\n  players: [2, 3]\n", "tournament: [random, basic]\n"],
+    ids=["sweep", "tournament"],
+)
+def test_a_stop_signal_ends_a_stuck_sweep(tmp_path, kind):
     scenario = tmp_path / "s.yaml"
-    scenario.write_text("name: tiny\nplayers: 4\ngames: 3000\nseed: 7\nsweep:\n  players: [2, 3]\n")
+    scenario.write_text("name: tiny\nplayers: 4\ngames: 3000\nseed: 7\n" + kind)
     out = tmp_path / "out"
     proc = subprocess.Popen(
         [
@@ -701,10 +715,14 @@ def test_a_stop_signal_ends_a_stuck_sweep(tmp_path):
         env={**env(), "STUCK_FROM": "2000"},
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    assert wait_for(lambda: len(_parts(out)) >= 4)
+    points = (
+        2 if kind.startswith("sweep") else len(parse_scenario(scenario.read_text()).sweep_points())
+    )
+    assert wait_for(lambda: len(_parts(out)) >= 2 * points)
     err, _ = _stop(proc, signal.SIGTERM)
     assert proc.returncode == 128 + signal.SIGTERM
-    assert err.strip().splitlines()[-1].startswith("Interrupted: 4,000 of 6,000 games are saved")
+    last = err.strip().splitlines()[-1]
+    assert last.startswith(f"Interrupted: {2000 * points:,} of {3000 * points:,} games are saved")
 
 
 def test_a_stop_signal_ends_settle(tmp_path):
