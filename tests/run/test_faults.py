@@ -899,3 +899,30 @@ def test_bounded_keeps_ordinary_messages_whole():
     ]:
         assert bounded(message) == message
     assert bounded("seats: [" + "{'strategy': 'random'}, " * 1000 + "]").endswith("...]")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["run", "s.yaml", "--workers", "1_0"],
+        ["run", "s.yaml", "--workers", "\u0663"],  # an Arabic-Indic 3, which int() takes
+        ["run", "s.yaml", "--seed", "+5"],
+        ["run", "s.yaml", "--chunk-size", "1e3"],
+        ["settle", "s.yaml", "s.yaml", "--batch", " 7"],
+        ["bench", "--repeat", "0"],
+    ],
+    ids=["underscore", "other digits", "sign", "exponent", "space", "zero"],
+)
+def test_integer_options_take_only_plain_digits(tmp_path, args):
+    (tmp_path / "s.yaml").write_text(TINY)
+    line = _one_error(
+        _cli(
+            *args,
+            "--out" if args[0] != "bench" else "--games",
+            "x" if args[0] == "bench" else "out",
+            cwd=tmp_path,
+        ),
+        code=2,
+    )
+    assert f"Error: {args[-2]}: " in line and ("is not allowed" in line or "out of range" in line)
+    assert not (tmp_path / "out").exists()

@@ -25,6 +25,7 @@ from uno_stats.cli.shared import (
     exit_interrupted,
     one_line_errors,
     out_folder,
+    whole_number,
 )
 
 if TYPE_CHECKING:
@@ -121,10 +122,22 @@ def settle(
     ] = "mean_turns",
     margin: MarginOpt = None,
     max_games: Annotated[
-        int, typer.Option("--max-games", min=1, help="Stop undecided after this many games.")
+        int,
+        typer.Option(
+            "--max-games",
+            parser=whole_number("--max-games", 1),
+            metavar="N",
+            help="Stop undecided after this many games.",
+        ),
     ] = 1_000_000,
     batch: Annotated[
-        int, typer.Option("--batch", min=1, help="Games per run between two looks.")
+        int,
+        typer.Option(
+            "--batch",
+            parser=whole_number("--batch", 1),
+            metavar="N",
+            help="Games per run between two looks.",
+        ),
     ] = 20_000,
     workers: WorkersOpt = None,
     out: OutOpt = Path("results/settle"),

@@ -8,6 +8,7 @@ during a run exits 130 after saying how many games are saved and how to resume. 
 plain text (typer's rich formatting alone costs 0.1 s to import).
 """
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
@@ -16,7 +17,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from uno_stats.errors import UnoStatsError, bounded, shortened
+from uno_stats.errors import UnoStatsError, bounded, quoted, shortened
 
 app = typer.Typer(
     name="uno-stats",
@@ -85,6 +86,29 @@ def _reader_error(exc: BaseException) -> bool:
     return type(exc).__module__.split(".")[0] in ("polars", "pyarrow")
 
 
+def whole_number(option: str, low: int) -> Any:
+    """A parser for an integer option: ASCII digits only (no sign, ``_``, exponent or other
+    scripts' digits, which Python's ``int`` accepts), at least ``low``; else one ``Error:``
+    line, exit 2. A default given as a number passes as it is."""
+
+    def parse(text: str | int | None) -> int | None:
+        if text is None or isinstance(text, int):
+            return text
+        if not _DIGITS.fullmatch(text):
+            fail(
+                f"{option}: {quoted(text)} is not allowed: a whole number such as {max(low, 4)}", 2
+            )
+        value = int(text)
+        if value < low:
+            fail(f"{option}: {shortened(text)} is out of range: at least {low:,}", 2)
+        return value
+
+    return parse
+
+
+_DIGITS = re.compile(r"[0-9]+")
+
+
 def count_option(option: str, text: str | None, low: int, high: int) -> int | None:
     """``text`` as a whole number from ``low`` to ``high``; else one ``Error:`` line, exit 2."""
     if text is None:
@@ -134,7 +158,8 @@ WorkersOpt = Annotated[
     typer.Option(
         "--workers",
         "-w",
-        min=1,
+        parser=whole_number("--workers", 1),
+        metavar="W",
         help="Worker processes (default: every core, or one for at most 20,000 games to play; "
         "1: in this process).",
     ),

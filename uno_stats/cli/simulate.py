@@ -27,6 +27,7 @@ from uno_stats.cli.shared import (
     app,
     count_option,
     one_line_errors,
+    whole_number,
 )
 from uno_stats.errors import UnoStatsError, bounded
 
@@ -38,7 +39,12 @@ SUMMARY_MODULE = "uno_stats.present.report"
 def run(
     scenario: ScenarioArg,
     games: GamesOpt = None,
-    seed: Annotated[int | None, typer.Option("--seed", min=0, help="Override the seed.")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed", parser=whole_number("--seed", 0), metavar="S", help="Override the seed."
+        ),
+    ] = None,
     workers: WorkersOpt = None,
     out: OutOpt = Path("results"),
     fresh: FreshOpt = False,
@@ -46,7 +52,12 @@ def run(
     scheduler: SchedulerOpt = None,
     chunk_size: Annotated[
         int | None,
-        typer.Option("--chunk-size", min=1, help="Games per chunk (default: about a second)."),
+        typer.Option(
+            "--chunk-size",
+            parser=whole_number("--chunk-size", 1),
+            metavar="N",
+            help="Games per chunk (default: about a second).",
+        ),
     ] = None,
 ) -> None:
     """Simulate a scenario and print its summary (rerun to resume an interrupted run)."""
@@ -238,11 +249,25 @@ def trace(
 
 @app.command()
 def bench(
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games per measurement.")] = (
-        200_000
-    ),
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games",
+            "-n",
+            parser=whole_number("--games", 1),
+            metavar="N",
+            help="Games per measurement.",
+        ),
+    ] = (200_000),
     workers: Annotated[
-        int | None, typer.Option("--workers", "-w", min=1, help="Largest worker count to time.")
+        int | None,
+        typer.Option(
+            "--workers",
+            "-w",
+            parser=whole_number("--workers", 1),
+            metavar="W",
+            help="Largest worker count to time.",
+        ),
     ] = None,
     scenario: Annotated[
         Path | None, typer.Option("--scenario", help="Scenario to time (default: 4 players).")
@@ -260,7 +285,8 @@ def bench(
         typer.Option(
             "--repeat",
             "-r",
-            min=1,
+            parser=whole_number("--repeat", 1),
+            metavar="R",
             help=(
                 "Timings per worker count, the counts taking turns (median kept; a speed-up "
                 "is the median of the ratios of one turn)."
