@@ -3,9 +3,12 @@
 
 Library errors (:class:`~uno_stats.errors.UnoStatsError`), missing input files and any
 other operating-system error become one ``Error: ...`` line on stderr and exit code 1; usage
-errors exit 2 (a bad ``--games`` or ``--game`` number also as one ``Error:`` line); Ctrl-C
-during a run exits 130 after saying how many games are saved and how to resume. Help is
-plain text (typer's rich formatting alone costs 0.1 s to import).
+errors exit 2 (a bad ``--games`` or ``--game`` number, a malformed integer option, an empty
+``--out`` also as one ``Error:`` line); Ctrl-C, SIGTERM or SIGHUP during a run exits with
+128 + the signal (130 for Ctrl-C) after saying how many games are saved and how to resume.
+An ``Error:`` line repeats hostile input at most about 80 characters
+(:func:`~uno_stats.errors.bounded`). Help is plain text (typer's rich formatting alone costs
+0.1 s to import).
 """
 
 import re

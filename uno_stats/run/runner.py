@@ -341,7 +341,8 @@ def run_scenario(
     the first chunks are handed out (after pool workers are started), so that the caller can
     prepare its own work (the CLI imports its summary's modules) while they play. Raises
     :class:`RunError` when a chunk, a worker, the cluster or the disk fails and
-    :class:`RunInterrupted` on Ctrl-C.
+    :class:`RunInterrupted` on Ctrl-C, SIGTERM or SIGHUP (:mod:`uno_stats.run.interrupts`:
+    workers are stopped at once, what is on disk is counted; a second signal exits).
     """
     notes: list[str] = []
 
@@ -368,8 +369,8 @@ def run_scenario(
         "same command again to resume."
     )
     with stop_on_signals(at_once), ExitStack() as stack:
-        cluster = stack.enter_context(make_backend(workers, scheduler)) if scheduler else None
         try:
+            cluster = stack.enter_context(make_backend(workers, scheduler)) if scheduler else None
             stack.enter_context(folder_lock(root))
             if fresh:
                 clear_folder(root)
@@ -380,20 +381,27 @@ def run_scenario(
         except KeyboardInterrupt as exc:
             raise RunInterrupted(root, None, scenario.games, _signum(exc)) from None
         compile_here = scheduler in (None, "local")  # workers on this machine share the cache
-        return _execute(
-            scenario,
-            root,
-            plans,
-            sweep,
-            workers,
-            cluster,
-            progress,
-            notes,
-            games_limit,
-            compile_here,
-            chosen,
-            while_running,
-        )
+        try:
+            return _execute(
+                scenario,
+                root,
+                plans,
+                sweep,
+                workers,
+                cluster,
+                progress,
+                notes,
+                games_limit,
+                compile_here,
+                chosen,
+                while_running,
+            )
+        except RunInterrupted:
+            raise
+        except KeyboardInterrupt as exc:  # a first signal while the manifests were written
+            saved = sum(check_run(p.path, p.manifest, deep=False).games_done for p in plans)
+            total = sum(p.scenario.games for p in plans)
+            raise RunInterrupted(root, saved, total, _signum(exc)) from None
     raise AssertionError("unreachable")  # pragma: no cover - the with block returns or raises
 
 
