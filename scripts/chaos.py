@@ -210,8 +210,9 @@ def interrupt_then_rerun(c: Chaos, kind: str, how: str, small: bool = False) -> 
         _, err = proc.communicate(timeout=ANSWER_S if stop else 300)
     except subprocess.TimeoutExpired:
         proc.kill()
-        proc.communicate()
-        return False, f"{how} not answered within {ANSWER_S:.0f} s"
+        _, err = proc.communicate()
+        said = (err.strip().splitlines() or ["nothing"])[-1][:80]
+        return False, f"{how} not answered within {ANSWER_S:.0f} s (it said: {said})"
     took = time.monotonic() - started
     if how == "kill -9" and not wait_for(lambda: not any(alive(w) for w in workers), 30):
         return False, "pool workers outlived their parent"

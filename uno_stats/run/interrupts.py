@@ -39,6 +39,7 @@ def exit_code(exc: BaseException) -> int:
 class _State:
     depth = 0
     stopping = False
+    stopped = False  # a stop signal was handled in this process (never reset)
     at_once = "Interrupted again: stopped at once; run the same command again to resume."
 
 
@@ -47,7 +48,14 @@ def _handler(signum: int, frame: FrameType | None) -> None:
         os.write(2, f"\n{_State.at_once}\n".encode())
         os._exit(128 + signum)
     _State.stopping = True
+    _State.stopped = True
     raise Stopped(signum)
+
+
+def was_stopped() -> bool:
+    """Whether a stop signal was handled in this process: its exit should not wait for
+    threads of work it abandoned (a pool's feeder, a chunk still playing)."""
+    return _State.stopped
 
 
 @contextmanager
