@@ -251,7 +251,11 @@ def stopped_as_said(
     on_disk = saved_on_disk(out)
     last = (err.strip().splitlines() or [""])[-1]
     if code != 128 + signum or "Traceback" in err:
-        return False, f"exit {code}: {last[:100]}"
+        raised = [x for x in err.splitlines() if x and not x.startswith((" ", "Traceback"))]
+        return (
+            False,
+            f"exit {code}, {'a traceback: ' + raised[0][:100] if 'Traceback' in err else last[:100]}",
+        )
     if not last.startswith((f"Interrupted: {on_disk:,} of", "Stopped: the run was already")):
         return False, f"message {last[:100]!r} but {on_disk:,} games on disk"
     if not wait_for(lambda: not any(alive(w) for w in workers), 5):

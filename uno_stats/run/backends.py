@@ -522,16 +522,24 @@ class DaskBackend:
 
     def abandon(self) -> None:
         """Cancel every chunk still pending on the cluster (their results would come here
-        to be written) and leave without waiting for the cluster to confirm."""
-        with contextlib.suppress(Exception):  # the scheduler may be gone
-            if self._pending:
-                self.client.cancel(list(self._pending), asynchronous=False)
-        self._pending.clear()
-        with contextlib.suppress(Exception):
-            self.client.close(timeout=1)
-        with contextlib.suppress(Exception):
-            self._close_cluster()
-        self._log.setLevel(self._log_level)
+        to be written) and leave without waiting for the cluster to confirm. Dask's own
+        logging is silenced meanwhile: connections closed mid-call log tracebacks, and the
+        run's one line already says what happened."""
+        quiet = logging.getLogger("distributed")
+        level = quiet.level
+        quiet.setLevel(logging.CRITICAL)
+        try:
+            with contextlib.suppress(Exception):  # the scheduler may be gone
+                if self._pending:
+                    self.client.cancel(list(self._pending), asynchronous=False)
+            self._pending.clear()
+            with contextlib.suppress(Exception):
+                self.client.close(timeout=1)
+            with contextlib.suppress(Exception):
+                self._close_cluster()
+        finally:
+            quiet.setLevel(level)
+            self._log.setLevel(self._log_level)
 
     def _close_cluster(self) -> None:
         if self.cluster is not None:
