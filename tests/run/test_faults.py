@@ -919,3 +919,37 @@ def test_integer_options_take_only_plain_digits(tmp_path, args):
     line = _one_error(_cli(*args, *out, cwd=tmp_path), code=2)
     assert f"Error: {args[-2]}: " in line and ("is not allowed" in line or "out of range" in line)
     assert not (tmp_path / "out").exists()
+
+
+def test_an_abandoned_in_process_run_commits_no_further_part():
+    backend = backends.PipelinedBackend()
+    renamed: list[int] = []
+    assert backend.commit(lambda: renamed.append(1))
+    backend.abandon()
+    assert not backend.commit(lambda: renamed.append(2))
+    assert renamed == [1] and backend.stopped.is_set()
+
+
+def test_an_abandoned_dask_run_cancels_its_pending_futures():
+    class Client:
+        status = "running"
+
+        def __init__(self) -> None:
+            self.cancelled: list = []
+            self.closed = False
+
+        def cancel(self, futures, asynchronous=None):
+            self.cancelled.extend(futures)
+
+        def close(self, timeout=None):
+            self.closed = True
+
+    backend = _dask_backend(no_worker_timeout=60)
+    backend.client = client = Client()
+    backend.cluster = None
+    backend._log = backends.logging.getLogger("distributed.client")
+    backend._log_level = backend._log.level
+    backend._pending = {"chunk 3", "chunk 4"}
+    backend.abandon()
+    assert sorted(client.cancelled) == ["chunk 3", "chunk 4"] and client.closed
+    assert not backend._pending
