@@ -247,3 +247,17 @@ def test_a_flipped_footer_bit_is_named_and_the_part_redone(tmp_path, reference):
     again = run(tmp_path)
     assert any(f"redoing {path}" in note for note in again.notes)
     assert frame(again.path).equals(reference)
+
+
+def test_report_and_compare_name_the_corrupt_part_in_their_error(tmp_path):
+    from uno_stats.run.verify import incomplete_error
+
+    outcome = run(tmp_path)
+    path = part_path(outcome.path, 4)
+    data = bytearray(path.read_bytes())
+    data[_footer_start(bytes(data)) + 40] ^= 0x04
+    path.write_bytes(bytes(data))
+    message = incomplete_error(verified_runs(outcome.path))
+    assert message is not None and "\n" not in message
+    assert "incomplete run, 5 of 6 chunks" in message
+    assert "part-000004.parquet failed verification: unreadable" in message

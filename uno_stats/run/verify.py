@@ -262,9 +262,11 @@ def incomplete_error(runs: list[Run]) -> str | None:
         return None
     first = incomplete[0]
     more = f" (and {len(incomplete) - 1} more)" if len(incomplete) > 1 else ""
+    bad = first.check.bad if first.check is not None else []
+    named = f" ({bad[0].path.name} failed verification: {bad[0].reason})" if bad else ""
     return (
-        f"{first.path}: incomplete run, {first.progress}{more}; finish it by running the same "
-        "run command again, or pass --allow-incomplete"
+        f"{first.path}: incomplete run, {first.progress}{more}{named}; finish it by running "
+        "the same run command again, or pass --allow-incomplete"
     )
 
 
