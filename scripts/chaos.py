@@ -1,12 +1,16 @@
-"""Chaos run: the faults of issue 10 tried end to end, and a table of what survived.
+"""Chaos run: the faults of issues 10 and 24 tried end to end, and a table of what survived.
 
 Usage: .venv/bin/python scripts/chaos.py [--only NAME ...] [--keep]
-(``make chaos``). Each fault runs the real ``uno-stats`` command in a subprocess, breaks
-something (kill -9 of the run or of a worker, Ctrl-C, SIGTERM, a copied, truncated, garbled
-or empty part, a concurrent run, hostile input, a read-only or full disk, a dying Dask
-scheduler or worker), then checks the promise: one ``Error:`` line instead of a traceback,
-and after rerunning the same command, results identical to an uninterrupted run. Exits 1
-when anything did not survive. Takes a few minutes on two cores: not part of ``make test``.
+(``make chaos``). Each case runs the real ``uno-stats`` command in a subprocess and either
+breaks something (a fault: kill -9 of the run or of a worker, Ctrl-C, SIGTERM or SIGHUP
+with a worker stopped or in a long chunk, a copied, truncated, garbled, emptied or
+bit-flipped part, a lost or edited manifest, a folder where a part belongs, a concurrent
+run, a read-only or full disk, a dying Dask scheduler or worker) or gives it a bad input
+(hostile YAML, a FIFO as scenario, a deep manifest, malformed options), then checks the
+promise: one ``Error:`` line instead of a traceback, a stop signal answered at once, and
+after rerunning the same command, results identical to an uninterrupted run. Prints how
+many faults and bad inputs it tried and how many survived; exits 1 when anything did not
+survive. Takes several minutes on two cores: not part of ``make test``.
 """
 
 from __future__ import annotations
@@ -32,8 +36,10 @@ from tabulate import tabulate
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from uno_stats.errors import shortened  # noqa: E402
 from uno_stats.run.lock import is_locked  # noqa: E402
-from uno_stats.run.verify import verified_runs  # noqa: E402
+from uno_stats.run.manifest import SweepManifest, read_manifest, read_run_manifest  # noqa: E402
+from uno_stats.run.verify import check_run, verified_runs  # noqa: E402
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 CLI = [sys.executable, "-m", "uno_stats.cli"]
@@ -192,29 +198,139 @@ def interrupt_then_rerun(c: Chaos, kind: str, how: str, small: bool = False) -> 
         return False, "the run finished before it could be broken (make it longer)"
     workers = children(proc.pid)
     detail = ""
+    stop = STOP_SIGNALS.get(how.removesuffix(", worker stopped"))
+    if how.endswith(", worker stopped"):
+        os.kill(workers[0], signal.SIGSTOP)  # issue 24: the signal waited for this worker
+    started = time.monotonic()
     if how == "kill -9 worker":
         os.kill(workers[0], signal.SIGKILL)
     else:
-        proc.send_signal(
-            {"kill -9": signal.SIGKILL, "SIGTERM": signal.SIGTERM, "Ctrl-C": signal.SIGINT}[how]
-        )
-    _, err = proc.communicate(timeout=300)
+        proc.send_signal(stop or signal.SIGKILL)
+    try:
+        _, err = proc.communicate(timeout=ANSWER_S if stop else 300)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, err = proc.communicate()
+        said = (err.strip().splitlines() or ["nothing"])[-1][:80]
+        return False, f"{how} not answered within {ANSWER_S:.0f} s (it said: {said})"
+    took = time.monotonic() - started
     if how == "kill -9" and not wait_for(lambda: not any(alive(w) for w in workers), 30):
         return False, "pool workers outlived their parent"
     if how == "kill -9 worker" and f"worker process {workers[0]} was killed by SIGKILL" not in err:
         return False, f"message does not name the worker: {err.strip()[:120]}"
-    if how == "Ctrl-C":
-        on_disk = sum(
-            r.check.games_done for r in verified_runs(out / "chaos", deep=False) if r.check
-        )
-        if f"Interrupted: {on_disk:,} of" not in err:
-            return False, f"Ctrl-C message {err.strip()[:100]!r} but {on_disk:,} games on disk"
-        detail = f"reported {on_disk:,} games saved, as on disk; "
+    if stop:
+        ok, why = stopped_as_said(out, err, proc.returncode, stop, workers)
+        if not ok:
+            return False, why
+        detail = f"answered in {took:.2f} s; {why}; "
     rerun = c.run(args)
     if rerun.returncode != 0:
         return False, f"rerun failed: {rerun.stderr.strip()[:120]}"
     same, why = c.same_as_reference(kind, out)
     return same, detail + why
+
+
+STOP_SIGNALS = {"Ctrl-C": signal.SIGINT, "SIGTERM": signal.SIGTERM, "SIGHUP": signal.SIGHUP}
+ANSWER_S = 10.0
+"""A stop signal not answered in this time counts as a hang (it is answered in about 0.1 s)."""
+
+
+def saved_on_disk(out: Path) -> int:
+    """Games in the good parts of ``out/chaos`` (every point of a sweep), even with none."""
+    folder = out / "chaos"
+    top = read_manifest(folder)
+    runs = [folder / p for p in top.points] if isinstance(top, SweepManifest) else [folder]
+    return sum(check_run(run, read_run_manifest(run), deep=False).games_done for run in runs)
+
+
+def stopped_as_said(
+    out: Path, err: str, code: int | None, signum: int, workers: list[int]
+) -> tuple[bool, str]:
+    """A run stopped by ``signum``: exit 128 + signum, the one line saying what is on disk,
+    and no worker left."""
+    on_disk = saved_on_disk(out)
+    last = (err.strip().splitlines() or [""])[-1]
+    if code != 128 + signum or "Traceback" in err:
+        raised = [x for x in err.splitlines() if x and not x.startswith((" ", "Traceback"))]
+        return (
+            False,
+            f"exit {code}, {'a traceback: ' + raised[0][:100] if 'Traceback' in err else last[:100]}",
+        )
+    if not last.startswith((f"Interrupted: {on_disk:,} of", "Stopped: the run was already")):
+        return False, f"message {last[:100]!r} but {on_disk:,} games on disk"
+    if not wait_for(lambda: not any(alive(w) for w in workers), 5):
+        return False, "a worker outlived the stopped run"
+    return True, f"reported {on_disk:,} games saved, as on disk, no worker left"
+
+
+def stop_in_long_chunk(c: Chaos) -> tuple[bool, str]:
+    """Ctrl-C while the one in-process worker plays a single chunk of 400,000 rounds."""
+    out = c.out()
+    args = [*c.args("rounds", out, "--workers", "1"), "--chunk-size", str(GAMES)]
+    proc = c.start(args)
+    if not wait_for(lambda: (out / "chaos" / "manifest.json").exists()):
+        return False, "the run did not start"
+    time.sleep(1.0)  # inside the chunk (about 4 s of engine time)
+    started = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=ANSWER_S)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        return False, f"Ctrl-C not answered within {ANSWER_S:.0f} s"
+    took = time.monotonic() - started
+    ok, why = stopped_as_said(out, err, proc.returncode, signal.SIGINT, [])
+    if not ok:
+        return False, why
+    if c.run(args).returncode != 0:
+        return False, "rerun failed"
+    same, how = c.same_as_reference("rounds", out)
+    return same, f"answered in {took:.2f} s; {why}; rerun: {how}"
+
+
+def stop_settle(c: Chaos) -> tuple[bool, str]:
+    """Ctrl-C during settle: one line, exit 130; the same command then finishes."""
+    a, b = c.root / "settle-a.yaml", c.root / "settle-b.yaml"
+    a.write_text("name: settle-a\nplayers: 4\ngames: 100000\nseed: 4\n")
+    b.write_text("name: settle-b\nplayers: 4\ngames: 100000\nseed: 4\n")  # never decided
+    out = c.out()
+    args = [
+        *CLI,
+        "settle",
+        str(a),
+        str(b),
+        "--out",
+        str(out),
+        "--quiet",
+        "--batch",
+        "20000",
+        "--max-games",
+        "100000",
+        "--workers",
+        "2",
+    ]
+    proc = c.start(args)
+    if not wait_for(lambda: len(list(out.rglob("part-*.parquet"))) >= 3 or proc.poll() is not None):
+        return False, "no parts appeared"
+    if proc.poll() is not None:
+        return False, "settle finished before it could be stopped"
+    started = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=ANSWER_S)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        return False, f"Ctrl-C not answered within {ANSWER_S:.0f} s"
+    took = time.monotonic() - started
+    last = (err.strip().splitlines() or [""])[-1]
+    if proc.returncode != 130 or "Traceback" in err or not last.startswith("Interrupted"):
+        return False, f"exit {proc.returncode}: {last[:100]}"
+    again = c.run(args)
+    if again.returncode != 0:
+        return False, f"rerun failed: {again.stderr.strip()[-100:]}"
+    return True, f"answered in {took:.2f} s ({last[:60]}...); the same command then finished"
 
 
 def orphan_race(c: Chaos) -> tuple[bool, str]:
@@ -265,6 +381,17 @@ def damaged_part(c: Chaos, how: str) -> tuple[bool, str]:
         for i in range(len(data) // 3, len(data) // 3 + 64):
             data[i] ^= 0x5A
         target.write_bytes(bytes(data))
+    elif how == "footer bit":
+        flips = footer_flips(target, out / "chaos")
+        if flips:
+            return False, flips
+        data = bytearray(target.read_bytes())
+        data[footer_start(bytes(data)) + 40] ^= 0x04
+        target.write_bytes(bytes(data))
+    elif how == "folder":
+        target.unlink()
+        target.mkdir()
+        (target / "x").write_text("not a part")
     else:
         target.write_bytes(b"")
     summary = c.run([*CLI, "summary", str(out / "chaos"), "--format", "json"])
@@ -276,8 +403,79 @@ def damaged_part(c: Chaos, how: str) -> tuple[bool, str]:
     rerun = c.run(args)
     if rerun.returncode != 0 or "redoing" not in rerun.stderr:
         return False, f"rerun did not redo the part: {rerun.stderr.strip()[:100]}"
+    if how == "folder" and not (target.parent / f"{target.name}.moved-aside-1").is_dir():
+        return False, "the folder was not moved aside"
     same, why = c.same_as_reference("rounds", out)
-    return same, f"summary: incomplete 19 of 20; report refused; rerun redid 1 chunk: {why}"
+    extra = "; 150 random footer flips all failed verification" if how == "footer bit" else ""
+    return same, f"summary: incomplete 19 of 20; report refused; rerun redid 1 chunk{extra}: {why}"
+
+
+def footer_start(data: bytes) -> int:
+    return len(data) - 8 - int.from_bytes(data[-8:-4], "little")
+
+
+def footer_flips(part: Path, run_dir: Path, tries: int = 150) -> str | None:
+    """Issue 24's measurement: random single-bit flips in a part's footer must all fail
+    verification (17 of 150 passed and then broke polars); None when they do."""
+    import random
+
+    from uno_stats.run.manifest import read_run_manifest
+    from uno_stats.run.verify import _chunk_index, check_part
+
+    manifest, index = read_run_manifest(run_dir), _chunk_index(part)
+    assert index is not None
+    data, rng = part.read_bytes(), random.Random(24)
+    flipped = part.with_name("flipped.bin")
+    passed = 0
+    for _ in range(tries):
+        damaged = bytearray(data)
+        damaged[rng.randrange(footer_start(data), len(data))] ^= 1 << rng.randrange(8)
+        flipped.write_bytes(bytes(damaged))
+        try:
+            check_part(flipped, manifest, index)
+            passed += 1
+        except ValueError:
+            continue
+    flipped.unlink()
+    return f"{passed} of {tries} footer flips passed verification" if passed else None
+
+
+def lost_manifest(c: Chaos, how: str) -> tuple[bool, str]:
+    """A complete run whose manifest is lost ``how``: the rerun rebuilds it from the parts
+    and replays nothing."""
+    out = c.out()
+    kind = "sweep" if how == "sweep manifest deleted" else "rounds"
+    args = c.args(kind, out, "--workers", "2")
+    if c.run(args).returncode != 0:
+        return False, "first run failed"
+    manifest = out / "chaos" / "manifest.json"
+    chunks = len(parts(out))
+    if how == "half":
+        manifest.write_bytes(manifest.read_bytes()[: len(manifest.read_bytes()) // 2])
+    elif how == "empty":
+        manifest.write_bytes(b"")
+    elif how == "random bytes":
+        manifest.write_bytes(os.urandom(2000))
+    else:
+        manifest.unlink()
+    rerun = c.run(args)
+    if rerun.returncode != 0 or f"({chunks} verified chunks resumed" not in rerun.stderr:
+        return False, f"rerun did not resume every chunk: {rerun.stderr.strip()[-150:]}"
+    if kind == "rounds" and "rebuilt" not in rerun.stderr:
+        return False, "no note says the manifest was rebuilt"
+    same, why = c.same_as_reference(kind, out)
+    return same, f"rerun resumed all {chunks} chunks, none replayed: {why}"
+
+
+def edited_manifest(c: Chaos) -> tuple[bool, str]:
+    """players 4 -> 5 in a complete run's manifest: summary is one line naming the field."""
+    out = c.out()
+    if c.run(c.args("rounds", out, "--workers", "2")).returncode != 0:
+        return False, "first run failed"
+    manifest = out / "chaos" / "manifest.json"
+    manifest.write_text(manifest.read_text().replace('"players": 4', '"players": 5', 1))
+    ok, line = one_error_line(c.run([*CLI, "summary", str(out / "chaos")]))
+    return ok and "scenario.players" in line, line
 
 
 def concurrent(c: Chaos) -> tuple[bool, str]:
@@ -339,11 +537,49 @@ def hostile_input(c: Chaos, name: str) -> tuple[bool, str]:
     elif name == "deep nesting":
         path.write_text("name: chaos\ndescription: " + "[" * 5000 + "]" * 5000 + "\n")
         args = [*CLI, "run", str(path), "--out", str(out)]
+    elif name == "FIFO scenario":
+        os.mkfifo(path)
+        args = [*CLI, "run", str(path), "--out", str(out)]
+    elif name == "device scenario":
+        args = [*CLI, "run", "/dev/zero", "--out", str(out)]
+    elif name == "folder scenario":
+        args = [*CLI, "run", str(c.root), "--out", str(out)]
+    elif name == "deep manifest":
+        folder = c.root / "deep-manifest"
+        folder.mkdir()
+        (folder / "manifest.json").write_text("[" * 200_000 + "]" * 200_000)
+        args = [*CLI, "summary", str(folder)]
+    elif name == "--margin 5%%%":
+        path.write_text(base)
+        args = [*CLI, "compare", str(path), str(path), "--margin", "5%%%", "--out", str(out)]
+    elif name == "--out ''":
+        path.write_text(base + "games: 100\n")
+        done = subprocess.run(
+            [*CLI, "run", str(path.resolve()), "--out", ""],
+            capture_output=True,
+            text=True,
+            env=ENV,
+            timeout=120,
+            cwd=out.parent,
+        )
+        ok, line = one_error_line(done, 2)
+        return ok and not (out.parent / "chaos").exists(), line
+    elif name == "1,000-value players":
+        values = ", ".join(str(i) for i in range(1000))
+        path.write_text(f"name: chaos\nplayers: [{values}]\n")
+        args = [*CLI, "validate", str(path)]
+    elif name == "5,000-digit --games":
+        path.write_text(base)
+        args = [*CLI, "run", str(path), "--games", "9" * 5000, "--out", str(out)]
+        code = 2
     started = time.monotonic()
     done = c.run(args, timeout=120)
     ok, line = one_error_line(done, code)
     took = time.monotonic() - started
-    return ok and not out.exists(), f"{line} ({took:.1f} s)"
+    longest = max((len(x) for x in done.stderr.splitlines()), default=0)
+    if longest > 320:  # issue 24: hostile input is quoted at most about 80 characters
+        return False, f"an error line of {longest:,} characters"
+    return ok and not out.exists(), f"{shortened(line, 120)} ({took:.1f} s)"
 
 
 def too_many_workers(c: Chaos) -> tuple[bool, str]:
@@ -455,15 +691,30 @@ def dask_fault(c: Chaos, name: str) -> tuple[bool, str]:
             stderr=subprocess.PIPE,
             text=True,
             env=ENV,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )
         if not wait_for(lambda: len(parts(out)) >= 2 or run.poll() is not None):
             return False, "no parts appeared"
-        victim = procs[0] if name == "scheduler killed mid-run" else procs[1]
-        victim.kill()
-        _, err = run.communicate(timeout=300)
-        ok, line = one_error_line(subprocess.CompletedProcess([], run.returncode, "", err))
-        if not ok:
-            return False, line
+        if name == "Ctrl-C":  # issue 24: the futures are cancelled, the run answers at once
+            started = time.monotonic()
+            run.send_signal(signal.SIGINT)
+            try:
+                _, err = run.communicate(timeout=ANSWER_S)
+            except subprocess.TimeoutExpired:
+                run.kill()
+                run.communicate()
+                return False, f"Ctrl-C not answered within {ANSWER_S:.0f} s"
+            ok, why = stopped_as_said(out, err, run.returncode, signal.SIGINT, [])
+            if not ok:
+                return False, why
+            line = f"Error: answered in {time.monotonic() - started:.2f} s, {why}"
+        else:
+            victim = procs[0] if name == "scheduler killed mid-run" else procs[1]
+            victim.kill()
+            _, err = run.communicate(timeout=300)
+            ok, line = one_error_line(subprocess.CompletedProcess([], run.returncode, "", err))
+            if not ok:
+                return False, line
         rerun = c.run(c.args("rounds", out, "--workers", "2"))
         if rerun.returncode != 0:
             return False, f"local rerun failed: {rerun.stderr.strip()[:100]}"
@@ -488,6 +739,33 @@ FAULTS: list[tuple[str, str, Callable[[Chaos], tuple[bool, str]]]] = [
     ),
     ("Ctrl-C", "SIGINT mid-run, rerun", lambda c: interrupt_then_rerun(c, "rounds", "Ctrl-C")),
     ("SIGTERM", "SIGTERM mid-run, rerun", lambda c: interrupt_then_rerun(c, "rounds", "SIGTERM")),
+    ("SIGHUP", "SIGHUP mid-run, rerun", lambda c: interrupt_then_rerun(c, "rounds", "SIGHUP")),
+    (
+        "Ctrl-C, worker stopped",
+        "kill -STOP one pool worker, then SIGINT the run (answered within 10 s), rerun",
+        lambda c: interrupt_then_rerun(c, "rounds", "Ctrl-C, worker stopped"),
+    ),
+    (
+        "SIGTERM, worker stopped",
+        "kill -STOP one pool worker, then SIGTERM the run, rerun",
+        lambda c: interrupt_then_rerun(c, "rounds", "SIGTERM, worker stopped"),
+    ),
+    (
+        "Ctrl-C in a long chunk",
+        "--workers 1, one chunk of 400,000 rounds, SIGINT 1 s in, rerun",
+        stop_in_long_chunk,
+    ),
+    (
+        "small run: Ctrl-C, worker stopped",
+        "default run of 20,000 matches, kill -STOP its forked worker, SIGINT, rerun",
+        lambda c: interrupt_then_rerun(c, "matches", "Ctrl-C, worker stopped", small=True),
+    ),
+    (
+        "Ctrl-C of a sweep",
+        "3-point sweep, SIGINT mid-run, rerun",
+        lambda c: interrupt_then_rerun(c, "sweep", "Ctrl-C"),
+    ),
+    ("Ctrl-C of settle", "settle A B, SIGINT mid-batch, same command again", stop_settle),
     (
         "kill -9 of a match run",
         "matches, kill -9 mid-run, rerun",
@@ -513,6 +791,26 @@ FAULTS: list[tuple[str, str, Callable[[Chaos], tuple[bool, str]]]] = [
     ("truncated part", "part 3 cut to 3,000 bytes", lambda c: damaged_part(c, "truncated")),
     ("garbled part", "64 bytes of part 3 flipped", lambda c: damaged_part(c, "garbled")),
     ("empty part", "part 3 emptied (0 bytes)", lambda c: damaged_part(c, "empty")),
+    (
+        "flipped footer bit",
+        "150 random single-bit footer flips verified; one through summary, report, rerun",
+        lambda c: damaged_part(c, "footer bit"),
+    ),
+    ("folder for a part", "part 3 replaced by a folder", lambda c: damaged_part(c, "folder")),
+    ("manifest cut in half", "manifest.json truncated, rerun", lambda c: lost_manifest(c, "half")),
+    ("manifest emptied", "manifest.json 0 bytes, rerun", lambda c: lost_manifest(c, "empty")),
+    (
+        "manifest random bytes",
+        "manifest.json 2,000 random bytes, rerun",
+        lambda c: lost_manifest(c, "random bytes"),
+    ),
+    ("manifest deleted", "manifest.json deleted, rerun", lambda c: lost_manifest(c, "deleted")),
+    (
+        "sweep manifest deleted",
+        "a sweep's top-level manifest deleted, rerun",
+        lambda c: lost_manifest(c, "sweep manifest deleted"),
+    ),
+    ("edited manifest", "scenario.players 4 -> 5 in manifest.json, summary", edited_manifest),
     ("concurrent run", "second run --fresh into a running folder", concurrent),
     ("stale temp manifest", "0-byte manifest temp files, then run", stale_tmp),
     (
@@ -521,6 +819,26 @@ FAULTS: list[tuple[str, str, Callable[[Chaos], tuple[bool, str]]]] = [
         lambda c: hostile_input(c, "alias bomb"),
     ),
     ("deep nesting", "5,000 nested lists", lambda c: hostile_input(c, "deep nesting")),
+    ("FIFO scenario", "mkfifo s.yaml; run s.yaml", lambda c: hostile_input(c, "FIFO scenario")),
+    ("device scenario", "run /dev/zero", lambda c: hostile_input(c, "device scenario")),
+    ("folder scenario", "run a folder", lambda c: hostile_input(c, "folder scenario")),
+    (
+        "deep manifest",
+        "summary of a 200,000-deep nested manifest.json",
+        lambda c: hostile_input(c, "deep manifest"),
+    ),
+    ("--margin 5%%%", "compare --margin '5%%%'", lambda c: hostile_input(c, "--margin 5%%%")),
+    ("--out ''", "run --out '' (the current folder)", lambda c: hostile_input(c, "--out ''")),
+    (
+        "1,000-value players",
+        "players: a list of 1,000 numbers: the error line stays short",
+        lambda c: hostile_input(c, "1,000-value players"),
+    ),
+    (
+        "5,000-digit --games",
+        "run --games with 5,000 digits: the error line stays short",
+        lambda c: hostile_input(c, "5,000-digit --games"),
+    ),
     (
         "games 10^12",
         "validate a scenario of 10^12 games",
@@ -573,7 +891,37 @@ FAULTS: list[tuple[str, str, Callable[[Chaos], tuple[bool, str]]]] = [
         "kill -9 the only worker mid-run, rerun locally",
         lambda c: dask_fault(c, "worker killed"),
     ),
+    (
+        "Ctrl-C of a Dask run",
+        "SIGINT mid-run on a Dask cluster (futures cancelled), rerun locally",
+        lambda c: dask_fault(c, "Ctrl-C"),
+    ),
 ]
+
+BAD_INPUTS = {
+    "alias bomb",
+    "deep nesting",
+    "games 10^12",
+    "--games 1e20",
+    "trace --game 1e20",
+    "huge sweep",
+    "50 MB description",
+    "300-character name",
+    "--workers 1000",
+    "--out on a file",
+    "summary of a YAML",
+    "manifest []",
+    "manifest {}",
+    "FIFO scenario",
+    "device scenario",
+    "folder scenario",
+    "deep manifest",
+    "--margin 5%%%",
+    "--out ''",
+    "1,000-value players",
+    "5,000-digit --games",
+}
+"""The cases that give a bad input rather than break something (the rest are faults)."""
 
 
 def main() -> int:
@@ -614,7 +962,13 @@ def main() -> int:
         )
     )
     failed = sum(not r.survived for r in results)
-    print(f"\n{len(results) - failed} of {len(results)} survived.")
+    inputs = sum(r.fault in BAD_INPUTS for r in results)
+    bad_failed = sum(r.fault in BAD_INPUTS and not r.survived for r in results)
+    print(
+        f"\n{len(results) - inputs - (failed - bad_failed)} of {len(results) - inputs} faults "
+        f"and {inputs - bad_failed} of {inputs} bad inputs handled cleanly; "
+        f"{len(results) - failed} of {len(results)} survived."
+    )
     return 1 if failed else 0
 
 

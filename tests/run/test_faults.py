@@ -485,3 +485,471 @@ def test_execute_passes_the_cluster_verdict_through(monkeypatch):
     monkeypatch.setattr(backend, "wait_any", lambda futures: list(futures))
     with pytest.raises(RunError, match="no Dask worker left"):
         backends.execute(backend, [1], lambda b, task: _LostResultFuture(), lambda t, r: None)
+
+
+# --- input that cannot hang or trick it -----------------------------------------------------
+
+
+def _cli(*args: str, cwd: Path | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [*CLI, *args], capture_output=True, text=True, env=env(), cwd=cwd, timeout=timeout
+    )
+
+
+def _one_error(done: subprocess.CompletedProcess, code: int = 1) -> str:
+    """The single ``Error:`` line of a command that failed with ``code`` (no traceback)."""
+    errors = [line for line in done.stderr.splitlines() if line.startswith("Error: ")]
+    assert done.returncode == code, done.stderr
+    assert len(errors) == 1 and "Traceback" not in done.stderr, done.stderr
+    return errors[0]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_as_scenario_is_one_line_and_never_hangs(tmp_path):
+    fifo = tmp_path / "s.yaml"
+    os.mkfifo(fifo)
+    done = _cli("run", str(fifo), "--out", str(tmp_path / "out"), timeout=10)
+    assert "is a FIFO (named pipe), not a scenario file" in _one_error(done)
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("path", ["/dev/zero", "."])
+def test_a_device_or_folder_as_scenario_is_one_line(tmp_path, path):
+    done = _cli("validate", path, cwd=tmp_path, timeout=10)
+    kind = "a character device" if path.startswith("/dev") else "a folder"
+    assert f"is {kind}, not a scenario file" in _one_error(done)
+
+
+def test_an_empty_out_is_refused(tmp_path):
+    (tmp_path / "s.yaml").write_text(TINY)
+    done = _cli("run", "s.yaml", "--out", "", cwd=tmp_path)
+    assert "--out: an empty path is not allowed" in _one_error(done, code=2)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.yaml"]  # nothing written here
+    done = _cli("report", "x", "--out", "", cwd=tmp_path)
+    assert "--out: an empty path is not allowed" in _one_error(done, code=2)
+
+
+def test_a_deeply_nested_manifest_is_one_line(tmp_path):
+    folder = tmp_path / "deep"
+    folder.mkdir()
+    (folder / "manifest.json").write_text("[" * 200_000 + "]" * 200_000)
+    line = _one_error(_cli("summary", str(folder)))
+    assert "unreadable manifest (nested more than 32 levels deep)" in line
+    assert "RecursionError" not in line
+
+
+def test_a_manifest_above_the_size_limit_is_one_line(tmp_path):
+    folder = tmp_path / "big"
+    folder.mkdir()
+    (folder / "manifest.json").write_text('{"name": "' + "x" * 10_000_001 + '"}')
+    assert "unreadable manifest (larger than 10,000,000 bytes)" in _one_error(
+        _cli("summary", str(folder))
+    )
+
+
+def test_a_huge_games_number_is_quoted_short(tmp_path):
+    (tmp_path / "s.yaml").write_text(TINY)
+    done = _cli("run", "s.yaml", "--games", "9" * 5000, cwd=tmp_path)
+    line = _one_error(done, code=2)
+    assert len(line) < 200 and "9999..." in line
+
+
+# --- stop signals always answer ------------------------------------------------------------
+
+STUCK = textwrap.dedent(
+    """
+    import os, sys, time
+    from uno_stats.run import runner
+    stuck_from = int(os.environ["STUCK_FROM"])
+    play = runner.run_chunk
+    def run_chunk(config, first_game, n_games):
+        if first_game >= stuck_from:  # a deadlocked chunk: it never ends
+            time.sleep(3600)
+        return play(config, first_game, n_games)
+    runner.run_chunk = run_chunk
+    if os.environ.get("SLOW_FINISH"):  # the clean-up after a stop takes long
+        finish = runner._finish_manifests
+        def slow(*args):
+            time.sleep(30)
+            return finish(*args)
+        runner._finish_manifests = slow
+    if os.environ.get("STOP_WHEN_DONE"):  # a stop signal right after the last chunk
+        record = runner._record_chunk
+        def record_then_stop(plan, rows):
+            record(plan, rows)
+            if len(plan.done) == plan.n_chunks:
+                os.kill(os.getpid(), 2)
+        runner._record_chunk = record_then_stop
+    sys.argv[0] = "uno-stats"
+    from uno_stats.cli import main
+    main()
+    """
+)
+STUCK_GAMES = 8000
+
+
+def _start_stuck(tmp_path: Path, *args: str, stuck_from: int = 2000, **extra: str):
+    """A CLI command (``args``) whose chunks from game ``stuck_from`` on never end."""
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(f"name: tiny\nplayers: 4\ngames: {STUCK_GAMES}\nseed: 7\n")
+    return subprocess.Popen(
+        [sys.executable, "-c", STUCK, *[str(scenario) if a == "SCENARIO" else a for a in args]],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**env(), "STUCK_FROM": str(stuck_from), **extra},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+
+
+def _parts(folder: Path) -> list[Path]:
+    return sorted(folder.rglob("part-*.parquet"))
+
+
+def _stop(proc: subprocess.Popen, signum: int) -> tuple[str, float]:
+    """Send ``signum``; stderr and how long the command took to end (bounded: a hang fails)."""
+    started = time.monotonic()
+    proc.send_signal(signum)
+    try:
+        _, err = proc.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail("the stop signal was not answered within 10 s")
+    return err, time.monotonic() - started
+
+
+RUN_ARGS = ("run", "SCENARIO", "--quiet", "--chunk-size", "1000")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize(
+    ("workers", "signum", "stopped"),
+    [
+        (["--workers", "2"], signal.SIGINT, True),  # the issue's case: a SIGSTOPped worker
+        (["--workers", "2"], signal.SIGTERM, False),
+        (["--workers", "1"], signal.SIGHUP, False),  # in-process, a chunk playing in a thread
+        ([], signal.SIGINT, True),  # the small default run: one forked worker
+    ],
+)
+def test_a_stop_signal_ends_a_stuck_run_at_once(tmp_path, workers, signum, stopped):
+    out = tmp_path / "out"
+    proc = _start_stuck(tmp_path, *RUN_ARGS, "--out", str(out), *workers)
+    assert wait_for(lambda: len(_parts(out)) >= 2 or proc.poll() is not None)
+    kids = _children(proc.pid)
+    if stopped:
+        os.kill(kids[0], signal.SIGSTOP)
+    err, _ = _stop(proc, signum)
+    assert proc.returncode == 128 + signum
+    run = verified_runs(out / "tiny", deep=True)[0]
+    assert err.strip().splitlines()[-1] == (
+        f"Interrupted: {run.check.games_done:,} of {STUCK_GAMES:,} games are saved in "
+        f"{out / 'tiny'} (counted on disk); run the same command again to resume."
+    )
+    assert run.check.games_done == 2000 and not run.check.bad
+    assert wait_for(lambda: not any(alive(k) for k in kids), 10), "a worker outlived the run"
+
+
+def test_a_second_stop_signal_exits_at_once(tmp_path):
+    out = tmp_path / "out"
+    proc = _start_stuck(tmp_path, *RUN_ARGS, "--out", str(out), "--workers", "2", SLOW_FINISH="1")
+    assert wait_for(lambda: len(_parts(out)) >= 2)
+    proc.send_signal(signal.SIGINT)
+    time.sleep(0.5)  # the first one is being handled (a clean-up made slow)
+    err, _ = _stop(proc, signal.SIGINT)
+    assert proc.returncode == 130
+    assert err.strip().splitlines()[-1] == (
+        f"Interrupted again: stopped at once; finished chunks are saved in {out / 'tiny'}: "
+        "run the same command again to resume."
+    )
+
+
+def test_a_complete_run_is_never_called_interrupted(tmp_path):
+    out = tmp_path / "out"
+    proc = _start_stuck(
+        tmp_path,
+        *RUN_ARGS,
+        "--out",
+        str(out),
+        "--workers",
+        "1",
+        stuck_from=10**9,
+        STOP_WHEN_DONE="1",
+    )
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130
+    assert "Interrupted" not in err
+    assert err.strip().splitlines()[-1] == (
+        f"Stopped: the run was already complete: all {STUCK_GAMES:,} games are saved in "
+        f"{out / 'tiny'}; uno-stats summary {out / 'tiny'} shows them."
+    )
+    assert verified_runs(out / "tiny")[0].complete
+
+
+@pytest.mark.parametrize(
+    "kind",
+    ["sweep:\n  players: [2, 3]\n", "tournament: [random, basic]\n"],
+    ids=["sweep", "tournament"],
+)
+def test_a_stop_signal_ends_a_stuck_sweep(tmp_path, kind):
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("name: tiny\nplayers: 4\ngames: 3000\nseed: 7\n" + kind)
+    out = tmp_path / "out"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            STUCK,
+            "run",
+            str(scenario),
+            "--out",
+            str(out),
+            "--quiet",
+            "--workers",
+            "2",
+            "--chunk-size",
+            "1000",
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**env(), "STUCK_FROM": "2000"},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    points = (
+        2 if kind.startswith("sweep") else len(parse_scenario(scenario.read_text()).sweep_points())
+    )
+    assert wait_for(lambda: len(_parts(out)) >= 2 * points)
+    err, _ = _stop(proc, signal.SIGTERM)
+    assert proc.returncode == 128 + signal.SIGTERM
+    last = err.strip().splitlines()[-1]
+    assert last.startswith(f"Interrupted: {2000 * points:,} of {3000 * points:,} games are saved")
+
+
+def test_a_stop_signal_ends_settle(tmp_path):
+    a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    a.write_text("name: a\nplayers: 4\ngames: 1000\nseed: 7\n")
+    b.write_text("name: b\nplayers: 3\ngames: 1000\nseed: 7\n")
+    out = tmp_path / "out"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            STUCK,
+            "settle",
+            str(a),
+            str(b),
+            "--out",
+            str(out),
+            "--quiet",
+            "--batch",
+            "1000",
+            "--max-games",
+            "5000",
+            "--workers",
+            "2",
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**env(), "STUCK_FROM": "1000"},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert wait_for(lambda: len(_parts(out)) >= 2)
+    err, _ = _stop(proc, signal.SIGINT)
+    assert proc.returncode == 130
+    assert "Interrupted: 1,000 of 1,000 games" not in err
+    assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("Interrupted: ")
+
+
+def test_a_reader_error_after_verification_is_one_line(capsys):
+    """A part changed after it was verified (or an earlier version's part) breaks polars:
+    one Error line, never a traceback."""
+    import typer
+
+    from uno_stats.cli.shared import one_line_errors
+
+    with pytest.raises(typer.Exit) as info, one_line_errors():
+        raise pl.exceptions.ComputeError("parquet: File out of specification: " + "x" * 500)
+    assert info.value.exit_code == 1
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith("Error: a results part cannot be read (ComputeError: parquet: File")
+    assert "redo damaged ones" in line and len(line) < 250
+    with pytest.raises(KeyError), one_line_errors():  # other errors are not hidden
+        raise KeyError("a bug")
+
+
+# --- a lost manifest or a non-file part is repaired, no good part discarded --------------------
+
+
+def _played(monkeypatch) -> list[int]:
+    """The first games of the chunks played from now on (in this process)."""
+    calls: list[int] = []
+    play = runner.run_chunk
+    monkeypatch.setattr(
+        runner, "run_chunk", lambda c, first, n: calls.append(first) or play(c, first, n)
+    )
+    return calls
+
+
+def _tiny_run(out: Path, notes: list[str] | None = None, text: str = TINY):
+    return run_scenario(
+        parse_scenario(text),
+        out,
+        workers=1,
+        progress=False,
+        chunk_size=250,
+        notify=None if notes is None else notes.append,
+    )
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda m: m.write_bytes(m.read_bytes()[: len(m.read_bytes()) // 2]),
+        lambda m: m.write_bytes(b""),
+        lambda m: m.write_bytes(bytes(range(256)) * 4),
+        lambda m: m.unlink(),
+        lambda m: m.write_text(m.read_text().replace('"players": 4', '"players": 5')),
+    ],
+    ids=["half", "empty", "random bytes", "deleted", "edited"],
+)
+def test_a_lost_manifest_is_rebuilt_from_the_parts(tmp_path, monkeypatch, damage):
+    first = _tiny_run(tmp_path / "out")
+    reference = frame(first.path)
+    damage(first.path / "manifest.json")
+    played, notes = _played(monkeypatch), []
+    again = _tiny_run(tmp_path / "out", notes)
+    assert played == [] and again.resumed_chunks == 4  # no good part discarded
+    assert any("rebuilt" in n and "4 of run" in n for n in notes), notes
+    assert read_run_manifest(first.path).run_id == read_run_manifest(again.path).run_id
+    assert frame(again.path).equals(reference)
+
+
+def test_a_lost_manifest_with_parts_of_another_scenario_is_refused(tmp_path):
+    first = _tiny_run(tmp_path / "out")
+    (first.path / "manifest.json").write_text("{")
+    with pytest.raises(Exception, match="unreadable manifest"):
+        _tiny_run(tmp_path / "out", text=TINY.replace("seed: 7", "seed: 8"))
+    assert len(list((first.path / "parts").glob("part-*"))) == 4  # nothing deleted
+
+
+def test_a_lost_sweep_manifest_resumes_every_point(tmp_path, monkeypatch):
+    sweep = TINY + "sweep:\n  players: [2, 3]\n"
+    first = _tiny_run(tmp_path / "out", text=sweep)
+    (first.path / "manifest.json").unlink()
+    played = _played(monkeypatch)
+    again = _tiny_run(tmp_path / "out", text=sweep)
+    assert played == [] and again.resumed_chunks == 8
+    assert (first.path / "manifest.json").exists()
+
+
+def test_a_folder_in_place_of_a_part_is_moved_aside_and_replayed(tmp_path, monkeypatch):
+    first = _tiny_run(tmp_path / "out")
+    reference = frame(first.path)
+    part = part_path(first.path, 2)
+    part.unlink()
+    part.mkdir()
+    (part / "x").write_text("not a part")
+    played, notes = _played(monkeypatch), []
+    again = _tiny_run(tmp_path / "out", notes)
+    assert played == [500]
+    assert any(f"redoing {part}: a folder, not a part file; moved aside" in n for n in notes)
+    assert (part.parent / f"{part.name}.moved-aside-1" / "x").exists() and part.is_file()
+    assert frame(again.path).equals(reference)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_in_place_of_a_part_never_hangs(tmp_path):
+    first = _tiny_run(tmp_path / "out")
+    part = part_path(first.path, 1)
+    part.unlink()
+    os.mkfifo(part)
+    done = _cli("summary", str(first.path), timeout=60)
+    assert done.returncode == 0 and f"{part} not counted: a FIFO (named pipe)" in done.stderr
+    _tiny_run(tmp_path / "out")
+    assert part.is_file() and verified_runs(first.path)[0].complete
+
+
+# --- hostile input is quoted short -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "shows"),
+    [
+        ("players: 4\nrules:\n  preset: " + "p" * 5000 + "\n", "ppp...'"),
+        ("players: 4\ndescription: [" + ", ".join(["x"] * 3000) + "]\n", "'x', ...]"),
+        ("players: " + "9" * 3000 + "\n", "999..."),
+        ("players: 4\nstrategies:\n  - strategy: " + "s" * 3000 + "\n", "sss...'"),
+    ],
+    ids=["preset", "list", "number", "strategy"],
+)
+def test_hostile_input_is_quoted_at_most_about_80_characters(tmp_path, text, shows):
+    (tmp_path / "s.yaml").write_text("name: x\n" + text)
+    line = _one_error(_cli("validate", "s.yaml", cwd=tmp_path))
+    assert shows in line and len(line) < 250, line
+
+
+def test_bounded_keeps_ordinary_messages_whole():
+    from uno_stats.errors import bounded
+
+    long_path = "/tmp/" + "/".join(["folder"] * 15) + "/manifest.json"
+    for message in [
+        f"{long_path}: the run's chunk's parts' own records (a b c); rerun with --fresh",
+        "strategies[0].strategy: 'x' is not allowed: use one of random, aggressive",
+        "seats: {'a': [1, 2]} is fine",
+    ]:
+        assert bounded(message) == message
+    assert bounded("seats: [" + "{'strategy': 'random'}, " * 1000 + "]").endswith("...]")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["run", "s.yaml", "--workers", "1_0"],
+        ["run", "s.yaml", "--workers", "\u0663"],  # an Arabic-Indic 3, which int() takes
+        ["run", "s.yaml", "--seed", "+5"],
+        ["run", "s.yaml", "--chunk-size", "1e3"],
+        ["settle", "s.yaml", "s.yaml", "--batch", " 7"],
+        ["bench", "--repeat", "0"],
+    ],
+    ids=["underscore", "other digits", "sign", "exponent", "space", "zero"],
+)
+def test_integer_options_take_only_plain_digits(tmp_path, args):
+    (tmp_path / "s.yaml").write_text(TINY)
+    out = [] if args[0] == "bench" else ["--out", "out"]
+    line = _one_error(_cli(*args, *out, cwd=tmp_path), code=2)
+    assert f"Error: {args[-2]}: " in line and ("is not allowed" in line or "out of range" in line)
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_abandoned_in_process_run_commits_no_further_part():
+    backend = backends.PipelinedBackend()
+    renamed: list[int] = []
+    assert backend.commit(lambda: renamed.append(1))
+    backend.abandon()
+    assert not backend.commit(lambda: renamed.append(2))
+    assert renamed == [1] and backend.stopped.is_set()
+
+
+def test_an_abandoned_dask_run_cancels_its_pending_futures():
+    class Client:
+        status = "running"
+
+        def __init__(self) -> None:
+            self.cancelled: list = []
+            self.closed = False
+
+        def cancel(self, futures, asynchronous=None):
+            self.cancelled.extend(futures)
+
+        def close(self, timeout=None):
+            self.closed = True
+
+    backend = _dask_backend(no_worker_timeout=60)
+    backend.client = client = Client()
+    backend.cluster = None
+    backend._log = backends.logging.getLogger("distributed.client")
+    backend._log_level = backend._log.level
+    backend._pending = {"chunk 3", "chunk 4"}
+    backend.abandon()
+    assert sorted(client.cancelled) == ["chunk 3", "chunk 4"] and client.closed
+    assert not backend._pending

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import numpy as np
 import polars as pl
 import pytest
@@ -205,3 +208,81 @@ def test_deficit_table_does_not_depend_on_batch_size(monkeypatch):
     assert whole.n.sum() > 0
     for field in ("turns", "deficits", "n", "wins"):
         assert np.array_equal(getattr(whole, field), getattr(batched, field)), field
+
+
+# --- the manifest checks its recorded scenario ---------------------------------------------
+
+
+def _edited_manifest(tmp_path, edit) -> Path:
+    """A run folder's manifest (as the planner writes it) after ``edit`` of its JSON."""
+    import json
+
+    from uno_stats.run.plan import new_manifest
+    from uno_stats.run.scenario import parse_scenario
+
+    manifest = new_manifest(parse_scenario("name: m\nplayers: 4\ngames: 1000\nseed: 7\n"), 250)
+    write_manifest(tmp_path, manifest)
+    data = json.loads((tmp_path / "manifest.json").read_text())
+    edit(data)
+    (tmp_path / "manifest.json").write_text(json.dumps(data))
+    return tmp_path
+
+
+def test_an_unedited_manifest_reads_back(tmp_path):
+    from uno_stats.run.manifest import read_run_manifest
+
+    folder = _edited_manifest(tmp_path, lambda d: None)
+    assert read_run_manifest(folder).scenario.players == 4
+
+
+@pytest.mark.parametrize(
+    ("edit", "named"),
+    [
+        (lambda d: d["scenario"].update(players=5), "scenario.players does not match"),
+        (
+            lambda d: d["scenario"]["rules"].update(stack_draw_two=True),
+            "scenario.rules.stack_draw_two does not match",
+        ),
+        (lambda d: d["scenario"].update(seed=8, games=1000), "'seed' is 7 but the recorded"),
+        (lambda d: d.update(chunks=3), "'chunks' 3 does not match 1,000 games in chunks of 250"),
+        (lambda d: d.update(chunk_size=500, chunks=2), "'version' or 'engine_hash' does not"),
+        (  # a manifest of an earlier version records no field digests: the check still holds
+            lambda d: d.update(scenario_fields=None) or d["scenario"].update(players=5),
+            "the recorded scenario, 'chunk_size', 'version' or 'engine_hash' does not match",
+        ),
+    ],
+    ids=["players", "rule", "seed", "chunks", "chunk size", "no digests"],
+)
+def test_an_edited_manifest_is_one_line_naming_the_field(tmp_path, edit, named):
+    """The issue's case: players 4 -> 5 in manifest.json made summary report 5 players."""
+    from uno_stats.run.manifest import read_run_manifest
+
+    folder = _edited_manifest(tmp_path, edit)
+    with pytest.raises(ResultsError, match=re.escape(named)) as info:
+        read_run_manifest(folder)
+    assert "\n" not in str(info.value) and "rerun with --fresh" in str(info.value)
+
+
+def test_manifest_key_types_follow_the_dataclasses():
+    """The keys a manifest must have, and their JSON types, are the dataclass fields'."""
+    from dataclasses import fields
+
+    from uno_stats.run.manifest import Manifest, SweepManifest, json_types
+
+    keys, optional = json_types(Manifest)
+    expected = {f.name for f in fields(Manifest)} - {"source", "scenario_data"} | {"scenario"}
+    assert set(keys) == expected and optional == {"scenario_fields"}
+    assert keys["games_per_s"] == (int, float, type(None)) and keys["complete"] == (bool,)
+    keys, optional = json_types(SweepManifest)
+    assert set(keys) == {f.name for f in fields(SweepManifest)} - {"source"} and not optional
+
+
+def test_a_mistyped_manifest_key_is_refused(tmp_path):
+    from uno_stats.run.manifest import read_run_manifest
+
+    folder = _edited_manifest(tmp_path, lambda d: d.update(rows="many"))
+    with pytest.raises(ResultsError, match="manifest key 'rows' must be int"):
+        read_run_manifest(folder)
+    folder = _edited_manifest(tmp_path, lambda d: d.pop("rows"))
+    with pytest.raises(ResultsError, match="manifest has no 'rows'"):
+        read_run_manifest(folder)

@@ -7,15 +7,16 @@ import shutil
 from pathlib import Path
 
 import polars as pl
+import pyarrow.parquet as pq
 import pytest
 
 from uno_stats.errors import ResultsError
 from uno_stats.run import runner
 from uno_stats.run.manifest import read_run_manifest
-from uno_stats.run.results import PART_META_KEY, part_path
+from uno_stats.run.results import PART_DATA_KEY, PART_META_KEY, part_path
 from uno_stats.run.runner import run_scenario
 from uno_stats.run.scenario import parse_scenario
-from uno_stats.run.verify import check_run, read_part_meta, verified_runs
+from uno_stats.run.verify import check_part, check_run, read_part_meta, verified_runs
 
 TINY = "name: tiny\nplayers: 3\ngames: 900\nseed: 5\n"
 CHUNK = 150  # six chunks
@@ -185,3 +186,78 @@ def test_folder_without_parts_yet(tmp_path):
         ResultsError, match=r"no result parts yet \(0 of 6 chunks, 0 of 900 games\)"
     ):
         verified_runs(outcome.path)
+
+
+def _footer_start(data: bytes) -> int:
+    return len(data) - 8 - int.from_bytes(data[-8:-4], "little")
+
+
+def test_every_sampled_bit_flip_in_the_footer_fails_verification(tmp_path):
+    """The issue's case: 17 of 150 footer flips passed verification (which read the footer
+    with pyarrow) and then broke polars. The digest now covers the whole file."""
+    import random
+
+    outcome = run(tmp_path)
+    manifest = read_run_manifest(outcome.path)
+    path = part_path(outcome.path, 1)
+    data = path.read_bytes()
+    rng = random.Random(24)
+    flipped = tmp_path / "flipped.parquet"
+    for _ in range(300):
+        where = rng.randrange(_footer_start(data), len(data))
+        damaged = bytearray(data)
+        damaged[where] ^= 1 << rng.randrange(8)
+        flipped.write_bytes(bytes(damaged))
+        with pytest.raises(ValueError):
+            check_part(flipped, manifest, 1)
+    check_part(path, manifest, 1)  # the undamaged part passes
+
+
+def test_a_part_of_an_earlier_version_is_checked_by_its_data_digest(tmp_path):
+    """Parts written before the whole-file digest record only the data's: still verified."""
+    outcome = run(tmp_path)
+    path = part_path(outcome.path, 0)
+    record = json.loads(pq.read_metadata(path).metadata[PART_DATA_KEY])
+    assert set(record) == {"bytes", "sha256", "file"}
+    old = {"bytes": record["bytes"], "sha256": record["sha256"]}
+    _check_record(path, old)
+    with pytest.raises(ValueError, match="corrupt data"):
+        _check_record(path, {**old, "sha256": "0" * 64})
+    with pytest.raises(ValueError, match="corrupt data"):
+        _check_record(path, {**record, "file": "1" * 64})
+
+
+def _check_record(path: Path, record: dict) -> None:
+    """Verify the part at ``path`` as if its footer held the digest ``record``."""
+    from uno_stats.run.verify import _check_digest
+
+    footer = type("Footer", (), {"metadata": {PART_DATA_KEY: json.dumps(record).encode()}})
+    _check_digest(path, footer())
+
+
+def test_a_flipped_footer_bit_is_named_and_the_part_redone(tmp_path, reference):
+    outcome = run(tmp_path)
+    path = part_path(outcome.path, 4)
+    data = bytearray(path.read_bytes())
+    data[_footer_start(bytes(data)) + 40] ^= 0x04
+    path.write_bytes(bytes(data))
+    (checked,) = verified_runs(outcome.path)
+    assert checked.check is not None and [b.path for b in checked.check.bad] == [path]
+    assert not checked.complete
+    again = run(tmp_path)
+    assert any(f"redoing {path}" in note for note in again.notes)
+    assert frame(again.path).equals(reference)
+
+
+def test_report_and_compare_name_the_corrupt_part_in_their_error(tmp_path):
+    from uno_stats.run.verify import incomplete_error
+
+    outcome = run(tmp_path)
+    path = part_path(outcome.path, 4)
+    data = bytearray(path.read_bytes())
+    data[_footer_start(bytes(data)) + 40] ^= 0x04
+    path.write_bytes(bytes(data))
+    message = incomplete_error(verified_runs(outcome.path))
+    assert message is not None and "\n" not in message
+    assert "incomplete run, 5 of 6 chunks" in message
+    assert "part-000004.parquet failed verification: unreadable" in message

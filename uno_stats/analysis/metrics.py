@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from uno_stats.analysis.estimates import Estimate
-from uno_stats.errors import ResultsError
+from uno_stats.errors import ResultsError, quoted
 
 ALPHA = 0.05
 TOST_LEVEL = 1 - 2 * ALPHA
@@ -131,16 +131,24 @@ class Margin:
         return f"{100 * self.value:g}%" if self.relative else f"{self.value:g}"
 
 
+_MARGIN = re.compile(r"\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(%?)\s*")
+"""The documented forms of a margin: a decimal number, optionally followed by one ``%``."""
+
+
 def parse_margin(text: str) -> Margin:
-    """``"2%"`` (relative to the baseline) or ``"1.5"`` (absolute; pp for rates)."""
-    raw = text.strip()
-    relative = raw.endswith("%")
-    try:
-        value = float(raw.rstrip("%"))
-    except ValueError:
-        raise ResultsError(f"margin {text!r}: give a number such as 1.5 or 2%") from None
+    """``"2%"`` (relative to the baseline) or ``"1.5"`` (absolute; pp for rates).
+
+    Only these forms: no exponent, sign, ``inf``/``nan``, separators or repeated ``%``.
+    """
+    found = _MARGIN.fullmatch(text)
+    if found is None:
+        raise ResultsError(
+            f"--margin: {quoted(text)} is not allowed: a positive number such as 1.5, or a "
+            "percentage such as 2%"
+        )
+    value, relative = float(found.group(1)), found.group(2) == "%"
     if not (value > 0 and math.isfinite(value)):
-        raise ResultsError(f"margin {text!r} must be positive")
+        raise ResultsError(f"--margin: {quoted(text)} is not allowed: the margin must be positive")
     return Margin(value / 100 if relative else value, relative)
 
 

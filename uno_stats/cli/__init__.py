@@ -16,8 +16,10 @@ from uno_stats.cli import results  # noqa: F401
 from uno_stats.cli import effects  # noqa: F401
 
 # isort: on
+import contextlib
 import gc
 import os
+import sys
 
 from uno_stats.cli.shared import app
 
@@ -43,5 +45,21 @@ def main() -> None:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
         app(prog_name="uno-stats")
+    except SystemExit as exc:
+        _exit_at_once_if_stopped(exc)
+        raise
     finally:
         gc.freeze()
+
+
+def _exit_at_once_if_stopped(exc: SystemExit) -> None:
+    """After a stop signal (its line is printed), exit without the interpreter's teardown,
+    which would join the threads of the abandoned work (a stopped pool's queue feeder and
+    manager, a chunk still playing) and so could wait for them."""
+    interrupts = sys.modules.get("uno_stats.run.interrupts")
+    if interrupts is None or not interrupts.was_stopped():
+        return
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(exc.code if isinstance(exc.code, int) else 1)

@@ -27,7 +27,9 @@ from uno_stats.cli.shared import (
     exit_interrupted,
     note,
     one_line_errors,
+    out_folder,
     terminal_width,
+    whole_number,
 )
 
 if TYPE_CHECKING:
@@ -144,10 +146,22 @@ def settle(
     ] = "mean_turns",
     margin: MarginOpt = None,
     max_games: Annotated[
-        int, typer.Option("--max-games", min=1, help="Stop undecided after this many games.")
+        int,
+        typer.Option(
+            "--max-games",
+            parser=whole_number("--max-games", 1),
+            metavar="N",
+            help="Stop undecided after this many games.",
+        ),
     ] = 1_000_000,
     batch: Annotated[
-        int, typer.Option("--batch", min=1, help="Games per run between two looks.")
+        int,
+        typer.Option(
+            "--batch",
+            parser=whole_number("--batch", 1),
+            metavar="N",
+            help="Games per run between two looks.",
+        ),
     ] = 20_000,
     workers: WorkersOpt = None,
     out: OutOpt = Path("results/settle"),
@@ -165,6 +179,7 @@ def settle(
     with one_line_errors():
         from uno_stats.analysis.metrics import parse_margin
         from uno_stats.present.verdicts import settle_text
+        from uno_stats.run.interrupts import exit_code, stop_on_signals
         from uno_stats.run.runner import RunInterrupted
         from uno_stats.run.scenario import load_scenario
         from uno_stats.run.settle import seed_note
@@ -175,21 +190,29 @@ def settle(
         if seed_note(a, b, seed):
             note(seed_note(a, b, seed))  # before the games start, not after
         try:
-            result = settle_runs(
-                a,
-                b,
-                metric,
-                margin=limit,
-                max_games=max_games,
-                batch=batch,
-                out_dir=out,
-                workers=workers,
-                progress=not quiet,
-                fresh=fresh,
-                seed=seed,
-            )
+            with stop_on_signals():
+                result = settle_runs(
+                    a,
+                    b,
+                    metric,
+                    margin=limit,
+                    max_games=max_games,
+                    batch=batch,
+                    out_dir=out,
+                    workers=workers,
+                    progress=not quiet,
+                    fresh=fresh,
+                    seed=seed,
+                )
         except RunInterrupted as exc:
             exit_interrupted(exc)
+        except KeyboardInterrupt as exc:  # between two batches: every batch so far is saved
+            typer.echo(
+                f"Interrupted: settle stopped between two batches; every batch so far is saved "
+                f"in {out}: run the same command again to continue.",
+                err=True,
+            )
+            raise typer.Exit(exit_code(exc)) from None
         typer.echo(settle_text(result.record))
         typer.echo(f"runs kept in {result.a.path} and {result.b.path}", err=True)
 
@@ -197,7 +220,12 @@ def settle(
 @app.command("report")
 def report_cmd(
     folders: FoldersArg,
-    out: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the report into.")],
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out", "-o", parser=out_folder, metavar="DIR", help="Folder to write the report into."
+        ),
+    ],
     title: Annotated[str | None, typer.Option("--title", help="Report title.")] = None,
     allow_incomplete: AllowIncompleteOpt = False,
     force: Annotated[

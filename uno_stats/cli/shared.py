@@ -5,11 +5,14 @@ Library errors (:class:`~uno_stats.errors.UnoStatsError`), missing input files a
 other operating-system error become one ``Error: ...`` line on stderr and exit code 1 (a
 scenario file's every problem, one line each; a reader that goes away, as ``| head`` does,
 ends the command silently, like other tools); usage errors exit 2 (a bad ``--games`` or
-``--game`` number also as one ``Error:`` line); Ctrl-C during a run exits 130 after saying
-how many games are saved and how to resume. Help is plain text (typer's rich formatting
-alone costs 0.1 s to import).
+``--game`` number, a malformed integer option, an empty ``--out`` also as one ``Error:``
+line); Ctrl-C, SIGTERM or SIGHUP during a run exits with 128 + the signal (130 for Ctrl-C)
+after saying how many games are saved and how to resume. An ``Error:`` line repeats hostile
+input at most about 80 characters (:func:`~uno_stats.errors.bounded`). Help is plain text
+(typer's rich formatting alone costs 0.1 s to import).
 """
 
+import re
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from enum import StrEnum
@@ -18,7 +21,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from uno_stats.errors import UnoStatsError
+from uno_stats.errors import UnoStatsError, bounded, quoted, shortened
 
 app = typer.Typer(
     name="uno-stats",
@@ -48,13 +51,13 @@ class TableFormat(StrEnum):
 
 def fail(message: str, code: int = 1) -> NoReturn:
     """Print ``message`` as one ``Error:`` line on stderr and exit with ``code``."""
-    typer.echo(f"Error: {message}", err=True)
+    typer.echo(f"Error: {bounded(message)}", err=True)
     raise typer.Exit(code)
 
 
 def note(message: str) -> None:
     """Print ``message`` as one ``Note:`` line on stderr."""
-    typer.echo(f"Note: {message}", err=True)
+    typer.echo(f"Note: {bounded(message)}", err=True)
 
 
 def error_lines(exc: UnoStatsError) -> list[str]:
@@ -74,7 +77,7 @@ def one_line_errors() -> Iterator[None]:
     except UnoStatsError as exc:
         *before, last = error_lines(exc)
         for line in before:
-            typer.echo(f"Error: {line}", err=True)
+            typer.echo(f"Error: {bounded(line)}", err=True)
         fail(last)
     except BrokenPipeError:
         raise  # the reader went away (uno-stats trace ... | head): click exits silently
@@ -83,6 +86,44 @@ def one_line_errors() -> Iterator[None]:
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
         fail(f"{where}{exc.strerror or exc}")
+    except Exception as exc:
+        if not _reader_error(exc):
+            raise
+        # verification hashes every part before it is read, so this is a part changed
+        # since, or one of an earlier version (which records no digest of its footer)
+        first = (str(exc).strip().splitlines() or [""])[0]
+        fail(
+            f"a results part cannot be read ({type(exc).__name__}: {shortened(first)}); run "
+            "the same run command again to verify the parts and redo damaged ones"
+        )
+
+
+def _reader_error(exc: BaseException) -> bool:
+    """Whether ``exc`` is polars' or pyarrow's error reading a Parquet part."""
+    return type(exc).__module__.split(".")[0] in ("polars", "pyarrow")
+
+
+def whole_number(option: str, low: int) -> Any:
+    """A parser for an integer option: ASCII digits only (no sign, ``_``, exponent or other
+    scripts' digits, which Python's ``int`` accepts), at least ``low``; else one ``Error:``
+    line, exit 2. A default given as a number passes as it is."""
+
+    def parse(text: str | int | None) -> int | None:
+        if text is None or isinstance(text, int):
+            return text
+        if not _DIGITS.fullmatch(text):
+            fail(
+                f"{option}: {quoted(text)} is not allowed: a whole number such as {max(low, 4)}", 2
+            )
+        value = int(text)
+        if value < low:
+            fail(f"{option}: {shortened(text)} is out of range: at least {low:,}", 2)
+        return value
+
+    return parse
+
+
+_DIGITS = re.compile(r"[0-9]+")
 
 
 def terminal_width(wide: bool) -> AbstractContextManager[None]:
@@ -105,13 +146,10 @@ def count_option(option: str, text: str | None, low: int, high: int) -> int | No
 
 
 def exit_interrupted(exc: Any) -> NoReturn:
-    """Say how many games of an interrupted run are saved and how to resume; exit 130."""
-    typer.echo(
-        f"Interrupted: {exc.games_done:,} of {exc.games_total:,} games are saved in {exc.path} "
-        "(counted on disk); run the same command again to resume.",
-        err=True,
-    )
-    raise typer.Exit(130)
+    """Say exactly what a run stopped by Ctrl-C, SIGTERM or SIGHUP saved and how to go on
+    (one line, the same for each signal); exit 128 + the signal (130 for Ctrl-C)."""
+    typer.echo(exc.message, err=True)
+    raise typer.Exit(128 + int(getattr(exc, "signum", 2)))
 
 
 def _version(value: bool) -> None:
@@ -144,7 +182,8 @@ WorkersOpt = Annotated[
     typer.Option(
         "--workers",
         "-w",
-        min=1,
+        parser=whole_number("--workers", 1),
+        metavar="W",
         help="Worker processes (default: every core, or one for at most 20,000 games to play; "
         "1: in this process).",
     ),
@@ -159,8 +198,25 @@ GamesOpt = Annotated[
         show_default=False,
     ),
 ]
+
+
+def out_folder(text: str | Path) -> Path:
+    """``--out``: a folder path; an empty one (which would mean the current folder) is one
+    ``Error:`` line, exit 2."""
+    if isinstance(text, str) and not text.strip():
+        fail("--out: an empty path is not allowed: name a folder (--out . for this one)", 2)
+    return Path(text)
+
+
 OutOpt = Annotated[
-    Path, typer.Option("--out", "-o", help="Results folder; the run goes to OUT/<name>/.")
+    Path,
+    typer.Option(
+        "--out",
+        "-o",
+        parser=out_folder,
+        metavar="DIR",
+        help="Results folder; the run goes to OUT/<name>/.",
+    ),
 ]
 FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Output format.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]

@@ -29,8 +29,9 @@ from uno_stats.cli.shared import (
     error_lines,
     one_line_errors,
     terminal_width,
+    whole_number,
 )
-from uno_stats.errors import UnoStatsError
+from uno_stats.errors import UnoStatsError, bounded
 
 SUMMARY_MODULE = "uno_stats.present.report"
 """What prints the summary of a run (polars, scipy.special): imported while the run plays."""
@@ -40,7 +41,12 @@ SUMMARY_MODULE = "uno_stats.present.report"
 def run(
     scenario: ScenarioArg,
     games: GamesOpt = None,
-    seed: Annotated[int | None, typer.Option("--seed", min=0, help="Override the seed.")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed", parser=whole_number("--seed", 0), metavar="S", help="Override the seed."
+        ),
+    ] = None,
     workers: WorkersOpt = None,
     out: OutOpt = Path("results"),
     fresh: FreshOpt = False,
@@ -48,7 +54,12 @@ def run(
     scheduler: SchedulerOpt = None,
     chunk_size: Annotated[
         int | None,
-        typer.Option("--chunk-size", min=1, help="Games per chunk (default: about a second)."),
+        typer.Option(
+            "--chunk-size",
+            parser=whole_number("--chunk-size", 1),
+            metavar="N",
+            help="Games per chunk (default: about a second).",
+        ),
     ] = None,
     wide: WideOpt = False,
 ) -> None:
@@ -129,7 +140,7 @@ def validate(
             typer.echo(_describe(path, load_scenario(path)))
         except UnoStatsError as exc:
             for line in error_lines(exc):
-                typer.echo(f"Error: {line}", err=True)
+                typer.echo(f"Error: {bounded(line)}", err=True)
             failed = True
     if failed:
         raise typer.Exit(1)
@@ -261,11 +272,25 @@ def trace(
 
 @app.command()
 def bench(
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games per measurement.")] = (
-        200_000
-    ),
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games",
+            "-n",
+            parser=whole_number("--games", 1),
+            metavar="N",
+            help="Games per measurement.",
+        ),
+    ] = (200_000),
     workers: Annotated[
-        int | None, typer.Option("--workers", "-w", min=1, help="Largest worker count to time.")
+        int | None,
+        typer.Option(
+            "--workers",
+            "-w",
+            parser=whole_number("--workers", 1),
+            metavar="W",
+            help="Largest worker count to time.",
+        ),
     ] = None,
     scenario: Annotated[
         Path | None, typer.Option("--scenario", help="Scenario to time (default: 4 players).")
@@ -283,7 +308,8 @@ def bench(
         typer.Option(
             "--repeat",
             "-r",
-            min=1,
+            parser=whole_number("--repeat", 1),
+            metavar="R",
             help=(
                 "Timings per worker count, the counts taking turns (median kept; a speed-up "
                 "is the median of the ratios of one turn)."

@@ -22,6 +22,7 @@ import ctypes.util
 import logging
 import multiprocessing as mp
 import os
+import queue
 import signal
 import sys
 import threading
@@ -31,11 +32,11 @@ from concurrent.futures import (
     FIRST_COMPLETED,
     Future,
     ProcessPoolExecutor,
-    ThreadPoolExecutor,
     wait,
 )
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
+from multiprocessing.connection import wait as mp_wait
 from typing import Any, Protocol, TypeVar
 
 from uno_stats import engine
@@ -43,14 +44,29 @@ from uno_stats.errors import RunError
 
 START_METHOD = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
 """How pool workers start. ``fork`` inherits the parent's already loaded engine, so a pool
-is ready in milliseconds; ``spawn`` re-imports numpy and numba and reloads the compiled
-engine in every worker (see README "Performance" for the measurement). The engine uses no
-numba threading layer, so forking it is safe."""
+starts without importing anything; ``spawn`` re-imports numpy and numba and reloads the
+compiled engine in every worker (the cost of each: docs/PERFORMANCE.md, "Parquet parts and
+pool start"). The engine uses no numba threading layer, so forking it is safe."""
 
 T = TypeVar("T")
 
 SLOTS_PER_WORKER = 2
 """Chunks in flight per worker: one running, one queued, so no worker waits for the parent."""
+
+SIGNAL_POLL_S = 0.1
+"""Longest sleep of the main thread while it waits for chunks. Python runs a signal handler
+only in the main thread, and a signal the kernel hands to another thread (the pool's
+feeder, a Dask client's loop) does not wake a main thread asleep on a lock: waiting in
+short steps lets Ctrl-C, SIGTERM and SIGHUP through within this time."""
+
+
+def wait_first(futures: list[Future]) -> set[Future]:
+    """Block until at least one of ``futures`` is done, in short steps (see
+    :data:`SIGNAL_POLL_S`); the done ones."""
+    while True:
+        done, _ = wait(futures, timeout=SIGNAL_POLL_S, return_when=FIRST_COMPLETED)
+        if done:
+            return done
 
 
 class Backend(Protocol):
@@ -73,6 +89,11 @@ class Backend(Protocol):
 
     def close(self, cancel: bool) -> None:
         """Release the workers; drop queued work first when ``cancel``."""
+        ...
+
+    def abandon(self) -> None:
+        """Stop at once (a stop signal): drop queued work and stop running work without
+        waiting for it, so that no further part is written; returns within about a second."""
         ...
 
     def explain(self, error: BaseException) -> str | None:
@@ -104,8 +125,59 @@ class InlineBackend:
     def close(self, cancel: bool) -> None:
         return None
 
+    def abandon(self) -> None:
+        return None
+
     def explain(self, error: BaseException) -> str | None:
         return None
+
+
+class DaemonThreads:
+    """A minimal thread pool of daemon threads handing back :class:`Future` objects.
+
+    Unlike :class:`~concurrent.futures.ThreadPoolExecutor`, whose threads the interpreter
+    joins at exit, a process whose run was stopped can exit while one of these threads is
+    still inside a long compiled chunk.
+    """
+
+    def __init__(self, workers: int, name: str) -> None:
+        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._threads = [
+            threading.Thread(target=self._work, name=f"{name}-{i}", daemon=True)
+            for i in range(workers)
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
+        future: Future = Future()
+        self._queue.put((future, fn, args))
+        return future
+
+    def _work(self) -> None:
+        while (item := self._queue.get()) is not None:
+            future, fn, args = item
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(fn(*args))
+            except BaseException as exc:  # handed to the caller through the future
+                future.set_exception(exc)
+
+    def shutdown(self, wait: bool, cancel_futures: bool) -> None:
+        """Stop taking work (queued futures cancelled with ``cancel_futures``); ``wait``
+        for the running work to end."""
+        if cancel_futures:
+            with contextlib.suppress(queue.Empty):
+                while True:
+                    item = self._queue.get_nowait()
+                    if item is not None:
+                        item[0].cancel()
+        for _ in self._threads:
+            self._queue.put(None)
+        if wait:
+            for thread in self._threads:
+                thread.join()
 
 
 class PipelinedBackend:
@@ -116,7 +188,9 @@ class PipelinedBackend:
     simulates, so one chunk plays at a time (one worker's worth of engine) while the other
     thread writes the part of the chunk before. Once a chunk fails or the run is stopped
     (:attr:`stopped`), no further chunk starts playing, so a failing chunk leaves exactly
-    the parts before it on disk, as :class:`InlineBackend` would.
+    the parts before it on disk, as :class:`InlineBackend` would. A part gets its final
+    name only through :meth:`commit`, never once the run is abandoned: the parts on disk
+    are then exactly those counted.
     """
 
     slots = 2
@@ -125,7 +199,11 @@ class PipelinedBackend:
     def __init__(self) -> None:
         self.playing = threading.Lock()
         self.stopped = threading.Event()
-        self._threads = ThreadPoolExecutor(2, thread_name_prefix="uno-stats-chunk")
+        self._committing = threading.Lock()
+        self._abandoned = False
+        self._writes = threading.Condition()
+        self._writing = 0
+        self._threads = DaemonThreads(2, "uno-stats-chunk")
         self._order: dict[Any, int] = {}
         self._submitted = 0
 
@@ -136,17 +214,48 @@ class PipelinedBackend:
         return future
 
     def wait_any(self, futures: list[Any]) -> list[Any]:
-        done, _ = wait(futures, return_when=FIRST_COMPLETED)
+        done = wait_first(futures)
         # In submission order: a chunk that failed comes before any later one stopped by it.
         return sorted(done, key=lambda f: self._order.pop(f, 0))
 
     def result(self, future: Any) -> Any:
         return future.result()
 
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        """Around the writing of a played chunk's part (which :meth:`abandon` waits for)."""
+        with self._writes:
+            self._writing += 1
+        try:
+            yield
+        finally:
+            with self._writes:
+                self._writing -= 1
+                self._writes.notify_all()
+
+    def commit(self, rename: Callable[[], object]) -> bool:
+        """Call ``rename`` (a part's move to its final name) unless the run was abandoned."""
+        with self._committing:
+            if self._abandoned:
+                return False
+            rename()
+            return True
+
     def close(self, cancel: bool) -> None:
         if cancel:
             self.stopped.set()
         self._threads.shutdown(wait=True, cancel_futures=cancel)
+
+    def abandon(self) -> None:
+        """No chunk starts from now on; the part of a chunk already played is finished (up
+        to :data:`KILL_WAIT_S`), then no part is committed any more; a chunk still playing
+        is left to its daemon thread, which ends with the process."""
+        self.stopped.set()
+        self._threads.shutdown(wait=False, cancel_futures=True)
+        with self._writes:
+            self._writes.wait_for(lambda: self._writing == 0, timeout=KILL_WAIT_S)
+        with self._committing:
+            self._abandoned = True
 
     def explain(self, error: BaseException) -> str | None:
         return None
@@ -207,13 +316,23 @@ class PoolBackend:
         self._workers: dict[int, Any] = {}
 
     def discard(self) -> None:
-        """Stop at once a pool whose work is not wanted: its workers are killed, whatever
-        they are doing (a no-op once the pool is closed)."""
-        for proc in self._workers.values():
-            if proc.exitcode is None:
-                with contextlib.suppress(OSError):  # it may end meanwhile
-                    proc.kill()
-        self.executor.shutdown(wait=True, cancel_futures=True)
+        """Stop at once a pool whose work is not wanted: its workers are killed (SIGKILL,
+        which also ends a stopped or deadlocked one) and waited for, up to
+        :data:`KILL_WAIT_S`, so that none writes a part afterwards (a no-op once closed)."""
+        self._workers.update(getattr(self.executor, "_processes", None) or {})
+        procs = [p for p in self._workers.values() if p.exitcode is None]
+        for proc in procs:
+            with contextlib.suppress(OSError, ValueError):  # it may end meanwhile
+                proc.kill()
+        deadline = time.monotonic() + KILL_WAIT_S
+        with contextlib.suppress(OSError, ValueError):
+            mp_wait([p.sentinel for p in procs], timeout=KILL_WAIT_S)
+            while any(p.is_alive() for p in procs) and time.monotonic() < deadline:
+                time.sleep(0.01)
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+    def abandon(self) -> None:
+        self.discard()
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
         future = self.executor.submit(fn, *args)
@@ -223,8 +342,7 @@ class PoolBackend:
         return future
 
     def wait_any(self, futures: list[Any]) -> list[Any]:
-        done, _ = wait(futures, return_when=FIRST_COMPLETED)
-        return list(done)
+        return list(wait_first(futures))
 
     def result(self, future: Any) -> Any:
         return future.result()
@@ -248,6 +366,9 @@ class PoolBackend:
                 return "; ".join(culprits) or "a worker process died"
             time.sleep(0.05)
 
+
+KILL_WAIT_S = 1.0
+"""How long a stopped run waits for its killed pool workers to be gone."""
 
 NO_WORKER_TIMEOUT_S = 60.0
 """How long a Dask run waits with no worker at all before it gives up with an error."""
@@ -321,11 +442,14 @@ class DaskBackend:
     def wait_any(self, futures: list[Any]) -> list[Any]:
         from dask.distributed import wait as dask_wait
 
+        checked = time.monotonic()
         while True:
             try:
-                done = dask_wait(futures, timeout=DASK_POLL_S, return_when="FIRST_COMPLETED").done
+                done = dask_wait(futures, timeout=SIGNAL_POLL_S, return_when="FIRST_COMPLETED").done
             except TimeoutError:
-                self._check_cluster()
+                if time.monotonic() - checked >= DASK_POLL_S:
+                    self._check_cluster()
+                    checked = time.monotonic()
                 continue
             except Exception as exc:  # connection closed or refused: the scheduler is gone
                 raise self._lost(exc) from None
@@ -338,13 +462,16 @@ class DaskBackend:
         while they do not come: a worker killed after finishing a chunk took its result
         with it, which Dask then recomputes, so with no worker left ``Future.result()``
         would wait forever (the run instead ends as :meth:`_check_cluster` says)."""
+        checked = time.monotonic()
         while True:
             try:
-                return future.result(timeout=DASK_POLL_S)  # a failed chunk raises its error
+                return future.result(timeout=SIGNAL_POLL_S)  # a failed chunk raises its error
             except TimeoutError:
                 if future.status == "error":  # the chunk itself raised a TimeoutError
                     raise
-                self._check_cluster()
+                if time.monotonic() - checked >= DASK_POLL_S:
+                    self._check_cluster()
+                    checked = time.monotonic()
 
     def _check_cluster(self) -> None:
         """Fail when the scheduler is gone or no worker has been there for too long."""
@@ -393,6 +520,27 @@ class DaskBackend:
         self._close_cluster()
         self._log.setLevel(self._log_level)
 
+    def abandon(self) -> None:
+        """Cancel every chunk still pending on the cluster (their results would come here
+        to be written) and leave without waiting for the cluster to confirm. Dask's own
+        logging is silenced meanwhile: connections closed mid-call log tracebacks, and the
+        run's one line already says what happened."""
+        quiet = logging.getLogger("distributed")
+        level = quiet.level
+        quiet.setLevel(logging.CRITICAL)
+        try:
+            with contextlib.suppress(Exception):  # the scheduler may be gone
+                if self._pending:
+                    self.client.cancel(list(self._pending), asynchronous=False)
+            self._pending.clear()
+            with contextlib.suppress(Exception):
+                self.client.close(timeout=1)
+            with contextlib.suppress(Exception):
+                self._close_cluster()
+        finally:
+            quiet.setLevel(level)
+            self._log.setLevel(self._log_level)
+
     def _close_cluster(self) -> None:
         if self.cluster is not None:
             self.cluster.close()
@@ -427,6 +575,9 @@ def make_backend(
         backend = PoolBackend(workers, warm_parent=warm_parent)
     try:
         yield backend
+    except KeyboardInterrupt:  # a stop signal: workers are stopped, not waited for
+        backend.abandon()
+        raise
     except BaseException:
         backend.close(cancel=True)
         raise

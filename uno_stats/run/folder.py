@@ -43,11 +43,20 @@ def _is_ours(entry: Path) -> bool:
     return entry.name in _OURS or (entry.name.startswith(".") and entry.name.endswith(".tmp"))
 
 
+def _is_point_folder(entry: Path) -> bool:
+    """A sweep point's run folder (it holds only what a run writes)."""
+    if not entry.is_dir() or entry.is_symlink():
+        return False
+    inside = list(entry.iterdir())
+    return bool(inside) and all(_is_ours(e) for e in inside)
+
+
 def check_out_folder(path: Path) -> None:
     """Refuse, without writing anything, a target that is a file or a folder not ours.
 
-    A folder holding only what a run writes (lock, temporary files, parts) counts as ours
-    even without a manifest: a run killed before its first manifest left it.
+    A folder holding only what a run writes (lock, temporary files, parts, and sweep point
+    folders holding only those) counts as ours even without a manifest: a run killed before
+    its first manifest left it, or the manifest was lost.
     """
     for parent in [path, *path.parents]:
         if parent.exists():
@@ -58,7 +67,8 @@ def check_out_folder(path: Path) -> None:
         return
     if (path / MANIFEST).exists():
         return
-    if all(_is_ours(entry) for entry in path.iterdir()):
+    # a sweep folder whose own manifest was lost still holds its points' run folders
+    if all(_is_ours(entry) or _is_point_folder(entry) for entry in path.iterdir()):
         return
     raise RunError(f"{path} exists and is not a results folder; move it away first")
 

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from uno_stats.errors import RunError
+from uno_stats.run.limits import load_json, read_bounded
 
 LOCK_FILE = ".lock"
 
@@ -31,7 +32,7 @@ except ImportError:  # pragma: no cover - Windows has no flock; runs there are n
 def holder(folder: Path) -> str:
     """Who holds (or last held) the lock of ``folder``, as words for an error message."""
     try:
-        info = json.loads((Path(folder) / LOCK_FILE).read_text() or "{}")
+        info = load_json(read_bounded(Path(folder) / LOCK_FILE, 4096) or b"{}")
     except (OSError, ValueError):
         info = {}
     if not isinstance(info, dict) or "pid" not in info:

@@ -10,25 +10,38 @@ accept.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import types
+import typing
 from dataclasses import asdict, dataclass, field, fields
 from functools import cached_property
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
-from uno_stats.errors import ResultsError, ScenarioError
+from uno_stats.errors import ResultsError, ScenarioError, shortened
+from uno_stats.run.limits import MAX_JSON_BYTES, load_json, read_bounded
 from uno_stats.run.scenario import Scenario, scenario_from_dict
 
 MANIFEST = "manifest.json"
 
 
-def _checked(data: Any, path: Path, types: dict[str, tuple[type, ...]]) -> dict[str, Any]:
-    """``data`` as a dict whose listed keys exist with one of the listed types."""
+class UnreadableManifest(ResultsError):
+    """A ``manifest.json`` that is there but cannot be parsed (truncated, garbled, hostile)."""
+
+
+def _checked(
+    data: Any, path: Path, types: dict[str, tuple[type, ...]], optional: frozenset[str]
+) -> dict[str, Any]:
+    """``data`` as a dict whose listed keys exist (the ``optional`` ones may be missing) with
+    one of the listed types."""
     if not isinstance(data, dict):
         raise ResultsError(f"{path}: not a manifest (a JSON object was expected)")
     out = {}
     for key, allowed in types.items():
+        if key not in data and key in optional:
+            continue
         if key not in data:
             raise ResultsError(f"{path}: manifest has no {key!r}; rerun with --fresh")
         value = data[key]
@@ -41,8 +54,69 @@ def _checked(data: Any, path: Path, types: dict[str, tuple[type, ...]]) -> dict[
     return out
 
 
-_NUMBER = (int, float)
-_OPTIONAL_STR = (str, type(None))
+_JSON_NAMES = {"scenario_data": "scenario"}
+"""Dataclass fields stored under another key in ``manifest.json``."""
+
+
+def _allowed(hint: Any) -> tuple[type, ...]:
+    """The JSON value types a field annotated ``hint`` accepts (a float: any number)."""
+    if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
+        return tuple(t for arg in typing.get_args(hint) for t in _allowed(arg))
+    if hint is type(None):
+        return (type(None),)
+    base = typing.get_origin(hint) or hint
+    return (int, float) if base is float else (base,)
+
+
+def json_types(cls: type) -> tuple[dict[str, tuple[type, ...]], frozenset[str]]:
+    """The manifest keys of dataclass ``cls`` with the JSON types each accepts, derived from
+    its fields (all but ``source``), and the keys that may be missing (fields marked
+    ``optional`` in their metadata, added after manifests were first written)."""
+    if cls in _KEY_TYPES:
+        return _KEY_TYPES[cls]
+    hints = typing.get_type_hints(cls)
+    keys, optional = {}, set()
+    for f in fields(cls):
+        if f.name == "source":
+            continue
+        key = _JSON_NAMES.get(f.name, f.name)
+        keys[key] = _allowed(hints[f.name])
+        if f.metadata.get("optional"):
+            optional.add(key)
+    _KEY_TYPES[cls] = keys, frozenset(optional)
+    return _KEY_TYPES[cls]
+
+
+_KEY_TYPES: dict[type, tuple[dict[str, tuple[type, ...]], frozenset[str]]] = {}
+
+
+def scenario_hash(data: dict[str, Any], chunk_size: int, version: str, engine: str) -> str:
+    """The configuration hash of a run folder: its resolved scenario (the file's shape,
+    without ``source``), chunk size, tool version and engine hash."""
+    scenario = {k: v for k, v in data.items() if k != "source"}
+    payload = {"scenario": scenario, "chunk_size": chunk_size, "version": version, "engine": engine}
+    return hashlib.sha256(_canonical(payload).encode()).hexdigest()[:16]
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+def field_digests(data: dict[str, Any]) -> dict[str, str]:
+    """A short digest of every field of a scenario in the file's shape, by dotted path
+    (``players``, ``rules.stack_draw_two``; a list is one field), so that a manifest whose
+    scenario was edited can name what changed."""
+    out: dict[str, str] = {}
+
+    def walk(prefix: str, value: Any) -> None:
+        if isinstance(value, dict) and value:
+            for key, inner in value.items():
+                walk(f"{prefix}.{key}" if prefix else str(key), inner)
+        else:
+            out[prefix] = hashlib.sha256(_canonical(value).encode()).hexdigest()[:8]
+
+    walk("", {k: v for k, v in data.items() if k != "source"})
+    return out
 
 
 @dataclass
@@ -75,29 +149,8 @@ class Manifest:
     complete: bool = False
     wall_time_s: float = 0.0
     games_per_s: float | None = None
+    scenario_fields: dict[str, str] | None = field(default=None, metadata={"optional": True})
     source: Path | None = field(default=None, compare=False)
-
-    _TYPES: ClassVar[dict[str, tuple[type, ...]]] = {
-        "name": (str,),
-        "version": (str,),
-        "seed": (int,),
-        "games": (int,),
-        "scenario": (dict,),
-        "chunk_size": (int,),
-        "chunks": (int,),
-        "config_hash": (str,),
-        "engine_hash": (str,),
-        "created": (str,),
-        "run_id": (str,),
-        "sweep_label": _OPTIONAL_STR,
-        "sweep_assignment": (dict, type(None)),
-        "tournament": (list, type(None)),
-        "chunks_done": (int,),
-        "rows": (int,),
-        "complete": (bool,),
-        "wall_time_s": _NUMBER,
-        "games_per_s": (*_NUMBER, type(None)),
-    }
 
     @cached_property
     def scenario(self) -> Scenario:
@@ -121,13 +174,52 @@ class Manifest:
 
     @classmethod
     def from_json(cls, data: Any, path: Path) -> Manifest:
-        """Parse a run folder's manifest; any missing or mistyped key is a :class:`ResultsError`."""
-        values = _checked(data, path, cls._TYPES)
+        """Parse a run folder's manifest; any missing or mistyped key, or a recorded scenario
+        that does not match the folder's ``config_hash``, is a :class:`ResultsError`."""
+        values = _checked(data, path, *json_types(cls))
         values["scenario_data"] = values.pop("scenario")
         values["wall_time_s"] = float(values["wall_time_s"])
         if values["games_per_s"] is not None:
             values["games_per_s"] = float(values["games_per_s"])
-        return cls(**values, source=path)
+        manifest = cls(**values, source=path)
+        manifest.check_recorded_scenario()
+        return manifest
+
+    def check_recorded_scenario(self) -> None:
+        """The recorded scenario, chunk size, version and engine give the recorded
+        ``config_hash``, and the top-level copies agree with the scenario; else a
+        :class:`ResultsError` naming the field (a hand-edited ``scenario.players`` would
+        otherwise be reported as a table of 5 players nobody played)."""
+        where = self.source or MANIFEST
+        advice = "restore it, or rerun with --fresh to start over"
+        data = self.scenario_data
+        for key in ("name", "seed", "games"):
+            if data.get(key) != getattr(self, key):
+                raise ResultsError(
+                    f"{where}: {key!r} is {shortened(repr(getattr(self, key)))} but the recorded "
+                    f"scenario says {shortened(repr(data.get(key)))}: the manifest was edited; "
+                    f"{advice}"
+                )
+        if self.chunk_size < 1 or self.chunks != -(-self.games // self.chunk_size):
+            raise ResultsError(
+                f"{where}: 'chunks' {self.chunks} does not match {self.games:,} games in chunks "
+                f"of {self.chunk_size:,}: the manifest was edited; {advice}"
+            )
+        digest = scenario_hash(data, self.chunk_size, self.version, self.engine_hash)
+        if digest == self.config_hash:
+            return
+        recorded = self.scenario_fields or {}
+        now = field_digests(data)
+        changed = sorted(k for k in recorded.keys() | now.keys() if recorded.get(k) != now.get(k))
+        changed = changed if recorded else []  # a manifest of an earlier version has none
+        named = ", ".join(f"scenario.{k}" for k in changed[:3]) + (
+            f" (and {len(changed) - 3} more)" if len(changed) > 3 else ""
+        )
+        what = named or "the recorded scenario, 'chunk_size', 'version' or 'engine_hash'"
+        raise ResultsError(
+            f"{where}: {what} does not match the folder's config_hash {self.config_hash} "
+            f"(the parts were played with other values): the manifest was edited; {advice}"
+        )
 
 
 @dataclass
@@ -150,22 +242,8 @@ class SweepManifest:
     complete: bool = False
     wall_time_s: float = 0.0
     games_per_s: float | None = None
-    design: dict[str, Any] | None = None
+    design: dict[str, Any] | None = field(default=None, metadata={"optional": True})
     source: Path | None = field(default=None, compare=False)
-
-    _TYPES: ClassVar[dict[str, tuple[type, ...]]] = {
-        "name": (str,),
-        "version": (str,),
-        "seed": (int,),
-        "games": (int,),
-        "axes": (dict,),
-        "points": (list,),
-        "config_hash": (str,),
-        "tournament": (list, type(None)),
-        "complete": (bool,),
-        "wall_time_s": _NUMBER,
-        "games_per_s": (*_NUMBER, type(None)),
-    }
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object written as the sweep folder's ``manifest.json``."""
@@ -176,11 +254,8 @@ class SweepManifest:
     @classmethod
     def from_json(cls, data: Any, path: Path) -> SweepManifest:
         """Parse a sweep folder's manifest; any missing or mistyped key is a ResultsError."""
-        values = _checked(data, path, cls._TYPES)
-        design = data.get("design")  # optional: folders written before designs have none
-        if design is not None and not isinstance(design, dict):
-            raise ResultsError(f"{path}: manifest key 'design' must be dict or null")
-        values["design"] = design
+        values = _checked(data, path, *json_types(cls))
+        values.setdefault("design", None)  # folders written before designs have none
         if not all(isinstance(p, str) and p and "/" not in p for p in values["points"]):
             raise ResultsError(f"{path}: manifest key 'points' must list folder names")
         values["wall_time_s"] = float(values["wall_time_s"])
@@ -190,13 +265,17 @@ class SweepManifest:
 
 
 def _read_json(folder: Path) -> Any:
+    """The parsed ``manifest.json`` of ``folder``, within the JSON limits (docs/SCENARIO.md)."""
     path = folder / MANIFEST
     try:
-        return json.loads(path.read_text())
+        return load_json(read_bounded(path, MAX_JSON_BYTES))
     except FileNotFoundError:
         raise ResultsError(f"{folder}: not a results folder (no {MANIFEST})") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ResultsError(f"{path}: unreadable manifest ({exc}); rerun with --fresh") from None
+    except ValueError as exc:  # not a regular file, too large, too deep, not JSON
+        raise UnreadableManifest(
+            f"{path}: unreadable manifest ({shortened(str(exc))}); rerun the same run command "
+            "to rebuild it from the parts, or rerun with --fresh"
+        ) from None
     except OSError as exc:
         raise ResultsError(f"{path}: cannot read ({exc.strerror or exc})") from None
 

@@ -7,10 +7,10 @@ keeps only the parts that pass verification (:mod:`uno_stats.run.verify`).
 
 from __future__ import annotations
 
-import hashlib
-import json
+import itertools
 import math
 import uuid
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -19,10 +19,17 @@ from typing import TYPE_CHECKING, Any
 
 from uno_stats import engine
 from uno_stats.engine.jit import engine_source_hash
-from uno_stats.errors import RunError
-from uno_stats.run.manifest import MANIFEST, Manifest, SweepManifest, read_manifest
+from uno_stats.errors import ResultsError, RunError, shortened
+from uno_stats.run.manifest import (
+    MANIFEST,
+    Manifest,
+    SweepManifest,
+    field_digests,
+    read_manifest,
+    scenario_hash,
+)
 from uno_stats.run.results import PartMeta, remove_stale_tmp, tool_version
-from uno_stats.run.verify import check_run
+from uno_stats.run.verify import check_run, part_paths, read_part_meta
 
 if TYPE_CHECKING:
     from uno_stats.run.scenario import Scenario, SweepPoint
@@ -111,17 +118,9 @@ def engine_hash() -> str:
 
 
 def config_hash(scenario: Scenario, chunk_size: int) -> str:
-    """Fingerprint of what a run folder holds: resolved scenario, chunk size, tool and engine."""
-    data = scenario.to_dict()
-    data.pop("source", None)  # where the file was read from does not change the results
-    payload = {
-        "scenario": data,
-        "chunk_size": chunk_size,
-        "version": tool_version(),
-        "engine": engine_hash(),
-    }
-    text = json.dumps(payload, sort_keys=True, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    """Fingerprint of what a run folder holds: resolved scenario, chunk size, tool and engine
+    (:func:`~uno_stats.run.manifest.scenario_hash`, which every manifest read recomputes)."""
+    return scenario_hash(scenario.to_dict(), chunk_size, tool_version(), engine_hash())
 
 
 def _now() -> str:
@@ -163,10 +162,19 @@ def plan_run(
 ) -> RunPlan:
     """Plan one run folder, resuming the chunks already on disk when the scenario matches.
 
-    Every part on disk is verified (readable, this run's, the planned games and rows, every
-    page's checksum); a part that fails is deleted, with a note, and its chunk played again.
+    Every part on disk is verified (readable, this run's, the planned games and rows, its
+    digest); a part that fails is deleted (a folder or other non-file in its place is moved
+    aside), with a note, and its chunk played again. A manifest that is missing, unreadable
+    or edited is rebuilt from the parts' own records when they agree with ``scenario``
+    (:func:`rebuilt_manifest`), so that no good part is discarded.
     """
-    old = _existing_manifest(path)
+    try:
+        old = _existing_manifest(path)
+        damaged = None
+    except ResultsError as exc:  # unreadable, mistyped or edited: the parts may still tell
+        old, damaged = None, exc
+    if old is None:
+        old = rebuilt_manifest(path, scenario, chunk_size, workers, note, point, damaged)
     size = chunk_size or _resumable_size(old, scenario) or default_chunk_size(scenario, workers)
     digest = config_hash(scenario, size)
     if old is not None and old.config_hash != digest:
@@ -185,12 +193,84 @@ def plan_run(
     remove_stale_tmp(path)
     check = check_run(path, manifest, deep=True)
     for bad in check.bad:
-        note(f"redoing {bad.path}: {bad.reason}")
-        bad.path.unlink(missing_ok=True)
+        if bad.path.is_file() or not bad.path.exists():
+            note(f"redoing {bad.path}: {bad.reason}")
+            bad.path.unlink(missing_ok=True)
+        else:
+            aside = move_aside(bad.path)
+            note(f"redoing {bad.path}: {bad.reason}; moved aside to {aside.name}")
     plan.done = set(check.good)
     plan.manifest.chunks_done = len(plan.done)
     plan.manifest.rows = check.rows
     return plan
+
+
+def move_aside(path: Path) -> Path:
+    """Rename ``path`` (a folder or other non-file where a part belongs) out of the way,
+    beside it, under a name no part has; the new path."""
+    for n in itertools.count(1):
+        aside = path.with_name(f"{path.name}.moved-aside-{n}")
+        if not aside.exists() and not aside.is_symlink():
+            path.rename(aside)
+            return aside
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _sizes_in(metas: list[PartMeta], games: int) -> list[int]:
+    """Chunk sizes the parts' own records imply (a chunk after the first starts at its
+    index times the size; the first holds the size, unless it is the whole run)."""
+    sizes = [m.first_game // m.chunk for m in metas if m.chunk > 0 and m.first_game % m.chunk == 0]
+    sizes += [m.n_games for m in metas if m.chunk == 0 and m.n_games < games]
+    return [size for size, _ in Counter(s for s in sizes if s > 0).most_common()]
+
+
+def rebuilt_manifest(
+    path: Path,
+    scenario: Scenario,
+    chunk_size: int | None,
+    workers: int,
+    note: Callable[[str], None],
+    point: SweepPoint | None = None,
+    damaged: ResultsError | None = None,
+) -> Manifest | None:
+    """The manifest of a run folder whose ``manifest.json`` is missing or ``damaged``, from
+    the parts' own records: when some part was played by this scenario (its configuration
+    hash is the scenario's at a chunk size the parts imply, or the one asked for or the
+    default), a manifest of that chunk size and that part's run id, so that verification
+    keeps every good part. None when no part tells (a damaged manifest is then its error,
+    unless the folder has no readable part at all)."""
+    metas = []
+    for _, part in part_paths(path):
+        try:
+            if part.is_file():
+                metas.append(read_part_meta(part)[0])
+        except (ValueError, OSError):  # unreadable parts are redone anyway
+            continue
+    why = "it was missing" if damaged is None else f"not usable: {str(damaged).split('; ')[0]}"
+    candidates = [
+        chunk_size,
+        *_sizes_in(metas, scenario.games),
+        default_chunk_size(scenario, workers),
+    ]
+    for size in dict.fromkeys(s for s in candidates if s):
+        digest = config_hash(scenario, size)
+        runs = Counter(
+            m.run_id for m in metas if (m.config_hash, m.seed) == (digest, scenario.seed)
+        )
+        if runs:
+            run_id, parts = runs.most_common(1)[0]
+            manifest = new_manifest(scenario, size, point)
+            manifest.run_id = run_id
+            note(
+                f"rebuilt {path / MANIFEST} from the parts' own records ({parts:,} of run "
+                f"{run_id} match the scenario; {shortened(why, 200)})"
+            )
+            return manifest
+    if damaged is not None and metas:
+        raise damaged
+    if damaged is not None:
+        note(f"replacing {path / MANIFEST}, with no part to keep ({shortened(why, 200)})")
+    return None
 
 
 def new_manifest(scenario: Scenario, chunk_size: int, point: SweepPoint | None = None) -> Manifest:
@@ -199,12 +279,13 @@ def new_manifest(scenario: Scenario, chunk_size: int, point: SweepPoint | None =
     ``scenario`` is the run's own (for a sweep point, the point's); tests build synthetic
     results folders with this same function, so they hold what the runner writes.
     """
+    data = scenario.to_dict()
     return Manifest(
         name=scenario.name,
         version=tool_version(),
         seed=scenario.seed,
         games=scenario.games,
-        scenario_data=scenario.to_dict(),
+        scenario_data=data,
         chunk_size=chunk_size,
         chunks=math.ceil(scenario.games / chunk_size),
         config_hash=config_hash(scenario, chunk_size),
@@ -213,6 +294,7 @@ def new_manifest(scenario: Scenario, chunk_size: int, point: SweepPoint | None =
         run_id=uuid.uuid4().hex[:16],
         sweep_label=point.label if point is not None else None,
         sweep_assignment=point.assignment if point is not None else None,
+        scenario_fields=field_digests(data),
     )
 
 
@@ -246,7 +328,11 @@ def plan_runs(
     if not points:
         return [plan_run(0, scenario, root, chunk_size, workers, note)], None
     sweep = new_sweep_manifest(scenario, points)
-    old = _existing_manifest(root)
+    try:
+        old = _existing_manifest(root)
+    except ResultsError as exc:  # rewritten below; each point's folder checks its own parts
+        note(f"rebuilding {root / MANIFEST} ({shortened(str(exc).split('; ')[0], 200)})")
+        old = None
     if old is not None and old.config_hash != sweep.config_hash:
         raise _mismatch(root)
     plans = [

@@ -22,6 +22,7 @@ import hashlib
 import io
 import json
 import os
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from importlib import metadata
 from pathlib import Path
@@ -51,16 +52,16 @@ PARTS_DIR = "parts"
 VALID_SUFFIX = "__valid"
 COMPRESSION = "zstd"
 COMPRESSION_LEVEL = 1
-"""Measured on parts of 50,000 four-player rounds (README "Performance"): zstd level 1 writes
-at least as fast as lz4 and snappy and gives the smallest files (1.57 MB against 2.5 MB);
-levels 3 and 6 cost time and save nothing."""
+"""zstd at its fastest level: as fast to write as lz4 or snappy and smaller than both;
+higher levels cost time and save nothing (docs/PERFORMANCE.md, "Parquet parts")."""
 NO_DICTIONARY = ("game", CHECKPOINTS)
-"""Columns whose values are (nearly) all distinct: a dictionary is built and thrown away for
-each, so they are written without one (``game``, a run of consecutive integers, as deltas):
-about 6% less Parquet time per part and a smaller file (measured on 50,000 rounds)."""
+"""Columns whose values are (nearly) all distinct: a dictionary would be built and thrown
+away for each, so they are written without one (``game``, a run of consecutive integers,
+as deltas), which saves Parquet time and space (docs/PERFORMANCE.md, "Parquet parts")."""
 
 WRITER_MODULES = ("pyarrow", "pyarrow.compute", "pyarrow.parquet")
-"""What :func:`write_part` imports on first use (about 0.1 s), for a caller to import ahead."""
+"""What :func:`write_part` imports on first use, for a caller to import ahead (their cost:
+docs/PERFORMANCE.md, "Parquet parts")."""
 
 _LISTED_CHECKPOINTS = frozenset(f"hands_t{t}" for t in CHECKPOINT_TURNS)
 """The 20 list columns that held the checkpoints in results of earlier versions."""
@@ -68,8 +69,12 @@ _LISTED_CHECKPOINTS = frozenset(f"hands_t{t}" for t in CHECKPOINT_TURNS)
 PART_META_KEY = b"uno_stats.part"
 """Key of a part's own record in its Parquet key-value metadata (see :class:`PartMeta`)."""
 PART_DATA_KEY = b"uno_stats.data"
-"""Key of ``{"bytes": n, "sha256": hex}``: the digest of the file's first n bytes (everything
-before the footer), so that verifying a part hashes it instead of decoding it."""
+"""Key of ``{"bytes": n, "sha256": hex, "file": hex}``: the SHA-256 of the file's first n
+bytes (everything before the footer) and of the whole file, footer included, as it reads
+with the ``file`` digest itself written as 64 zeros (:func:`file_digest`); verifying a part
+hashes it instead of decoding it. Parts of earlier versions have no ``file`` digest."""
+_FILE_DIGEST_AT = b'"file": "'
+"""What precedes the whole-file digest in the footer (the record is stored as JSON text)."""
 
 
 @dataclass(frozen=True)
@@ -321,6 +326,47 @@ class _HashingFile(io.RawIOBase):
         self.raw.flush()
 
 
+def _hash_file(path: Path, zeroed: tuple[int, int] | None = None) -> str:
+    """The SHA-256 of the file at ``path``, reading bytes ``zeroed = (start, end)`` as zeros."""
+    digest = hashlib.sha256()
+    with Path(path).open("rb") as handle:
+        offset = 0
+        while block := handle.read(1 << 20):
+            if zeroed is not None and offset < zeroed[1] and offset + len(block) > zeroed[0]:
+                cut = bytearray(block)
+                low, high = max(zeroed[0] - offset, 0), min(zeroed[1] - offset, len(block))
+                cut[low:high] = b"0" * (high - low)
+                block = bytes(cut)
+            digest.update(block)
+            offset += len(block)
+    return digest.hexdigest()
+
+
+def _file_digest_span(path: Path, digest: str) -> tuple[int, int] | None:
+    """Where the whole-file ``digest`` is written in the footer of ``path`` (None: nowhere)."""
+    with Path(path).open("rb") as handle:
+        size = handle.seek(0, os.SEEK_END)
+        if size < 12:
+            return None
+        handle.seek(size - 8)
+        footer_len = int.from_bytes(handle.read(4), "little")
+        start = max(0, size - 8 - footer_len)
+        handle.seek(start)
+        footer = handle.read(size - start)
+    at = footer.rfind(_FILE_DIGEST_AT + digest.encode() + b'"')
+    if at < 0:
+        return None
+    first = start + at + len(_FILE_DIGEST_AT)
+    return first, first + len(digest)
+
+
+def file_digest(path: Path, recorded: str) -> str | None:
+    """The SHA-256 of the whole part at ``path`` with its ``recorded`` file digest read as
+    zeros, as the writer computed it; None when the footer does not hold ``recorded``."""
+    span = _file_digest_span(path, recorded)
+    return None if span is None else _hash_file(path, span)
+
+
 def data_digest(path: Path, size: int) -> str:
     """The SHA-256 of the first ``size`` bytes of ``path`` (a part's data, before its footer)."""
     digest = hashlib.sha256()
@@ -335,10 +381,15 @@ def data_digest(path: Path, size: int) -> str:
     return digest.hexdigest()
 
 
+_ZEROS = "0" * 64
+"""The whole-file digest as it is hashed: 64 zeros in its place."""
+
+
 def _write_parquet(table: pa.Table, path: Path, with_digest: bool) -> None:
-    """Write ``table`` to ``path``; with ``with_digest`` record the data's digest (see
-    :data:`PART_DATA_KEY`) in the footer. Not fsynced: a part damaged by a crash of the
-    machine fails verification and is redone."""
+    """Write ``table`` to ``path``; with ``with_digest`` record the data's and the whole
+    file's digests (see :data:`PART_DATA_KEY`) in the footer: the file digest is written as
+    zeros, hashed so with everything else, then put in place. Not fsynced: a part damaged by
+    a crash of the machine fails verification and is redone."""
     import pyarrow.parquet as pq
 
     with path.open("wb") as raw:
@@ -357,10 +408,17 @@ def _write_parquet(table: pa.Table, path: Path, with_digest: bool) -> None:
         try:
             writer.write_table(table, row_group_size=max(1, table.num_rows))
             if with_digest:  # every row group is written: what came so far is the data
-                record = {"bytes": sink.size, "sha256": sink.digest.hexdigest()}
+                record = {"bytes": sink.size, "sha256": sink.digest.hexdigest(), "file": _ZEROS}
                 writer.add_key_value_metadata({PART_DATA_KEY: json.dumps(record)})
         finally:
             writer.close()
+        if with_digest:  # the whole file is hashed (with zeros in place of its digest)
+            raw.flush()
+            span = _file_digest_span(path, _ZEROS)
+            if span is None:  # pragma: no cover - pyarrow stores key-value pairs as given
+                raise ResultsError(f"{path}: the part's digest record was not written")
+            raw.seek(span[0])
+            raw.write(sink.digest.hexdigest().encode())
 
 
 def checkpoint_columns_in(names: list[str]) -> list[str]:
@@ -433,20 +491,26 @@ def write_part(
     columns: dict[str, np.ndarray],
     players: int,
     meta: PartMeta | None = None,
-) -> Path:
-    """Write one chunk's columns as ``parts/part-{chunk:06d}.parquet``, atomically.
+    commit: Callable[[Callable[[], object]], bool] | None = None,
+) -> Path | None:
+    """Write one chunk's columns as ``parts/part-{chunk:06d}.parquet``, atomically; its path.
 
     The file appears under its final name only once complete (written to a hidden temporary
-    name, then renamed). ``meta`` (with ``rows`` filled in here) and the digest of the
-    data go into the file's key-value metadata (every page also carries a checksum), so that
+    name, then renamed); ``commit``, when given, makes that rename (and may refuse it: the
+    run was stopped meanwhile; None is returned and nothing is left behind). ``meta`` (with
+    ``rows`` filled in here) and the digest of the data go into the file's key-value metadata (every page also carries a checksum), so that
     verification can tell a part of this run from a stray, truncated or garbled one.
     """
-    return write_table_part(run_dir, chunk_index, arrow_table(columns, players), meta)
+    return write_table_part(run_dir, chunk_index, arrow_table(columns, players), meta, commit)
 
 
 def write_table_part(
-    run_dir: Path, chunk_index: int, table: pa.Table, meta: PartMeta | None = None
-) -> Path:
+    run_dir: Path,
+    chunk_index: int,
+    table: pa.Table,
+    meta: PartMeta | None = None,
+    commit: Callable[[Callable[[], object]], bool] | None = None,
+) -> Path | None:
     """Write an Arrow table in the stored layout (:func:`arrow_table`) as chunk
     ``chunk_index``'s part, atomically, as :func:`write_part` does (``settle`` re-cuts the
     parts of a run folder with it)."""
@@ -458,7 +522,10 @@ def write_table_part(
     tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
     try:
         _write_parquet(table, tmp, with_digest=meta is not None)
-        tmp.replace(final)
+        if commit is None:
+            tmp.replace(final)
+        elif not commit(lambda: tmp.replace(final)):
+            return None
     finally:
         tmp.unlink(missing_ok=True)
     return final

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -45,6 +46,7 @@ from uno_stats.run.backends import (
     make_backend,
 )
 from uno_stats.run.folder import check_out_folder, clear_folder, os_error
+from uno_stats.run.interrupts import stop_on_signals
 from uno_stats.run.limits import cap_workers
 from uno_stats.run.lock import folder_lock
 from uno_stats.run.manifest import SweepManifest, write_manifest
@@ -84,13 +86,36 @@ class RunOutcome:
 
 
 class RunInterrupted(KeyboardInterrupt):
-    """Ctrl-C stopped a run; finished parts are on disk and the same command resumes it."""
+    """A stop signal (Ctrl-C, SIGTERM, SIGHUP) stopped a run; finished parts are on disk and
+    the same command resumes it. ``games_done`` is counted on disk (None: stopped while
+    preparing, before any chunk was played); ``signum`` is the signal."""
 
-    def __init__(self, path: Path, games_done: int, games_total: int) -> None:
+    def __init__(
+        self, path: Path, games_done: int | None, games_total: int, signum: int = 2
+    ) -> None:
         self.path = path
         self.games_done = games_done
         self.games_total = games_total
-        super().__init__(f"interrupted with {games_done} of {games_total} games in {path}")
+        self.signum = signum
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        """One line: exactly what is saved, and how to go on."""
+        if self.games_done is None:
+            return (
+                f"Interrupted while preparing the run in {self.path}, before playing anything; "
+                "run the same command again to resume."
+            )
+        if self.games_done >= self.games_total:
+            return (
+                f"Stopped: the run was already complete: all {self.games_total:,} games are "
+                f"saved in {self.path}; uno-stats summary {self.path} shows them."
+            )
+        return (
+            f"Interrupted: {self.games_done:,} of {self.games_total:,} games are saved in "
+            f"{self.path} (counted on disk); run the same command again to resume."
+        )
 
 
 def run_chunk(config: Any, first_game: int, n_games: int) -> dict[str, np.ndarray]:
@@ -128,7 +153,12 @@ def run_and_write_chunk(
         columns = _play_in_turn(turns, config, meta)
     if _orphaned(parent_pid):
         os._exit(1)
-    write_part(Path(run_dir), meta.chunk, columns, players, meta)
+    if turns is None:
+        write_part(Path(run_dir), meta.chunk, columns, players, meta)
+    else:
+        with turns.writing():
+            if write_part(Path(run_dir), meta.chunk, columns, players, meta, turns.commit) is None:
+                raise ChunkNotPlayed(f"chunk {meta.chunk} not saved: the run stopped")
     return len(columns["game"])
 
 
@@ -311,7 +341,8 @@ def run_scenario(
     the first chunks are handed out (after pool workers are started), so that the caller can
     prepare its own work (the CLI imports its summary's modules) while they play. Raises
     :class:`RunError` when a chunk, a worker, the cluster or the disk fails and
-    :class:`RunInterrupted` on Ctrl-C.
+    :class:`RunInterrupted` on Ctrl-C, SIGTERM or SIGHUP (:mod:`uno_stats.run.interrupts`:
+    workers are stopped at once, what is on disk is counted; a second signal exits).
     """
     notes: list[str] = []
 
@@ -333,9 +364,13 @@ def run_scenario(
     cut_for = 1 if one else workers
     root = Path(out_dir) / scenario.name
     check_out_folder(root)
-    with ExitStack() as stack:
-        cluster = stack.enter_context(make_backend(workers, scheduler)) if scheduler else None
+    at_once = (
+        f"Interrupted again: stopped at once; finished chunks are saved in {root}: run the "
+        "same command again to resume."
+    )
+    with stop_on_signals(at_once), ExitStack() as stack:
         try:
+            cluster = stack.enter_context(make_backend(workers, scheduler)) if scheduler else None
             stack.enter_context(folder_lock(root))
             if fresh:
                 clear_folder(root)
@@ -343,22 +378,36 @@ def run_scenario(
             _start_manifests(plans, sweep, root)
         except OSError as exc:
             raise os_error(exc, root) from None
+        except KeyboardInterrupt as exc:
+            raise RunInterrupted(root, None, scenario.games, _signum(exc)) from None
         compile_here = scheduler in (None, "local")  # workers on this machine share the cache
-        return _execute(
-            scenario,
-            root,
-            plans,
-            sweep,
-            workers,
-            cluster,
-            progress,
-            notes,
-            games_limit,
-            compile_here,
-            chosen,
-            while_running,
-        )
+        try:
+            return _execute(
+                scenario,
+                root,
+                plans,
+                sweep,
+                workers,
+                cluster,
+                progress,
+                notes,
+                games_limit,
+                compile_here,
+                chosen,
+                while_running,
+            )
+        except RunInterrupted:
+            raise
+        except KeyboardInterrupt as exc:  # a first signal while the manifests were written
+            saved = sum(check_run(p.path, p.manifest, deep=False).games_done for p in plans)
+            total = sum(p.scenario.games for p in plans)
+            raise RunInterrupted(root, saved, total, _signum(exc)) from None
     raise AssertionError("unreachable")  # pragma: no cover - the with block returns or raises
+
+
+def _signum(exc: BaseException) -> int:
+    """The signal behind a ``KeyboardInterrupt`` (SIGINT unless :class:`Stopped` says)."""
+    return int(getattr(exc, "signum", signal.SIGINT))
 
 
 def _todo(plan: RunPlan, games_limit: int | None) -> Iterator[Chunk]:
@@ -399,8 +448,6 @@ def _execute(
     cached = jit.engine_is_cached()
     fork_one = small and cached and while_running is not None and START_METHOD == "fork"
     warm_here = cluster is not None or not cached or (workers == 1 and not fork_one)
-    if pending and compile_here and warm_here:
-        jit.ensure_compiled()  # here, once, with a notice when cold: workers then load the cache
     state = _Progress(progress)
 
     def started() -> None:
@@ -422,22 +469,25 @@ def _execute(
         return _submit(backend, plans, chunk, write_here=fork_one)
 
     error: BaseException | None = None
-    interrupted = False
+    interrupted: KeyboardInterrupt | None = None
     try:
+        if pending and compile_here and warm_here:
+            jit.ensure_compiled()  # here, once, with a notice when cold: workers load the cache
         if pending and cluster is not None:
             state.started = time.perf_counter()  # the speed excludes compile and start-up
             execute(cluster, todo, submit, on_done, started)
         elif pending:
             # Closed (running chunks finished) on exit.
+            # A stop signal abandons the backend (workers killed, nothing more written).
             with make_backend(
                 workers, pipelined=True, warm_parent=warm_here, pool=fork_one
             ) as backend:
                 # Reading: the speed excludes compiling and this command's own start-up; pool
-                # workers that load a cached engine themselves do so within it (~0.5 s).
+                # workers that load a cached engine themselves do so within it.
                 state.started = time.perf_counter()
                 try:
                     execute(backend, todo, submit, on_done, started)
-                except BaseException:
+                except Exception:
                     if fork_one and isinstance(backend, PoolBackend):
                         # its chunks come back here to be written: one still playing would
                         # only be dropped, so the worker is stopped instead of waited for
@@ -447,21 +497,21 @@ def _execute(
         error = _chunk_error(plans[failed.task.run], failed)
     except OSError as exc:
         error = os_error(exc, root)
-    except KeyboardInterrupt:
-        interrupted = True
+    except KeyboardInterrupt as exc:
+        interrupted = exc
     finally:
         state.stop()
         try:
             checks = _finish_manifests(plans, sweep, root, state)
         except OSError as exc:
-            if error is None and not interrupted:
+            if error is None and interrupted is None:
                 raise os_error(exc, root) from None
             checks = [check_run(p.path, p.manifest, deep=False) for p in plans]
     if error is not None:
         raise error from None
     saved = sum(c.games_done for c in checks)
-    if interrupted:
-        raise RunInterrupted(root, saved, total) from None
+    if interrupted is not None:
+        raise RunInterrupted(root, saved, total, _signum(interrupted)) from None
     return RunOutcome(
         path=root,
         runs=[Run(p.path, p.manifest, c) for p, c in zip(plans, checks, strict=True)],

@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 
 from uno_stats.errors import ScenarioError
-from uno_stats.run.limits import MAX_DEPTH, MAX_FILE_BYTES
+from uno_stats.run.limits import MAX_DEPTH, MAX_FILE_BYTES, NotRegularFile, TooLarge, read_bounded
 
 
 class LimitError(Exception):
@@ -66,21 +66,26 @@ Loader.add_implicit_resolver(
 def read_text(path: str | Path) -> str:
     """The text of the scenario file at ``path``; :class:`ScenarioError` when it cannot be read.
 
-    Files above ``MAX_FILE_BYTES`` are refused without reading the rest.
+    Only a regular file is read: a FIFO, a device or a folder is refused without waiting
+    for it (see :func:`~uno_stats.run.limits.read_bounded`). Files above ``MAX_FILE_BYTES``
+    are refused without reading the rest.
     """
     source = str(path)
     try:
-        with Path(path).open("rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
+        raw = read_bounded(path, MAX_FILE_BYTES)
     except FileNotFoundError:
         raise ScenarioError("file not found", file=source) from None
     except IsADirectoryError:
         raise ScenarioError("is a folder, not a scenario file", file=source) from None
     except OSError as exc:
         raise ScenarioError(f"cannot read file: {exc.strerror}", file=source) from None
-    if len(raw) > MAX_FILE_BYTES:
+    except NotRegularFile as exc:
+        raise ScenarioError(
+            f"is {exc}, not a scenario file: give a YAML file", file=source
+        ) from None
+    except TooLarge:
         message = f"larger than {MAX_FILE_BYTES:,} bytes: is this a scenario file?"
-        raise ScenarioError(message, file=source)
+        raise ScenarioError(message, file=source) from None
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:

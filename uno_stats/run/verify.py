@@ -9,13 +9,13 @@ data is the one recorded when it was written. The runner redoes the chunks whose
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from uno_stats.errors import ResultsError
+from uno_stats.run.limits import file_kind, load_json
 from uno_stats.run.lock import is_locked
 from uno_stats.run.manifest import Manifest, SweepManifest, read_manifest, read_run_manifest
 from uno_stats.run.results import (
@@ -25,6 +25,7 @@ from uno_stats.run.results import (
     PartMeta,
     Run,
     data_digest,
+    file_digest,
 )
 
 if TYPE_CHECKING:
@@ -89,7 +90,10 @@ def read_part_meta(path: Path) -> tuple[PartMeta, pq.FileMetaData]:
     if raw is None:
         raise ValueError("no uno-stats part record (written by another tool or version)")
     try:
-        return PartMeta(**json.loads(raw)), footer
+        record = load_json(raw, limit=10_000, depth=2)
+        if not isinstance(record, dict):
+            raise TypeError("not a JSON object")
+        return PartMeta(**record), footer
     except (ValueError, TypeError) as exc:
         raise ValueError(f"garbled part record ({_first_line(exc)})") from None
 
@@ -155,14 +159,19 @@ def check_part(path: Path, manifest: Manifest, index: int, deep: bool = True) ->
 
 
 def _check_digest(path: Path, footer: pq.FileMetaData) -> None:
-    """The SHA-256 of the part's data (everything before the footer) is the recorded one."""
+    """The SHA-256 of the whole part, footer included, is the recorded one (for parts of
+    earlier versions, which record only that of the data before the footer: that one)."""
     raw = (footer.metadata or {}).get(PART_DATA_KEY)
     try:
-        record = json.loads(raw if raw is not None else "null")
+        record = load_json(raw if raw is not None else b"null", limit=10_000, depth=2)
         size, want = int(record["bytes"]), str(record["sha256"])
-    except (ValueError, TypeError, KeyError):
+        whole = record.get("file")
+    except (ValueError, TypeError, KeyError, AttributeError):
         raise ValueError("no data checksum (written by another tool or version)") from None
-    if data_digest(path, size) != want:
+    if whole is not None:
+        if not isinstance(whole, str) or file_digest(path, whole) != whole:
+            raise ValueError("corrupt data (checksum mismatch: the file was changed after writing)")
+    elif data_digest(path, size) != want:
         raise ValueError("corrupt data (checksum mismatch: the file was changed after writing)")
 
 
@@ -183,6 +192,10 @@ def check_run(run_dir: Path, manifest: Manifest, deep: bool = True) -> RunCheck:
     result = RunCheck(chunks=manifest.chunks, games=manifest.games)
     for index, path in part_paths(run_dir):
         try:
+            kind = file_kind(path.stat().st_mode)
+            if kind:  # never opened: a FIFO would hang the reader
+                result.bad.append(BadPart(path, f"{kind}, not a part file"))
+                continue
             rows = check_part(path, manifest, index, deep)
         except ValueError as exc:
             result.bad.append(BadPart(path, str(exc)))
@@ -249,9 +262,11 @@ def incomplete_error(runs: list[Run]) -> str | None:
         return None
     first = incomplete[0]
     more = f" (and {len(incomplete) - 1} more)" if len(incomplete) > 1 else ""
+    bad = first.check.bad if first.check is not None else []
+    named = f" ({bad[0].path.name} failed verification: {bad[0].reason})" if bad else ""
     return (
-        f"{first.path}: incomplete run, {first.progress}{more}; finish it by running the same "
-        "run command again, or pass --allow-incomplete"
+        f"{first.path}: incomplete run, {first.progress}{more}{named}; finish it by running "
+        "the same run command again, or pass --allow-incomplete"
     )
 
 
