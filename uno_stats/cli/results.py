@@ -21,7 +21,6 @@ from uno_stats.cli.shared import (
     QuietOpt,
     SchedulerOpt,
     WorkersOpt,
-    app,
     exit_interrupted,
     one_line_errors,
 )
@@ -34,7 +33,6 @@ FoldersArg = Annotated[
 ]
 
 
-@app.command()
 def summary(folders: FoldersArg, fmt: FormatOpt = Format.table) -> None:
     """Summarise runs: every question with intervals (json/csv: one row per number);
     incomplete runs are named so."""
@@ -44,7 +42,6 @@ def summary(folders: FoldersArg, fmt: FormatOpt = Format.table) -> None:
         typer.echo(report.summary_text(open_runs(folders), fmt.value))
 
 
-@app.command()
 def compare(
     items: Annotated[
         list[str],
@@ -101,7 +98,6 @@ def compare(
         typer.echo(report.compare_text(runs, fmt.value, metric or None, limit))
 
 
-@app.command()
 def settle(
     scenario_a: Annotated[
         Path, typer.Argument(help="Baseline scenario YAML (A).", show_default=False)
@@ -163,7 +159,6 @@ def settle(
         typer.echo(f"runs kept in {result.a.path} and {result.b.path}", err=True)
 
 
-@app.command("report")
 def report_cmd(
     folders: FoldersArg,
     out: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the report into.")],
