@@ -45,6 +45,16 @@ _NUMBER = (int, float)
 _OPTIONAL_STR = (str, type(None))
 
 
+def _patches(data: dict[str, Any], path: Path) -> list[str] | None:
+    """The optional ``numba_patches`` key (older manifests have none): a list of names."""
+    value = data.get("numba_patches")
+    if value is not None and not (
+        isinstance(value, list) and all(isinstance(v, str) for v in value)
+    ):
+        raise ResultsError(f"{path}: manifest key 'numba_patches' must list patch names")
+    return value
+
+
 @dataclass
 class Manifest:
     """One run folder: its scenario (a single run or one sweep point), progress and provenance.
@@ -75,6 +85,7 @@ class Manifest:
     complete: bool = False
     wall_time_s: float = 0.0
     games_per_s: float | None = None
+    numba_patches: list[str] | None = None  # the engine's numba patches; None: not recorded
     source: Path | None = field(default=None, compare=False)
 
     _TYPES: ClassVar[dict[str, tuple[type, ...]]] = {
@@ -123,6 +134,7 @@ class Manifest:
     def from_json(cls, data: Any, path: Path) -> Manifest:
         """Parse a run folder's manifest; any missing or mistyped key is a :class:`ResultsError`."""
         values = _checked(data, path, cls._TYPES)
+        values["numba_patches"] = _patches(data, path)
         values["scenario_data"] = values.pop("scenario")
         values["wall_time_s"] = float(values["wall_time_s"])
         if values["games_per_s"] is not None:
