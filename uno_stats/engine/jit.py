@@ -127,7 +127,8 @@ def ensure_compiled(notice: Callable[[str], None] = _stderr) -> float | None:
 def _compile_settings(inline: str = "never") -> Any:
     """numba's ``njit`` with the engine's settings, the cache folder set before its first use
     (numba reads it when each decorated function sets up its cache, at import of its
-    module). numba is imported here: the cache helpers above do without its 0.3 s."""
+    module). numba is imported here: the cache helpers above, used by processes that never
+    play a game, do without it."""
     import numba
 
     numba.config.CACHE_DIR = str(engine_cache_dir())  # type: ignore[attr-defined]

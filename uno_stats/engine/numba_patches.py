@@ -26,6 +26,7 @@ playing are slower (docs/PERFORMANCE.md).
 
 from __future__ import annotations
 
+import importlib
 import os
 import warnings
 from collections.abc import Callable
@@ -112,16 +113,16 @@ _engine_prefixes: set[str] = set()
 
 def _mangled_prefix(module: str) -> str:
     """The start of the mangled name of every function numba compiles from ``module``
-    (numba's Itanium mangling: ``_ZN`` then each dotted part, length first)."""
-    from numba.core.itanium_mangler import _escape_string
-
-    return "_ZN" + "".join(f"{len(e)}{e}" for e in map(_escape_string, module.split(".")))
+    (numba's Itanium mangling: ``_ZN`` then each dotted part, length first; an ASCII
+    identifier is kept as it is, and a module whose name numba escapes never matches, so
+    its code is lowered the numba way)."""
+    return "_ZN" + "".join(f"{len(part)}{part}" for part in module.split("."))
 
 
 def lowering_engine_code(builder: Any) -> bool:
     """Whether ``builder`` writes a function of one of the engine's modules (inlined engine
     functions included, numba's library functions not)."""
-    name = builder.function.name
+    name = getattr(getattr(builder, "function", None), "name", "")
     return any(name.startswith(prefix) for prefix in _engine_prefixes)
 
 
@@ -268,8 +269,12 @@ def active() -> tuple[str, ...]:
 @cache
 def _follow_compiles() -> None:
     """Listen to numba's compile events (numba compiles one function at a time, under its
-    compiler lock, so a stack of the compiles in progress is exact)."""
-    from numba.core import event
+    compiler lock, so a stack of the compiles in progress is exact); without numba's event
+    API, warn and patch no compile."""
+    event: Any = import_module_or_none("numba.core.event")
+    if not (hasattr(event, "register") and hasattr(event, "Listener")):
+        _warn("numba's compile events are missing: compiling without the numba patches")
+        return
 
     class _EngineCompiles(event.Listener):
         def on_start(self, ev: Any) -> None:
@@ -290,14 +295,25 @@ def _follow_compiles() -> None:
 _LOAD_NAMES = frozenset({"_guard_against_spurious_io_errors", "_load_overload", "refresh"})
 
 
+def import_module_or_none(name: str) -> Any:
+    """The module ``name``, or None when this numba has none of that name."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
 def _load_without_refresh(dispatcher: Any) -> None:
     """Make ``dispatcher`` load cached machine code without numba's registry refresh
     (``Cache.load_overload`` refreshes the target context, then loads under an I/O guard;
     here only the guarded load runs)."""
-    from numba.core.caching import Cache
-
+    cache_class: Any = getattr(import_module_or_none("numba.core.caching"), "Cache", None)
     cache_: Any = getattr(dispatcher, "_cache", None)
-    if not isinstance(cache_, Cache) or _code_names(Cache.load_overload) != _LOAD_NAMES:
+    if (
+        cache_class is None
+        or not isinstance(cache_, cache_class)
+        or _code_names(cache_class.load_overload) != _LOAD_NAMES
+    ):
         _warn(
             f"numba patch {CACHED_LOAD_WITHOUT_REFRESH} could not apply (numba's "
             "Cache.load_overload is not the code it was written against): loading numba's way"
@@ -311,7 +327,7 @@ def _load_without_refresh(dispatcher: Any) -> None:
             return load(sig, target_context)
         return None  # the guard swallowed a spurious I/O error: compile instead
 
-    cache_.load_overload = load_overload  # type: ignore[method-assign]
+    cache_.load_overload = load_overload
 
 
 def engine_dispatcher(dispatcher: Any) -> Any:

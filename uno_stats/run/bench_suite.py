@@ -235,8 +235,9 @@ def measure_end_to_end(suite: Suite, folder: Path) -> None:
     """Whole ``uno-stats run`` commands (Parquet, summary, start-up) against the engine alone
     at the same worker count, in pairs: each run right after an engine-only timing of the same
     rounds of the same table, the worker counts taking turns, and the median of the paired
-    ratios kept. This VM's speed drifts by 15% or more within minutes, so a run set against an
-    engine figure measured minutes before would measure the drift as much as the run."""
+    ratios kept. A shared machine's speed drifts within minutes (docs/PERFORMANCE.md), so a
+    run set against an engine figure measured minutes before would measure the drift as much
+    as the run."""
     from uno_stats.run.scenario import load_scenario
 
     path, name = _table_file(folder)
