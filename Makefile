@@ -58,7 +58,8 @@ test: $(STAMP)
 test-fast: $(STAMP)
 	$(PYTEST) -m "not slow"
 
-# The engine indexes arrays without Python's negative wrap-around (jit._no_negative_index_wrap):
+# The engine indexes arrays without Python's negative wrap-around (no-negative-index-wrap in
+# uno_stats/engine/numba_patches.py):
 # play the tests once more with numba's bounds checks on, in a cache of their own, so that
 # any negative index raises instead of reading outside an array.
 boundscheck: $(STAMP)

@@ -52,6 +52,11 @@ def item(a, i):
 @engine_jit
 def item_plus_ten_last(a, i):
     return a[i] + 10 * last(a)
+
+
+@engine_jit
+def first_of_tail(a, i):
+    return a[i:][0]
 """
 
 # Bounds checks on (NUMBA_BOUNDSCHECK=1): a negative index used as it is raises IndexError;
@@ -73,6 +78,8 @@ try:
 except IndexError:
     engine = "IndexError"
 library_in_engine = int(engine_module.item_plus_ten_last(values, np.int64(1)))
+unsigned = int(engine_module.item(values, np.uint64(4)))
+tail = int(engine_module.first_of_tail(values, np.int64(-2)))
 loaded_only = "numba.np.arrayobj" not in sys.modules
 
 
@@ -94,7 +101,7 @@ numba_own = (
     and ir.FunctionIR.copy.__module__ == "numba.core.ir"
     and inline_closurecall.copy is copy
 )
-print(engine, library_in_engine, int(user(values, -1)), int(user_last(values)),
+print(engine, library_in_engine, unsigned, tail, int(user(values, -1)), int(user_last(values)),
       loaded_only, numba_own, ",".join(numba_patches.active()) or "-")
 """
 
@@ -122,20 +129,20 @@ def program_folder(tmp_path: Path) -> Path:
 
 
 def test_patches_reach_the_engine_only_and_are_undone(program_folder):
-    """After a cold engine compile: the engine's index is used as it is (IndexError with bounds
-    checks on), while a library overload the engine compiled, the same overload called by user
+    """After a cold engine compile: the engine's signed index is used as it is (IndexError with
+    bounds checks on; an unsigned index and a slice's start as before), while a library overload the engine compiled, the same overload called by user
     code and a user function compiled afterwards count -1 from the end (4 of arange(5)); numba's
     functions are its own again. A second process loads the engine from the cache, without
     numba's array code, and gets the same."""
     first = _run(program_folder, _PROGRAM, NUMBA_BOUNDSCHECK="1")
-    assert first == ["IndexError", "41", "4", "4", "False", "True", "-"]
+    assert first == ["IndexError", "41", "4", "3", "4", "4", "False", "True", "-"]
     second = _run(program_folder, _PROGRAM, NUMBA_BOUNDSCHECK="1")
-    assert second == ["IndexError", "41", "4", "4", "True", "True", "-"]
+    assert second == ["IndexError", "41", "4", "3", "4", "4", "True", "True", "-"]
 
 
 def test_switch_off_compiles_the_engine_the_numba_way(program_folder):
     words = _run(program_folder, _PROGRAM, NUMBA_BOUNDSCHECK="1", UNO_STATS_NUMBA_PATCHES="0")
-    assert words == ["4", "41", "4", "4", "False", "True", "-"]
+    assert words == ["4", "41", "4", "3", "4", "4", "False", "True", "-"]
 
 
 @pytest.fixture
