@@ -29,6 +29,8 @@ STACKING := stacking-off stacking-draw-two stacking-all
 ACTION_CARDS := stacking-off numbers-only
 # Rounds per measurement of `make bench` (memory runs use 10x and 1/10 of it).
 BENCH_GAMES ?= 1000000
+# The C loop `make bench` times as a yardstick (bench --yardstick PATH), when it exists.
+YARDSTICK ?= $(wildcard ../shared/limit/uno_c.c)
 # Serial pytest is faster than -n 2 on this 2-core machine (see README "Development").
 PYTEST ?= $(BIN)/pytest
 
@@ -56,7 +58,8 @@ test: $(STAMP)
 test-fast: $(STAMP)
 	$(PYTEST) -m "not slow"
 
-# The engine indexes arrays without Python's negative wrap-around (jit._no_negative_index_wrap):
+# The engine indexes arrays without Python's negative wrap-around (no-negative-index-wrap in
+# uno_stats/engine/numba_patches.py):
 # play the tests once more with numba's bounds checks on, in a cache of their own, so that
 # any negative index raises instead of reading outside an array.
 boundscheck: $(STAMP)
@@ -68,7 +71,8 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 bench: install
-	$(BIN)/uno-stats bench --report --games $(BENCH_GAMES) --repeat 5
+	$(BIN)/uno-stats bench --report --games $(BENCH_GAMES) --repeat 5 \
+		$(if $(YARDSTICK),--yardstick $(YARDSTICK))
 
 golden: $(STAMP)
 	$(BIN)/python scripts/golden.py

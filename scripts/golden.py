@@ -1,5 +1,5 @@
 """Write the golden games: tests/engine/golden/<name>.txt, one file per case of
-uno_stats.check.golden_cases (every preset, every house-rule key, a match).
+tests/engine/golden_cases.py (every preset, every house-rule key, a match).
 
 Usage: .venv/bin/python scripts/golden.py
 Run it from the repository root after a change that is meant to change how games play
@@ -9,15 +9,20 @@ Regenerating is deterministic: the same sources write the same bytes.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from uno_stats.check.golden import GOLDEN_DIR, golden_text
-from uno_stats.check.golden_cases import CASES
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "engine"))  # the cases live beside their test
+
+from golden_cases import CASES  # noqa: E402
 
 
 def main() -> None:
     """Write every case's file, remove files of cases that no longer exist, report changes."""
-    out = Path(__file__).resolve().parents[1] / GOLDEN_DIR
+    out = ROOT / GOLDEN_DIR
     out.mkdir(parents=True, exist_ok=True)
     names = {case.name for case in CASES}
     for stale in sorted(out.glob("*.txt")):

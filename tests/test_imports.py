@@ -162,9 +162,10 @@ def test_the_command_keeps_openblas_to_one_thread_unless_told(given: str | None,
 
 
 def test_loading_the_engine_imports_no_linear_algebra() -> None:
-    """numba's array maths probes for scipy's BLAS by importing ``scipy.linalg`` (0.3 s of
-    every worker's start); the engine skips the probe (``jit._skip_blas_probe``), and
-    scipy's linear algebra still imports afterwards for whoever needs it."""
+    """numba's array maths probes for scipy's BLAS by importing ``scipy.linalg`` (docs/
+    PERFORMANCE.md); the cached engine loads without numba's array maths (the
+    ``cached-load-without-refresh`` patch of ``engine/numba_patches.py``), so the probe never
+    runs, and scipy's linear algebra still imports afterwards for whoever needs it."""
     code = (
         "import sys\nfrom uno_stats.engine import warm_up\nwarm_up()\n"
         "assert 'scipy.linalg' not in sys.modules, 'scipy.linalg loaded with the engine'\n"

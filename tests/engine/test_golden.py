@@ -7,10 +7,7 @@ import difflib
 from pathlib import Path
 
 import pytest
-
-from uno_stats.check.games import check_game, check_played_game
-from uno_stats.check.golden import GOLDEN_DIR, GoldenCase, case_config, case_events, golden_text
-from uno_stats.check.golden_cases import (
+from golden_cases import (
     CASES,
     CHOICE_CASES,
     MATCH_CASES,
@@ -18,6 +15,9 @@ from uno_stats.check.golden_cases import (
     RULE_CASES,
     WITNESS_IN_BASELINE,
 )
+
+from uno_stats.check.games import check_game, check_played_game
+from uno_stats.check.golden import GOLDEN_DIR, GoldenCase, case_config, case_events, golden_text
 from uno_stats.engine.rules import PRESET_NAMES, RULES, preset_rules
 
 GOLDEN = Path(__file__).resolve().parents[2] / GOLDEN_DIR

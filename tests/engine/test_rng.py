@@ -65,3 +65,32 @@ def test_below_is_uniform_for_a_deck_sized_bound() -> None:
     counts = np.bincount([int(below(rng, 108)) for _ in range(108_000)], minlength=108)
     assert counts.shape == (108,)
     assert stats.chisquare(counts).pvalue > 1e-4
+
+
+def _reference_pick(scores: list[int], rng: np.ndarray) -> int:
+    """The candidate-choosing rule by hand: the best non-excluded scores, one draw on a tie."""
+    from uno_stats.engine.rng import NO_CANDIDATE
+
+    kept = [s for s in scores if s != NO_CANDIDATE]
+    if not kept:
+        return -1
+    best = [k for k, s in enumerate(scores) if s == max(kept)]
+    return best[int(below(rng, len(best)))] if len(best) > 1 else best[0]
+
+
+@pytest.mark.parametrize("as_tuple", [False, True])
+def test_pick_best_is_the_tie_rule(as_tuple: bool) -> None:
+    """pick_best (an array, or a 4-tuple as the color choices pass) takes the best score,
+    passes over NO_CANDIDATE and breaks ties with one draw, exactly as the rule by hand."""
+    from uno_stats.engine.rng import NO_CANDIDATE, pick_best
+
+    generator = np.random.default_rng(7)
+    for trial in range(300):
+        size = 4 if as_tuple else int(generator.integers(1, 12))
+        scores = [int(v) for v in generator.integers(0, 4, size)]
+        scores = [NO_CANDIDATE if generator.random() < 0.3 else s for s in scores]
+        ours = np.array([trial], dtype=np.uint64)
+        theirs = ours.copy()
+        given = tuple(scores) if as_tuple else np.array(scores, dtype=np.int64)
+        assert pick_best(given, size, ours) == _reference_pick(scores, theirs), scores
+        assert ours[0] == theirs[0], scores  # the same draws: none without a tie

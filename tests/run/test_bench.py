@@ -31,6 +31,7 @@ from uno_stats.run.bench_suite import (
     measure_yardstick,
     median_interval,
     run_suite,
+    yardstick_loop,
 )
 
 cli = CliRunner()
@@ -218,6 +219,23 @@ def test_yardstick_skipped_without_source(tmp_path):
     suite.skipped = []
     assert build_yardstick(suite, tmp_path, tmp_path / "missing" / "uno_c.c") is None
     assert "does not exist" in suite.skipped[0]
+
+
+def test_yardstick_timed_only_when_given(tmp_path, monkeypatch):
+    """Without --yardstick PATH no C loop is looked for (a checkout has none); with one it is
+    built from that path."""
+    import uno_stats.run.bench_suite as bench_suite
+
+    built: list[object] = []
+    monkeypatch.setattr(bench_suite, "build_yardstick", lambda *args: built.append(args[2]))
+    suite = fake_suite()
+    suite.skipped = []
+    assert yardstick_loop(suite, tmp_path, None) is None
+    assert built == [] and suite.skipped == [
+        "C yardstick: not timed (bench --report --yardstick PATH times one)"
+    ]
+    yardstick_loop(suite, tmp_path, tmp_path / "uno_c.c")
+    assert built == [tmp_path / "uno_c.c"]
 
 
 @pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")

@@ -4,7 +4,7 @@ Like OpenSpiel's playthroughs, ``scripts/golden.py`` writes each case's trace to
 ``tests/engine/golden/<name>.txt`` and a test regenerates them in memory and compares byte
 for byte: any change in how a game plays out shows up as a readable diff. This module holds
 what a case is (:class:`GoldenCase`) and how it is played and written; the cases themselves
-are listed in :mod:`uno_stats.check.golden_cases`.
+are listed beside their test, in ``tests/engine/golden_cases.py``.
 """
 
 from __future__ import annotations

@@ -86,7 +86,7 @@ class MultiPlays:
     def effect(self, kind: int, a: int) -> None:
         """An event that may follow a play: counted while a multi-play is open."""
         if self.open_move is not None:
-            if kind == E.EV_LOSE_TURN and a != 0:
+            if kind == E.EV_LOSE_TURN and a != E.LOST_TO_SKIP:
                 return  # a penalty's lost turn belongs to the next activation
             self.open_move["effects"][kind] += 1
 

@@ -44,7 +44,7 @@ class Penalties:
                 return f"seat {seat} challenged, but no single fresh Wild Draw Four is owed"
             return None
         if kind == E.EV_UNO:
-            if a == 2:  # forgot to call and was caught
+            if a == E.UNO_CAUGHT:
                 self.owed = [seat, int(self.rules["uno_penalty"]), E.DRAW_UNO, 0]
             return None
         expected = {

@@ -253,7 +253,7 @@ class Replay:
             self.exhausted = a
 
     def _turn_up(self, card: int, kept: int) -> None:
-        if kept == 2:  # a Wild Draw Four went back into the deck, which was reshuffled
+        if kept == E.TURN_UP_RETURNED:  # a Wild Draw Four went back into the reshuffled deck
             if card != WILD_DRAW_FOUR:
                 self._fail(f"card {card} went back into the deck; only a Wild Draw Four does")
             return
@@ -261,9 +261,10 @@ class Replay:
         self.discards[card] += 1
         self.top = card
         self.pile_at_opening = +self.pile
-        if kept == 0 and not (self.rules["opening_action"] == "redraw" and CARD_IS_ACTION[card]):
+        covered = kept == E.TURN_UP_COVERED
+        if covered and not (self.rules["opening_action"] == "redraw" and CARD_IS_ACTION[card]):
             self._fail(f"opening card {card} covered: only action cards, under redraw")
-        if kept == 0 and not self.pile_at_opening:
+        if covered and not self.pile_at_opening:
             self._fail(f"opening card {card} covered with no card left to turn up")
 
     def _start(self, first: int, dealer: int, direction: int, color: int, card: int) -> None:

@@ -1,29 +1,43 @@
 """The ``uno-stats`` command line: a thin typer layer over the library.
 
-``shared`` holds the typer app, the option types and the error handling; ``simulate``
-registers the scenario commands (run, validate, rules, strategies, trace, bench) and
-``results`` the results commands (summary, compare, settle, report), in that order, which
-is the order of ``--help`` and docs/CLI.md; ``runs`` holds the steps several commands share.
-Heavy modules (numba, polars, pyarrow, scipy, matplotlib, even tabulate) are imported only
-by the commands that need them, so ``--help``, ``rules`` and ``validate`` answer at once.
+``shared`` holds the typer app, the option types and the error handling; ``simulate`` holds
+the scenario commands, ``results`` the results commands and ``effects`` the effects of a
+sweep's axes, registered here in the order of
+:data:`COMMANDS`, which is the order of ``--help`` and docs/CLI.md; ``runs`` holds the steps
+several commands share. Heavy modules (numba, polars, pyarrow, scipy, matplotlib, even
+tabulate) are imported only by the commands that need them, so ``--help``, ``rules`` and
+``validate`` answer at once.
 """
 
-# isort: off
-# Importing a command module registers its commands on the app; the order of these
-# imports is the order of the commands in --help and docs/CLI.md, so keep it.
-from uno_stats.cli import simulate  # noqa: F401
-from uno_stats.cli import results  # noqa: F401
-from uno_stats.cli import effects  # noqa: F401
-
-# isort: on
 import contextlib
 import gc
 import os
 import sys
+from collections.abc import Callable
+from typing import Any
 
+from uno_stats.cli import effects, results, simulate
 from uno_stats.cli.shared import app
 
-__all__ = ["app", "main"]
+__all__ = ["COMMANDS", "app", "main"]
+
+COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
+    ("run", simulate.run),
+    ("validate", simulate.validate),
+    ("rules", simulate.rules),
+    ("strategies", simulate.strategies),
+    ("trace", simulate.trace),
+    ("bench", simulate.bench),
+    ("summary", results.summary),
+    ("compare", results.compare),
+    ("settle", results.settle),
+    ("report", results.report_cmd),
+    ("effects", effects.effects_cmd),
+)
+"""Every command, by name, in the order of ``--help`` and docs/CLI.md."""
+
+for _name, _command in COMMANDS:
+    app.command(_name)(_command)
 
 
 def main() -> None:
@@ -33,14 +47,13 @@ def main() -> None:
     command is done (it exits through ``SystemExit``), every object it made is
     frozen out of the garbage collector: the interpreter's teardown then clears modules
     without tracing the objects of polars, pyarrow and scipy in several full collections
-    (0.1-0.2 s of a ``run``'s exit, measured). Objects are still freed; only cycles left at
-    exit are not traced, which the teardown does not promise to free anyway.
+    (docs/PERFORMANCE.md, "Measurements"). Objects are still freed; only
+    cycles left at exit are not traced, which the teardown does not promise to free anyway.
     """
     # numpy's and scipy's OpenBLAS each start a thread per core when they load, which
-    # busy-wait before they sleep: 0.1-0.15 s of CPU per process, and a run's parent and
-    # worker load them at the same moment, so a cached `run` of 2,000 games took 0.4-0.6 s
-    # more CPU and 0.2 s more wall time (README "Performance"). The tool calls BLAS only on
-    # short vectors, which OpenBLAS computes on one thread anyway; a value the user set is
+    # busy-wait before they sleep, and a run's parent and worker load them at the same
+    # moment (docs/PERFORMANCE.md, "Measurements"). The tool calls BLAS only
+    # on short vectors, which OpenBLAS computes on one thread anyway; a value the user set is
     # kept. OpenBLAS reads it when numpy is first imported, which happens after this.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:

@@ -19,7 +19,6 @@ from uno_stats.cli.shared import (
     SchedulerOpt,
     WideOpt,
     WorkersOpt,
-    app,
     note,
     one_line_errors,
     terminal_width,
@@ -30,7 +29,6 @@ if TYPE_CHECKING:
     from uno_stats.run.results import Run
 
 
-@app.command("effects")
 def effects_cmd(
     items: Annotated[
         list[str],

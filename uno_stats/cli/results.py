@@ -23,7 +23,6 @@ from uno_stats.cli.shared import (
     SeedOpt,
     WideOpt,
     WorkersOpt,
-    app,
     exit_interrupted,
     note,
     one_line_errors,
@@ -44,7 +43,6 @@ FoldersArg = Annotated[
 ]
 
 
-@app.command()
 def summary(folders: FoldersArg, fmt: FormatOpt = Format.table, wide: WideOpt = False) -> None:
     """Summarise runs: every question with intervals (json/csv: one row per number);
     incomplete runs are named so."""
@@ -62,7 +60,6 @@ def _too_few() -> NoReturn:
     )
 
 
-@app.command()
 def compare(
     items: Annotated[
         list[str],
@@ -126,7 +123,6 @@ def compare(
             typer.echo(report.compare_text(runs, fmt.value, metric or None, limit))
 
 
-@app.command()
 def settle(
     scenario_a: Annotated[
         Path, typer.Argument(help="Baseline scenario YAML (A).", show_default=False)
@@ -217,7 +213,6 @@ def settle(
         typer.echo(f"runs kept in {result.a.path} and {result.b.path}", err=True)
 
 
-@app.command("report")
 def report_cmd(
     folders: FoldersArg,
     out: Annotated[

@@ -24,7 +24,6 @@ from uno_stats.cli.shared import (
     TableFormat,
     WideOpt,
     WorkersOpt,
-    app,
     count_option,
     error_lines,
     one_line_errors,
@@ -37,7 +36,6 @@ SUMMARY_MODULE = "uno_stats.present.report"
 """What prints the summary of a run (polars, scipy.special): imported while the run plays."""
 
 
-@app.command()
 def run(
     scenario: ScenarioArg,
     games: GamesOpt = None,
@@ -123,7 +121,6 @@ def _describe(path: Path, scenario: Any) -> str:
     return "\n".join([ok, *design_lines(scenario.sweep, scenario.design)])
 
 
-@app.command()
 def validate(
     scenarios: Annotated[
         list[Path], typer.Argument(help="Scenario YAML files to check.", show_default=False)
@@ -152,7 +149,6 @@ def _yaml_value(value: Any) -> str:
     return str(value)
 
 
-@app.command()
 def rules(
     fmt: Annotated[TableFormat, typer.Option("--format", "-f", help="Output format.")] = (
         TableFormat.table
@@ -190,7 +186,6 @@ def rules(
     typer.echo(table)
 
 
-@app.command()
 def strategies(
     fmt: Annotated[TableFormat, typer.Option("--format", "-f", help="Output format.")] = (
         TableFormat.table
@@ -233,7 +228,6 @@ def _trace_scenario(scenario: Any, point: str | None) -> Any:
     raise UnoStatsError(f"no sweep point {point!r}; the points are {', '.join(labels)}")
 
 
-@app.command()
 def trace(
     scenario: ScenarioArg,
     game: Annotated[
@@ -270,7 +264,6 @@ def trace(
             typer.echo(line)
 
 
-@app.command()
 def bench(
     games: Annotated[
         int,
@@ -334,7 +327,10 @@ def bench(
     ] = True,
     yardstick: Annotated[
         Path | None,
-        typer.Option("--yardstick", help="--report: the C loop (default ../shared/limit/uno_c.c)."),
+        typer.Option(
+            "--yardstick",
+            help="--report: also time this C loop (its source) as a yardstick; none by default.",
+        ),
     ] = None,
 ) -> None:
     """Time the engine: games/s with 1 worker and with more (compile time excluded)."""
@@ -364,14 +360,14 @@ def _bench_report(
     import shlex
 
     from uno_stats.present.bench_report import write_bench_report
-    from uno_stats.run.bench_suite import YARDSTICK, run_suite
+    from uno_stats.run.bench_suite import run_suite
 
     suite = run_suite(
         games,
         repeat,
         workers,
         cold,
-        yardstick or YARDSTICK,
+        yardstick,
         scheduler,
         progress=lambda text: typer.echo(text, err=True),
     )

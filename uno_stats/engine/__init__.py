@@ -28,10 +28,10 @@ if TYPE_CHECKING:
     from uno_stats.engine.state import Table
     from uno_stats.run.scenario import Scenario
 
-# The compiled modules (chunk, state and what they import) load numba, about 0.4 s, so they
-# are imported inside the functions that play games, and numpy (0.1 s) inside the functions
-# that use it: ``import uno_stats.engine.rules`` (for ``validate``, ``rules``,
-# ``strategies``) imports neither.
+# The compiled modules (chunk, state and what they import) load numba, a noticeable part of a
+# short command's start (docs/PERFORMANCE.md), so they are imported inside the functions that
+# play games, and numpy inside the functions that use it: ``import uno_stats.engine.rules``
+# (for ``validate``, ``rules``, ``strategies``) imports neither.
 
 __all__ = ["EngineConfig", "seed_key", "simulate", "trace_game", "warm_up"]
 
@@ -120,9 +120,9 @@ def _reused_outputs(capacity: int, players: int) -> tuple[np.ndarray, np.ndarray
     """This thread's output arrays for ``capacity`` rows, allocated once and reused.
 
     A worker plays chunk after chunk of the same size; fresh arrays each time cost a page
-    fault per 4 KiB (about 4% of a chunk's CPU, and more with every core busy). Reuse is
-    safe because :func:`_columns` copies every column out before the next chunk starts,
-    and each thread (a Dask worker may run several) has its own pair.
+    fault per 4 KiB (docs/PERFORMANCE.md, "Measurements"). Reuse is safe because
+    :func:`_columns` copies every column out before the next chunk starts, and each thread
+    (a Dask worker may run several) has its own pair.
     """
     from uno_stats.engine.chunk import allocate_outputs
 

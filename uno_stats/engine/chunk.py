@@ -32,10 +32,13 @@ from uno_stats.engine.state import (
     ST_STATUS,
     ST_TURNS,
     ST_WINNER,
+    T_DEFICIT,
+    T_HANDS,
+    T_HN,
     T_RULES,
     T_SEATING,
     T_ST,
-    views,
+    checkpoint_rows,
 )
 
 # Rows of the scalar output array, in order: the round's identity, its counters (in the
@@ -88,7 +91,11 @@ def _hand_points(hands, hn, s):
 
 @engine_jit
 def _record(tab, out_s, out_p, out_c, row, game, rnd):
-    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
+    st = tab[T_ST]
+    hands = tab[T_HANDS:]
+    hn = tab[T_HN]
+    max_deficit = tab[T_DEFICIT]
+    checkpoints = checkpoint_rows(tab)
     out_s[OC_GAME, row] = game
     out_s[OC_ROUND, row] = rnd
     out_s[OC_DEALER, row] = st[ST_DEALER]

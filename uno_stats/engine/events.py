@@ -11,18 +11,18 @@ from uno_stats.engine.jit import engine_jit
 from uno_stats.engine.state import ST_EV_N, ST_TRACE
 
 EV_DEAL = 1  # seat, card
-EV_TURN_UP = 2  # -, card, kept (1) or covered (0) / returned (2)
+EV_TURN_UP = 2  # -, card, what became of it (TURN_UP_*)
 EV_START = 3  # first seat, dealer, direction, color
 EV_TURN = 4  # seat, turn number, top card, active color, direction
 EV_PLAY = 5  # seat, card, how (0 normal, 1 drawn, 2 stack, 3 jump-in), hand size after
 EV_COLOR = 6  # seat, color named
 EV_DRAW = 7  # seat, card, reason (DRAW_*)
 EV_PASS = 8  # seat (nothing playable, nothing to draw)
-EV_LOSE_TURN = 9  # seat, reason (0 skip, 1 penalty, 2 challenge lost)
+EV_LOSE_TURN = 9  # seat, reason (LOST_TO_*)
 EV_REVERSE = 10  # seat, new direction
 EV_PENALTY = 11  # seat, cards owed, reason (DRAW_*)
 EV_CHALLENGE = 12  # challenger, accused seat, 1 if the Wild Draw Four was illegal
-EV_UNO = 13  # seat, 0 called / 1 forgot, not caught / 2 forgot and caught
+EV_UNO = 13  # seat, what happened (UNO_*)
 EV_SWAP = 14  # seat, other seat
 EV_ROTATE = 15  # seat, direction the hands moved
 EV_SHUFFLE_HANDS = 16  # seat
@@ -41,6 +41,13 @@ EV_DEFLECT = 28  # seat now owing the pending total, the total (deflect, S18)
 EV_MULTI = 29  # seat, cards played together, first card, last card (multi_play, S20)
 
 DRAW_TURN, DRAW_PENALTY, DRAW_CHALLENGE, DRAW_UNO, DRAW_MISTAKE, DRAW_FINAL = 0, 1, 2, 3, 4, 5
+# why a seat loses its turn (EV_LOSE_TURN): a Skip, a penalty drawn, a challenge lost
+LOST_TO_SKIP, LOST_TO_PENALTY, LOST_TO_CHALLENGE = 0, 1, 2
+# the UNO call (EV_UNO): called; forgotten and not caught; forgotten and caught
+UNO_CALLED, UNO_FORGOT, UNO_CAUGHT = 0, 1, 2
+# an opening card turned up (EV_TURN_UP): covered by the next (redraw), kept to open the
+# discard pile, or a Wild Draw Four put back into the reshuffled deck
+TURN_UP_COVERED, TURN_UP_KEPT, TURN_UP_RETURNED = 0, 1, 2
 PLAY_NORMAL, PLAY_DRAWN, PLAY_STACK, PLAY_JUMP = 0, 1, 2, 3
 PLAY_DEFLECT = 4  # a Skip or Reverse answering a pending draw total (S18)
 PLAY_MULTI = 5  # a further card of a multi-play, after its first (S20)

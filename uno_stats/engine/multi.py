@@ -24,6 +24,7 @@ from uno_stats.engine.events import (
     EV_MULTI,
     EV_PLAY,
     EV_REVERSE,
+    LOST_TO_SKIP,
     PLAY_DEFLECT,
     PLAY_DRAWN,
     PLAY_MULTI,
@@ -59,9 +60,14 @@ from uno_stats.engine.state import (
     ST_PENDING,
     ST_PLAYERS,
     ST_STATUS,
+    T_CAND,
+    T_DISC,
+    T_HANDS,
+    T_HN,
     T_MEMORY,
+    T_RANK,
+    T_RULES,
     T_ST,
-    views,
 )
 from uno_stats.engine.strategies import (
     SEEN_PLAY,
@@ -91,7 +97,11 @@ def _seat_at(st, p, k):
 @engine_jit
 def _choose(tab, p, kind, first, legal, rng):
     """The seat's move (cards written to the rank row from ``MOVE_OUT``)."""
-    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
+    st = tab[T_ST]
+    hands = tab[T_HANDS:]
+    hn = tab[T_HN]
+    rank = tab[T_RANK]
+    rules = tab[T_RULES]
     return choose_move(
         kind,
         hands[p, : hn[p]],
@@ -110,7 +120,11 @@ def _choose(tab, p, kind, first, legal, rng):
 def multi_normal(tab, p, kind, n, seats, rng, ev):
     """A normal turn's play under ``multi_play``: a move whose first card is one of the
     playable candidates ``cand[:n]``."""
-    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
+    st = tab[T_ST]
+    hands = tab[T_HANDS:]
+    hn = tab[T_HN]
+    cand = tab[T_CAND]
+    rank = tab[T_RANK]
     first = -1
     if picks_first(kind):
         hand = hands[p, : hn[p]]
@@ -125,7 +139,7 @@ def multi_normal(tab, p, kind, n, seats, rng, ev):
 def multi_drawn(tab, p, idx, kind, seats, rng, ev):
     """The playable drawn card at ``idx`` played, alone or as the first card of a
     multi-play (S20: only the drawn card may start it)."""
-    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
+    hands = tab[T_HANDS:]
     card = hands[p, idx]
     # Reading: after drawing, only the drawn card may start a multi-play (S20.2).
     move = _choose(tab, p, kind, card, 1 << card, rng)
@@ -136,7 +150,8 @@ def multi_drawn(tab, p, idx, kind, seats, rng, ev):
 def multi_answer(tab, p, n, seats, rng, ev):
     """An answer to a pending draw total (S6 stacking, S18 deflect) under ``multi_play``:
     a move whose first card is one of the answering cards ``cand[:n]``."""
-    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
+    hands = tab[T_HANDS:]
+    cand = tab[T_CAND]
     kind = strategy_of(seats, p)
     first = -1
     if picks_first(kind):
@@ -149,7 +164,10 @@ def multi_answer(tab, p, n, seats, rng, ev):
 @engine_jit
 def _place(tab, p, card, how, seats, ev):
     """One card of the move leaves the hand and goes on the discard pile."""
-    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
+    st = tab[T_ST]
+    hands = tab[T_HANDS:]
+    hn = tab[T_HN]
+    disc = tab[T_DISC]
     take_from_hand(hands, hn, p, find_card(hands, hn, p, card))
     announce(tab, SEEN_PLAY, p, card)
     disc[st[ST_DISC_N]] = card
@@ -182,14 +200,15 @@ def _skip(tab, p, k, ev):
     # Reading: with two players 2 Skips give the turn to the opponent, 3 back to the player.
     st = tab[T_ST]
     for i in range(1, k + 1):
-        emit(st, ev, EV_LOSE_TURN, _seat_at(st, p, i), 0, 0, 0, 0)
+        emit(st, ev, EV_LOSE_TURN, _seat_at(st, p, i), LOST_TO_SKIP, 0, 0, 0)
     st[ST_CUR] = _seat_at(st, p, k + 1)
 
 
 @engine_jit
 def _effect(tab, p, k, last, how, seats, rng, ev):
     """The effect of k cards of ``last``'s symbol: one number card's, or one per action card."""
-    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
+    st = tab[T_ST]
+    rules = tab[T_RULES]
     players = st[ST_PLAYERS]
     symbol = CARD_SYMBOL[last]
     # Reading: deflecting per card (S20.4): each further Skip passes the total one seat on
@@ -197,7 +216,7 @@ def _effect(tab, p, k, last, how, seats, rng, ev):
     if how == PLAY_DEFLECT:
         if symbol == SKIP:
             for i in range(1, k):
-                emit(st, ev, EV_LOSE_TURN, _seat_at(st, p, i), 0, 0, 0, 0)
+                emit(st, ev, EV_LOSE_TURN, _seat_at(st, p, i), LOST_TO_SKIP, 0, 0, 0)
             st[ST_CUR] = _seat_at(st, p, k)
         else:  # each Reverse turns play round; the total goes to the next seat then
             _reverse(tab, p, k, ev)
@@ -217,7 +236,11 @@ def _effect(tab, p, k, last, how, seats, rng, ev):
 def play_move(tab, p, move, how, seats, rng, ev):
     """Seat ``p`` plays ``move`` (first card ``how``, the others ``PLAY_MULTI``, the last
     card on top); resolves the UNO call, going out and the effect. No one jumps in."""
-    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
+    st = tab[T_ST]
+    hands = tab[T_HANDS:]
+    hn = tab[T_HN]
+    rank = tab[T_RANK]
+    rules = tab[T_RULES]
     first = move // MOVE_SHIFT
     last = move % MOVE_SHIFT
     cards = rank[MOVE_OUT : MOVE_OUT + N_CARD_TYPES]

@@ -25,8 +25,8 @@ from uno_stats.engine.cards import (
     SYMBOLS_PER_COLOR,
     WILD,
 )
-from uno_stats.engine.jit import engine_jit
-from uno_stats.engine.rng import below, tie_pick
+from uno_stats.engine.jit import engine_inline, engine_jit
+from uno_stats.engine.rng import NO_CANDIDATE, below, pick_best
 from uno_stats.engine.rules import (
     MULTI_SAME_CARD,
     R_MULTI_PLAY,
@@ -272,27 +272,27 @@ def extend_move(kind, hand, first, counts, out, mode, actions, forbid_actions, l
     held = 0  # 16 bits per color: cards of that color the rest of the hand holds
     for card in range(WILD):
         held += (counts[card] - out[card]) << (16 * CARD_COLOR[card])
-    best = -1
-    ties = 0
-    for j in range(N_COLORS):
-        card = j * SYMBOLS_PER_COLOR + symbol
-        if out[card] >= 1 + (1 if card == first else 0):
-            rank = ((held >> (16 * j)) & 0xFFFF) + (1 << 20 if (lacks >> j) & 1 else 0)
-            if rank > best:
-                best = rank
-                ties = 1
-            elif rank == best:
-                ties += 1
-    pick = tie_pick(ties, rng)
-    for j in range(N_COLORS):
-        card = j * SYMBOLS_PER_COLOR + symbol
-        if out[card] >= 1 + (1 if card == first else 0):
-            rank = ((held >> (16 * j)) & 0xFFFF) + (1 << 20 if (lacks >> j) & 1 else 0)
-            if rank == best:
-                if pick == 0:
-                    return first * MOVE_SHIFT + card
-                pick -= 1
-    return single
+    scores = (  # one score per color the move may end on (N_COLORS is 4)
+        _last_color_score(out, first, symbol, held, lacks, 0),
+        _last_color_score(out, first, symbol, held, lacks, 1),
+        _last_color_score(out, first, symbol, held, lacks, 2),
+        _last_color_score(out, first, symbol, held, lacks, 3),
+    )
+    j = pick_best(scores, N_COLORS, rng)
+    if j < 0:
+        return single
+    return first * MOVE_SHIFT + j * SYMBOLS_PER_COLOR + symbol
+
+
+@engine_inline
+def _last_color_score(out, first, symbol, held, lacks, j):
+    """extend_move's score of ending on color ``j``: the cards of it the rest of the hand holds
+    (``held``: 16 bits per color), color-denier's ``lacks`` first; NO_CANDIDATE when the move
+    has no card of that color to end on (``first`` itself must stay first)."""
+    card = j * SYMBOLS_PER_COLOR + symbol
+    if out[card] < 1 + (1 if card == first else 0):
+        return NO_CANDIDATE
+    return ((held >> (16 * j)) & 0xFFFF) + (1 << 20 if (lacks >> j) & 1 else 0)
 
 
 @engine_jit

@@ -31,8 +31,12 @@ from uno_stats.engine.events import (
     EV_REVERSE,
     EV_STACK,
     EV_UNO,
+    LOST_TO_SKIP,
     PLAY_DEFLECT,
     PLAY_JUMP,
+    UNO_CALLED,
+    UNO_CAUGHT,
+    UNO_FORGOT,
     emit,
 )
 from uno_stats.engine.hands import measure, rotate_hands, shuffle_hands, swap_hands
@@ -83,9 +87,12 @@ from uno_stats.engine.state import (
     ST_WD4_PREV_TOP,
     ST_WINNER,
     ST_ZERO_PASSES,
+    T_DISC,
+    T_HANDS,
+    T_HN,
     T_MEMORY,
+    T_RULES,
     T_ST,
-    views,
 )
 from uno_stats.engine.strategies import (
     SEEN_HANDS_MOVED,
@@ -131,12 +138,13 @@ def draw_value(card):
 @engine_inline
 def uno_call(tab, p, seats, rng, ev):
     """S10: the call on the next-to-last card; a caught miss draws ``uno_penalty`` at once."""
-    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
+    st = tab[T_ST]
+    rules = tab[T_RULES]
     penalty = rules[R_UNO_PENALTY]
     if penalty == 0:
         return
     if not chance(rng, seats[p, S_FORGET_UNO]):
-        emit(st, ev, EV_UNO, p, 0, 0, 0, 0)
+        emit(st, ev, EV_UNO, p, UNO_CALLED, 0, 0, 0)
         return
     caught = False
     for q in range(st[ST_PLAYERS]):
@@ -144,11 +152,11 @@ def uno_call(tab, p, seats, rng, ev):
             caught = True
             break
     if caught:
-        emit(st, ev, EV_UNO, p, 2, 0, 0, 0)
+        emit(st, ev, EV_UNO, p, UNO_CAUGHT, 0, 0, 0)
         st[ST_UNO_PENALTIES] += 1
         draw_cards(tab, p, penalty, rng, ev, DRAW_UNO)
     else:
-        emit(st, ev, EV_UNO, p, 1, 0, 0, 0)
+        emit(st, ev, EV_UNO, p, UNO_FORGOT, 0, 0, 0)
 
 
 @engine_jit
@@ -184,7 +192,8 @@ def clear_penalty(st):
 @engine_jit
 def go_out(tab, p, card, rng, ev):
     """S5: emptying the hand ends the round; only the final penalty is still drawn."""
-    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
+    st = tab[T_ST]
+    rules = tab[T_RULES]
     st[ST_STATUS] = STATUS_WON
     st[ST_WINNER] = p
     if rules[R_FINAL_PENALTY] != 0 and draw_value(card) > 0:
@@ -198,7 +207,10 @@ def go_out(tab, p, card, rng, ev):
 @engine_inline
 def apply_effect(tab, p, card, seats, rng, ev):
     """The effect of the card ``p`` just played (not jumped on), setting the next active seat."""
-    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
+    st = tab[T_ST]
+    hands = tab[T_HANDS:]
+    hn = tab[T_HN]
+    rules = tab[T_RULES]
     players = st[ST_PLAYERS]
     sym = CARD_SYMBOL[card]
     nxt = next_seat(st, p)
@@ -208,11 +220,11 @@ def apply_effect(tab, p, card, seats, rng, ev):
             emit(st, ev, EV_STACK, p, st[ST_PENDING], 0, 0, 0)
         st[ST_CUR] = nxt
     elif card < WILD and sym == SKIP:
-        emit(st, ev, EV_LOSE_TURN, nxt, 0, 0, 0, 0)
+        emit(st, ev, EV_LOSE_TURN, nxt, LOST_TO_SKIP, 0, 0, 0)
         st[ST_CUR] = next_seat(st, nxt)
     elif card < WILD and sym == REVERSE:
         if players == 2 and rules[R_TWO_PLAYER_RULES] != 0:
-            emit(st, ev, EV_LOSE_TURN, nxt, 0, 0, 0, 0)  # a Reverse acts as a Skip
+            emit(st, ev, EV_LOSE_TURN, nxt, LOST_TO_SKIP, 0, 0, 0)  # a Reverse acts as a Skip
             st[ST_CUR] = p
         else:
             st[ST_DIR] = -st[ST_DIR]
@@ -257,7 +269,11 @@ def _deflect(tab, p, card, ev):
 @engine_inline
 def play_card(tab, p, idx, how, seats, rng, ev):
     """Seat ``p`` plays the card at ``idx``; resolves UNO, going out, jump-ins and the effect."""
-    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
+    st = tab[T_ST]
+    hands = tab[T_HANDS:]
+    hn = tab[T_HN]
+    disc = tab[T_DISC]
+    rules = tab[T_RULES]
     while True:
         top = disc[st[ST_DISC_N] - 1]
         color_before = st[ST_COLOR]

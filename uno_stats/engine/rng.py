@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from uno_stats.engine.jit import engine_jit
+from uno_stats.engine.jit import engine_inline, engine_jit
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -94,6 +94,37 @@ def tie_pick(ties, rng):
     one draw, and none without a tie. Every strategy breaks ties with this one rule: find the
     best score and count its ties first, then take the ``tie_pick``-th candidate with it."""
     return below(rng, ties) if ties > 1 else 0
+
+
+NO_CANDIDATE = -(1 << 62)
+"""The score of a position that is no candidate at all (below every real score)."""
+
+
+@engine_inline
+def pick_best(scores, n, rng):
+    """The position of the highest of ``scores[:n]`` (an array or a tuple), ties broken by
+    :func:`tie_pick`; positions scoring :data:`NO_CANDIDATE` are passed over; -1 (and no
+    draw) when every one is. The one candidate-choosing loop of every strategy."""
+    best = NO_CANDIDATE
+    ties = 0
+    for k in range(n):
+        score = scores[k]
+        if score == NO_CANDIDATE:
+            continue
+        if score > best:
+            best = score
+            ties = 1
+        elif score == best:
+            ties += 1
+    if ties == 0:
+        return -1
+    pick = tie_pick(ties, rng)
+    for k in range(n):
+        if scores[k] == best:
+            if pick == 0:
+                return k
+            pick -= 1
+    return -1
 
 
 @engine_jit

@@ -22,6 +22,11 @@ from uno_stats.engine.events import (
     EV_PENALTY,
     EV_START,
     EV_TURN_UP,
+    LOST_TO_PENALTY,
+    LOST_TO_SKIP,
+    TURN_UP_COVERED,
+    TURN_UP_KEPT,
+    TURN_UP_RETURNED,
     emit,
 )
 from uno_stats.engine.jit import engine_jit
@@ -58,8 +63,15 @@ from uno_stats.engine.state import (
     ST_STATUS,
     ST_TURNS,
     ST_WINNER,
+    T_DEFICIT,
+    T_DISC,
+    T_HANDS,
+    T_HN,
     T_MEMORY,
-    views,
+    T_PILE,
+    T_RULES,
+    T_ST,
+    deck_of,
 )
 from uno_stats.engine.strategies import SEEN_ROUND_START, bluffs, choose_color, strategy_of
 from uno_stats.engine.turn import CONTINUE_TURN, normal_turn, resolve_penalty
@@ -98,7 +110,10 @@ def _turn_up(tab, rng, ev):
     Gap (RULES.md is silent): when the pile runs out of cards to turn, the last card turned
     stays and acts as under ``apply``; a pile of nothing but Wild Draw Fours keeps one as a Wild.
     """
-    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
+    st = tab[T_ST]
+    pile = tab[T_PILE]
+    disc = tab[T_DISC]
+    rules = tab[T_RULES]
     while True:
         st[ST_PILE_N] -= 1
         card = pile[st[ST_PILE_N]]
@@ -106,7 +121,7 @@ def _turn_up(tab, rng, ev):
             pile[st[ST_PILE_N]] = card
             st[ST_PILE_N] += 1
             shuffle(pile, st[ST_PILE_N], rng)
-            emit(st, ev, EV_TURN_UP, -1, card, 2, 0, 0)
+            emit(st, ev, EV_TURN_UP, -1, card, TURN_UP_RETURNED, 0, 0)
             continue
         disc[st[ST_DISC_N]] = card
         st[ST_DISC_N] += 1
@@ -115,9 +130,9 @@ def _turn_up(tab, rng, ev):
             and CARD_IS_ACTION[card] != 0
             and st[ST_PILE_N] > 0
         ):
-            emit(st, ev, EV_TURN_UP, -1, card, 0, 0, 0)
+            emit(st, ev, EV_TURN_UP, -1, card, TURN_UP_COVERED, 0, 0)
             continue
-        emit(st, ev, EV_TURN_UP, -1, card, 1, 0, 0)
+        emit(st, ev, EV_TURN_UP, -1, card, TURN_UP_KEPT, 0, 0)
         return card
 
 
@@ -125,7 +140,10 @@ def _turn_up(tab, rng, ev):
 def _open(tab, card, seats, rng, ev):
     """S4 (``apply``): the opening card's effect on the first player; sets who starts.
     S14 (``ignore``): a wild is named by the first player, any other action does nothing."""
-    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
+    st = tab[T_ST]
+    hands = tab[T_HANDS:]
+    hn = tab[T_HN]
+    rules = tab[T_RULES]
     players = st[ST_PLAYERS]
     dealer = st[ST_DEALER]
     first = (dealer + 1) % players
@@ -144,12 +162,12 @@ def _open(tab, card, seats, rng, ev):
         return
     sym = CARD_SYMBOL[card]
     if sym == SKIP:
-        emit(st, ev, EV_LOSE_TURN, first, 0, 0, 0, 0)
+        emit(st, ev, EV_LOSE_TURN, first, LOST_TO_SKIP, 0, 0, 0)
         st[ST_CUR] = (first + 1) % players
     elif sym == DRAW_TWO:
         emit(st, ev, EV_PENALTY, first, 2, DRAW_PENALTY, 0, 0)
         draw_cards(tab, first, 2, rng, ev, DRAW_PENALTY)
-        emit(st, ev, EV_LOSE_TURN, first, 1, 0, 0, 0)
+        emit(st, ev, EV_LOSE_TURN, first, LOST_TO_PENALTY, 0, 0, 0)
         st[ST_CUR] = (first + 1) % players
     elif sym == REVERSE:
         st[ST_DIR] = -1
@@ -165,7 +183,13 @@ def setup_round(tab, seats, rng, ev, dealer, shuffled=False):
 
     ``shuffled`` keeps the deck's order (its last card is dealt first): scripted tests.
     """
-    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
+    st = tab[T_ST]
+    hands = tab[T_HANDS:]
+    hn = tab[T_HN]
+    pile = tab[T_PILE]
+    max_deficit = tab[T_DEFICIT]
+    rules = tab[T_RULES]
+    deck = deck_of(tab)
     reset_round(st, hn, max_deficit, dealer)
     announce(tab, SEEN_ROUND_START, -1, 0)
     players = st[ST_PLAYERS]
@@ -196,7 +220,8 @@ def setup_round(tab, seats, rng, ev, dealer, shuffled=False):
 @engine_jit
 def play_turns(tab, seats, rng, ev):
     """Play from the current position to the round's end: won, void or capped."""
-    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
+    st = tab[T_ST]
+    rules = tab[T_RULES]
     max_turns = rules[R_MAX_TURNS]
     challenges = rules[R_WD4_CHALLENGE] != 0
     while st[ST_STATUS] < 0:

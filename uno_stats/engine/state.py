@@ -106,6 +106,8 @@ EVENT_FIELDS = 6
 # Rows of the table array ``tab`` (int64, table_width(deck) wide): every int64 work array of a
 # table lives in it, so compiled helpers pass one array instead of a dozen (numba copies
 # each array argument's descriptor on every call; with few arguments calls stay cheap).
+# A compiled function takes the rows it uses by name (``hn = tab[T_HN]``; ``tab[T_HANDS:]``
+# for the hands; checkpoint_rows and deck_of below for the two views with computed ends).
 T_ST = 0  # scalar state, indexed by ST_*
 T_HN = 1  # cards held, by seat (last: the scratch row's count)
 T_PILE = 2  # draw pile, top at ST_PILE_N - 1
@@ -136,22 +138,15 @@ def table_width(deck_cards: int) -> int:
 
 
 @engine_inline
-def views(tab):
-    """The named arrays inside ``tab`` (views, no copies)."""
-    st = tab[T_ST]
-    return (
-        st,
-        tab[T_HANDS:],
-        tab[T_HN],
-        tab[T_PILE],
-        tab[T_DISC],
-        tab[T_CAND],
-        tab[T_RANK],
-        tab[T_DEFICIT],
-        tab[T_CHECKPOINTS : T_CHECKPOINTS + N_CHECKPOINTS],
-        tab[T_RULES],
-        tab[T_DECK, : st[ST_DECK_N]],
-    )
+def checkpoint_rows(tab):
+    """The ``N_CHECKPOINTS`` rows of hand sizes by seat (a view of ``tab``)."""
+    return tab[T_CHECKPOINTS : T_CHECKPOINTS + N_CHECKPOINTS]
+
+
+@engine_inline
+def deck_of(tab):
+    """The deck's ``ST_DECK_N`` cards (a view of ``tab``'s deck row)."""
+    return tab[T_DECK, : tab[T_ST, ST_DECK_N]]
 
 
 class Table:

@@ -24,7 +24,7 @@ from uno_stats.engine.cards import (
 )
 from uno_stats.engine.jit import engine_inline, engine_jit
 from uno_stats.engine.legal import blocks_wd4, is_opponent, wd4_top_key
-from uno_stats.engine.rng import below, chance, tie_pick
+from uno_stats.engine.rng import NO_CANDIDATE, below, chance, pick_best, tie_pick
 from uno_stats.engine.rules import WD4_NONE
 from uno_stats.engine.strategy_table import (
     CHALLENGE_ALWAYS,
@@ -36,6 +36,9 @@ from uno_stats.engine.strategy_table import (
     S_VOLUNTARY_DRAW,
     strategy_id,
 )
+
+if N_COLORS != 4:  # choose_color and multi_moves.extend_move score the colors as a 4-tuple
+    raise ImportError("the strategies score four colors")
 
 RANDOM = strategy_id("random")
 BASIC = strategy_id("basic")
@@ -59,22 +62,7 @@ def strategy_of(seats, p):
 @engine_jit
 def _best_by_rank(cand, n, rank, rng):
     """The candidate with the highest ``rank[k]``, ties uniform: one draw, and only on a tie."""
-    best = rank[0]
-    ties = 1
-    for k in range(1, n):
-        r = rank[k]
-        if r > best:
-            best = r
-            ties = 1
-        elif r == best:
-            ties += 1
-    pick = tie_pick(ties, rng)
-    for k in range(n):
-        if rank[k] == best:
-            if pick == 0:
-                return cand[k]
-            pick -= 1
-    return cand[0]
+    return cand[max(0, pick_best(rank, n, rng))]
 
 
 @engine_jit
@@ -142,24 +130,23 @@ def choose_color(kind, hand, nxt, memory, rng):
         c = hand[i]
         if c < WILD:
             packed += 1 << (16 * CARD_COLOR[c])
-    best = -1
-    ties = 0
-    for color in range(N_COLORS):  # the commonest allowed color in hand, ties uniform
-        if (allowed >> color) & 1 == 0:
-            continue
-        count = (packed >> (16 * color)) & 0xFFFF
-        if count > best:
-            best = count
-            ties = 1
-        elif count == best:
-            ties += 1
-    pick = tie_pick(ties, rng)
-    for color in range(N_COLORS):
-        if (allowed >> color) & 1 != 0 and (packed >> (16 * color)) & 0xFFFF == best:
-            if pick == 0:
-                return color
-            pick -= 1
-    return 0
+    # the commonest allowed color in hand, ties uniform (one score per color: N_COLORS is 4)
+    scores = (
+        _color_score(packed, allowed, 0),
+        _color_score(packed, allowed, 1),
+        _color_score(packed, allowed, 2),
+        _color_score(packed, allowed, 3),
+    )
+    return max(0, pick_best(scores, N_COLORS, rng))
+
+
+@engine_inline
+def _color_score(packed, allowed, color):
+    """choose_color's score of ``color``: the cards of it in hand (``packed``: 16 bits per
+    color), or NO_CANDIDATE when ``allowed`` (a bit per color) leaves it out."""
+    if (allowed >> color) & 1 == 0:
+        return NO_CANDIDATE
+    return (packed >> (16 * color)) & 0xFFFF
 
 
 @engine_jit

@@ -24,8 +24,21 @@ _PLAY_HOW = {
     E.PLAY_DEFLECT: "deflects the pending draw with",
     E.PLAY_MULTI: "adds",
 }
-_LOSE_REASONS = ("skipped", "loses the turn to the penalty", "loses the turn (challenge lost)")
-_UNO = ("calls UNO", "forgets to call UNO, nobody catches it", "forgets to call UNO and is caught")
+_LOSE_REASONS = {
+    E.LOST_TO_SKIP: "skipped",
+    E.LOST_TO_PENALTY: "loses the turn to the penalty",
+    E.LOST_TO_CHALLENGE: "loses the turn (challenge lost)",
+}
+_UNO = {
+    E.UNO_CALLED: "calls UNO",
+    E.UNO_FORGOT: "forgets to call UNO, nobody catches it",
+    E.UNO_CAUGHT: "forgets to call UNO and is caught",
+}
+_TURNED_UP = {
+    E.TURN_UP_COVERED: "covered by the next card",
+    E.TURN_UP_KEPT: "opens the discard pile",
+    E.TURN_UP_RETURNED: "goes back; reshuffle",
+}
 
 
 def _direction(d: int) -> str:
@@ -77,8 +90,7 @@ def _line(ev: np.ndarray) -> str | None:
     if kind == E.EV_VOLUNTARY:
         return f"  {s} draws instead of playing"
     if kind == E.EV_TURN_UP:
-        what = ("covered by the next card", "opens the discard pile", "goes back; reshuffle")[b]
-        return f"turned up: {card_name(a)} ({what})"
+        return f"turned up: {card_name(a)} ({_TURNED_UP[b]})"
     if kind == E.EV_MULTI:
         return f"  {s} plays {a} cards together (multi-play), {card_name(c)} last, on top"
     if kind == E.EV_DEFLECT:

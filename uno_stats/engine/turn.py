@@ -28,6 +28,8 @@ from uno_stats.engine.events import (
     EV_PENALTY,
     EV_TURN,
     EV_VOLUNTARY,
+    LOST_TO_CHALLENGE,
+    LOST_TO_PENALTY,
     PLAY_DEFLECT,
     PLAY_DRAWN,
     PLAY_NORMAL,
@@ -92,8 +94,15 @@ from uno_stats.engine.state import (
     ST_WD4_PLAYER,
     ST_WD4_PREV_COLOR,
     ST_WD4_PREV_TOP,
+    T_CAND,
+    T_DISC,
+    T_HANDS,
+    T_HN,
     T_MEMORY,
-    views,
+    T_RANK,
+    T_RULES,
+    T_ST,
+    deck_of,
 )
 from uno_stats.engine.strategies import (
     SEEN_NO_PLAY,
@@ -149,7 +158,13 @@ def _deflects(card, color):
 @engine_inline
 def resolve_penalty(tab, p, seats, rng, ev):
     """Seat ``p`` owes the pending total: challenge (S7), stack (S6) or draw it."""
-    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
+    st = tab[T_ST]
+    hands = tab[T_HANDS:]
+    hn = tab[T_HN]
+    disc = tab[T_DISC]
+    cand = tab[T_CAND]
+    rules = tab[T_RULES]
+    deck = deck_of(tab)
     if (
         rules[R_WD4_CHALLENGE] != 0
         and st[ST_PEND_KIND] == 4
@@ -185,7 +200,7 @@ def resolve_penalty(tab, p, seats, rng, ev):
             draw_cards(tab, p, penalty, rng, ev, DRAW_CHALLENGE)
             if st[ST_STATUS] >= 0:  # S17
                 return TURN_LOST
-            emit(st, ev, EV_LOSE_TURN, p, 2, 0, 0, 0)
+            emit(st, ev, EV_LOSE_TURN, p, LOST_TO_CHALLENGE, 0, 0, 0)
             st[ST_CUR] = next_seat(st, p)
             return TURN_LOST
     top = disc[st[ST_DISC_N] - 1]
@@ -209,7 +224,7 @@ def resolve_penalty(tab, p, seats, rng, ev):
     if st[ST_STATUS] >= 0:  # S17: the pile ran out, the round is over
         return TURN_LOST
     if rules[R_STACK_VICTIM_SKIPS] != 0:
-        emit(st, ev, EV_LOSE_TURN, p, 1, 0, 0, 0)
+        emit(st, ev, EV_LOSE_TURN, p, LOST_TO_PENALTY, 0, 0, 0)
         st[ST_CUR] = next_seat(st, p)
         return TURN_LOST
     return CONTINUE_TURN
@@ -218,7 +233,10 @@ def resolve_penalty(tab, p, seats, rng, ev):
 @engine_inline
 def _try_mistake(tab, p, top, color, wd4_ok, seats, rng, ev):
     """S11: with probability ``mistake`` try an unplayable card, take it back, draw the penalty."""
-    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
+    st = tab[T_ST]
+    hands = tab[T_HANDS:]
+    hn = tab[T_HN]
+    rules = tab[T_RULES]
     if not chance(rng, seats[p, S_MISTAKE]):
         return
     size = hn[p]
@@ -250,7 +268,10 @@ def _draw_for_turn(tab, p, top, color, rng, ev):
     Counts the turn draw (``turn_draws``: one per turn on which at least one card was drawn,
     however many ``draw: until-playable`` takes) and its cards (``turn_draw_cards``).
     """
-    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
+    st = tab[T_ST]
+    hands = tab[T_HANDS:]
+    hn = tab[T_HN]
+    rules = tab[T_RULES]
     drew = False
     while True:
         card = draw_card(tab, p, rng, ev, DRAW_TURN)
@@ -272,7 +293,13 @@ def _draw_for_turn(tab, p, top, color, rng, ev):
 @engine_inline
 def normal_turn(tab, p, seats, rng, ev):
     """A normal turn of seat ``p``: play a legal card, or draw (and maybe play the drawn card)."""
-    st, hands, hn, pile, disc, cand, rank, max_deficit, checkpoints, rules, deck = views(tab)
+    st = tab[T_ST]
+    hands = tab[T_HANDS:]
+    hn = tab[T_HN]
+    disc = tab[T_DISC]
+    cand = tab[T_CAND]
+    rank = tab[T_RANK]
+    rules = tab[T_RULES]
     st[ST_TURNS] += 1
     top = disc[st[ST_DISC_N] - 1]
     color = st[ST_COLOR]

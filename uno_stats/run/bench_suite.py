@@ -4,9 +4,9 @@ Engine throughput (rounds/s) for every preset and every strategy on one worker; 
 default table on 1 and 2 workers (the scaling ratio); whole ``uno-stats run`` commands
 against the engine alone at the same worker count; start-up times (``--help``,
 ``validate``, a cached and a cold ``run``); peak memory of a large and a small run; and,
-when a C compiler and ``../shared/limit/uno_c.c`` (beside the project folder) exist, the
-minimal C loop as a yardstick. Whole commands run in subprocesses, as a user types them.
-Sizes scale with ``games`` so that a quick run is possible.
+given the source of the minimal C loop of the official rules (``bench --report --yardstick
+PATH``) and a C compiler, that loop as a yardstick. Whole commands run in subprocesses, as
+a user types them. Sizes scale with ``games`` so that a quick run is possible.
 """
 
 from __future__ import annotations
@@ -36,8 +36,6 @@ from uno_stats.run.bench import (
 
 PROJECT = Path(__file__).resolve().parents[2]
 """The project folder (the one holding ``uno_stats/``)."""
-YARDSTICK = PROJECT.parent / "shared" / "limit" / "uno_c.c"
-"""The minimal C loop of the official rules, read where it lies (never copied in)."""
 START_GAMES = 2000
 """Games of the start-up runs (a first taste of the tool)."""
 QUICK_REPEATS = 5
@@ -237,8 +235,9 @@ def measure_end_to_end(suite: Suite, folder: Path) -> None:
     """Whole ``uno-stats run`` commands (Parquet, summary, start-up) against the engine alone
     at the same worker count, in pairs: each run right after an engine-only timing of the same
     rounds of the same table, the worker counts taking turns, and the median of the paired
-    ratios kept. This VM's speed drifts by 15% or more within minutes, so a run set against an
-    engine figure measured minutes before would measure the drift as much as the run."""
+    ratios kept. A shared machine's speed drifts within minutes (docs/PERFORMANCE.md), so a
+    run set against an engine figure measured minutes before would measure the drift as much
+    as the run."""
     from uno_stats.run.scenario import load_scenario
 
     path, name = _table_file(folder)
@@ -532,16 +531,29 @@ def measure_costs(suite: Suite, folder: Path) -> None:
     ]
 
 
+def yardstick_loop(suite: Suite, folder: Path, source: Path | None) -> Path | None:
+    """The C loop compiled from ``source`` into ``folder`` (:func:`build_yardstick`); None,
+    noted in ``suite.skipped``, when no source was given or it could not be built."""
+    if source is None:
+        suite.skipped.append("C yardstick: not timed (bench --report --yardstick PATH times one)")
+        return None
+    return build_yardstick(suite, folder, source)
+
+
 def run_suite(
     games: int,
     repeat: int = 1,
     workers: int = 2,
     cold: bool = True,
-    yardstick: Path = YARDSTICK,
+    yardstick: Path | None = None,
     scheduler: str | None = None,
     progress: Any = None,
 ) -> Suite:
-    """Take every measurement of the bench report; ``progress(text)`` hears each step."""
+    """Take every measurement of the bench report; ``progress(text)`` hears each step.
+
+    ``yardstick`` is the C loop's source, read where it lies (never copied in); without one
+    the yardstick is not timed (the report says so).
+    """
     from uno_stats.engine.rules import PRESET_NAMES
     from uno_stats.engine.strategy_table import STRATEGIES
 
@@ -550,7 +562,7 @@ def run_suite(
     suite = Suite(games, repeat, machine_info())
     with tempfile.TemporaryDirectory(prefix="uno-bench-") as tmp:
         folder = Path(tmp)
-        c_loop = build_yardstick(suite, folder, yardstick)
+        c_loop = yardstick_loop(suite, folder, yardstick)
         steps = (
             (
                 "engine speed by preset and strategy",
@@ -565,7 +577,9 @@ def run_suite(
             ("peak memory", lambda: measure_memory(suite, folder)),
             (
                 "C yardstick",
-                lambda: measure_yardstick(suite, c_loop, yardstick) if c_loop else None,
+                lambda: (
+                    measure_yardstick(suite, c_loop, yardstick) if c_loop and yardstick else None
+                ),
             ),
         )
         for label, step in steps:

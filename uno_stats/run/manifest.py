@@ -119,6 +119,16 @@ def field_digests(data: dict[str, Any]) -> dict[str, str]:
     return out
 
 
+def _patches(data: dict[str, Any], path: Path) -> list[str] | None:
+    """The optional ``numba_patches`` key (older manifests have none): a list of names."""
+    value = data.get("numba_patches")
+    if value is not None and not (
+        isinstance(value, list) and all(isinstance(v, str) for v in value)
+    ):
+        raise ResultsError(f"{path}: manifest key 'numba_patches' must list patch names")
+    return value
+
+
 @dataclass
 class Manifest:
     """One run folder: its scenario (a single run or one sweep point), progress and provenance.
@@ -150,6 +160,7 @@ class Manifest:
     wall_time_s: float = 0.0
     games_per_s: float | None = None
     scenario_fields: dict[str, str] | None = field(default=None, metadata={"optional": True})
+    numba_patches: list[str] | None = field(default=None, metadata={"optional": True})
     source: Path | None = field(default=None, compare=False)
 
     @cached_property
@@ -177,6 +188,7 @@ class Manifest:
         """Parse a run folder's manifest; any missing or mistyped key, or a recorded scenario
         that does not match the folder's ``config_hash``, is a :class:`ResultsError`."""
         values = _checked(data, path, *json_types(cls))
+        values["numba_patches"] = _patches(data, path)
         values["scenario_data"] = values.pop("scenario")
         values["wall_time_s"] = float(values["wall_time_s"])
         if values["games_per_s"] is not None:

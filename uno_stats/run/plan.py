@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from uno_stats import engine
-from uno_stats.engine.jit import engine_source_hash
+from uno_stats.engine import jit, numba_patches
 from uno_stats.errors import ResultsError, RunError, shortened
 from uno_stats.run.manifest import (
     MANIFEST,
@@ -113,8 +113,9 @@ def plan_chunks(run: int, games: int, chunk_size: int) -> Iterator[Chunk]:
 
 
 def engine_hash() -> str:
-    """Fingerprint of the engine's source: parts played by different engine code never mix."""
-    return engine_source_hash()
+    """Fingerprint of the engine's source and numba patches: parts played by different engine
+    code never mix."""
+    return jit.engine_hash()
 
 
 def config_hash(scenario: Scenario, chunk_size: int) -> str:
@@ -290,6 +291,7 @@ def new_manifest(scenario: Scenario, chunk_size: int, point: SweepPoint | None =
         chunks=math.ceil(scenario.games / chunk_size),
         config_hash=config_hash(scenario, chunk_size),
         engine_hash=engine_hash(),
+        numba_patches=list(numba_patches.selected()),
         created=_now(),
         run_id=uuid.uuid4().hex[:16],
         sweep_label=point.label if point is not None else None,

@@ -149,7 +149,7 @@ RULE_CASES: tuple[GoldenCase, ...] = (
         games=(18,),
         rules={"opening_action": "redraw"},
         key="opening_action",
-        witness=_has(E.EV_TURN_UP, b=0),
+        witness=_has(E.EV_TURN_UP, b=E.TURN_UP_COVERED),
         shows="an opening action card is covered by the next card turned",
     ),
     GoldenCase(
