@@ -114,3 +114,13 @@ def test_readme_links_every_shipped_report() -> None:
     assert set(_make_list("REPORT_SCENARIOS")) <= shipped
     assert sorted(n for n in shipped if f"(reports/{n}/report.md)" not in README) == []
     assert all((ROOT / "scenarios" / f"{n}.yaml").exists() for n in _make_list("REPORT_SCENARIOS"))
+
+
+def test_readme_states_the_coverage_floor() -> None:
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["coverage"]
+    floor = config["report"]["fail_under"]
+    assert config["run"]["branch"] is True and floor >= 94
+    assert f"the floor (`fail_under` in `pyproject.toml`) is {floor}%" in README
+    assert "make coverage" in (ROOT / ".ci" / "run").read_text()
