@@ -210,3 +210,103 @@ def test_run_check_progress_and_completeness() -> None:
     assert not check.complete
     check.good |= {i: Path(f"p{i}") for i in range(3, 8)}
     assert check.complete
+
+
+def folder_with(tmp_path: Path, m: Manifest, chunks: list[int]) -> Path:
+    from uno_stats.run.manifest import write_manifest
+
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    write_manifest(tmp_path, m)
+    for chunk in chunks:
+        write(tmp_path, m, chunk)
+    return tmp_path
+
+
+def test_verified_runs_count_what_the_disk_holds(tmp_path: Path, manifest: Manifest) -> None:
+    from uno_stats.run.verify import incomplete_error, run_notes, verified_runs
+
+    folder = folder_with(tmp_path, replace(manifest, rows=999, complete=True), [0, 2])
+    (run,) = verified_runs(folder)
+    assert run.path == folder and run.check is not None
+    # the manifest as the disk has it (a killed run's manifest may claim more)
+    assert (run.manifest.rows, run.manifest.chunks_done, run.manifest.complete) == (150, 2, False)
+    assert run.name == "t (incomplete: 2 of 3 chunks, 150 of 250 games)"
+    assert incomplete_error([run]) == (
+        f"{folder}: incomplete run, 2 of 3 chunks, 150 of 250 games; finish it by running "
+        "the same run command again, or pass --allow-incomplete"
+    )
+    assert incomplete_error([run, run]) == (
+        f"{folder}: incomplete run, 2 of 3 chunks, 150 of 250 games (and 1 more); finish it "
+        "by running the same run command again, or pass --allow-incomplete"
+    )
+    assert run_notes([run]) == [
+        f"{folder} is incomplete: 2 of 3 chunks, 150 of 250 games; run the same run command "
+        "again to finish it"
+    ]
+    part_path(folder, 1).write_bytes(b"")
+    (run,) = verified_runs(folder)
+    assert run_notes([run])[0].startswith(f"{part_path(folder, 1)} not counted: unreadable (")
+    write(folder, manifest, 1)
+    (whole,) = verified_runs(folder)
+    assert whole.complete and whole.manifest.complete and whole.manifest.rows == 250
+    assert incomplete_error([whole]) is None and run_notes([whole]) == []
+
+
+def test_verified_runs_refuse_folders_without_good_parts(
+    tmp_path: Path, manifest: Manifest
+) -> None:
+    from uno_stats.errors import ResultsError
+    from uno_stats.run.verify import verified_runs
+
+    folder = folder_with(tmp_path / "bad", manifest, [0, 1])
+    for chunk in (0, 1):
+        part_path(folder, chunk).write_bytes(b"")
+    with pytest.raises(ResultsError) as info:
+        verified_runs(folder)
+    assert str(info.value).startswith(
+        f"{folder}: no valid result parts (2 failed verification, first part-000000.parquet: "
+        "unreadable ("
+    )
+    assert str(info.value).endswith("); rerun the same run command to redo them")
+    empty = folder_with(tmp_path / "empty", manifest, [])
+    with pytest.raises(ResultsError) as info:
+        verified_runs(empty)
+    assert str(info.value) == (
+        f"{empty}: no result parts yet (0 of 3 chunks, 0 of 250 games); run the same run "
+        "command again to finish the run"
+    )
+
+
+def test_verified_runs_of_files_and_missing_folders(tmp_path: Path) -> None:
+    from uno_stats.errors import ResultsError
+    from uno_stats.run.verify import verified_runs
+
+    for name, hint in (
+        ("s.yaml", "; run it first (uno-stats run FILE) and give OUT/<name>"),
+        ("s.yml", "; run it first (uno-stats run FILE) and give OUT/<name>"),
+        ("notes.txt", ""),
+    ):
+        path = tmp_path / name
+        path.write_text("x")
+        with pytest.raises(ResultsError) as info:
+            verified_runs(path)
+        assert str(info.value) == f"{path}: a file, not a results folder{hint}"
+    with pytest.raises(ResultsError) as info:
+        verified_runs(tmp_path / "missing")
+    assert str(info.value) == f"{tmp_path / 'missing'}: no such results folder"
+
+
+def test_verified_runs_of_a_sweep_folder(tmp_path: Path, manifest: Manifest) -> None:
+    from uno_stats.run.manifest import SweepManifest, write_manifest
+    from uno_stats.run.verify import verified_runs
+
+    labels = ["players=2", "players=3"]
+    write_manifest(
+        tmp_path, SweepManifest("t", "0.1.0", 1, 250, {"players": [2, 3]}, labels, "h" * 16)
+    )
+    for label, chunks in zip(labels, ([0, 1, 2], [1]), strict=True):
+        folder_with(tmp_path / label, replace(manifest, sweep_label=label), chunks)
+    runs = verified_runs(tmp_path)
+    assert [r.path for r in runs] == [tmp_path / label for label in labels]
+    assert [r.complete for r in runs] == [True, False]
+    assert [r.manifest.rows for r in runs] == [250, 100]
