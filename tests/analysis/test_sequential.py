@@ -47,6 +47,14 @@ def test_cs_radius_is_the_theorems_half_width() -> None:
     assert float(cs_radius(4, 1.0, 0.25)) == pytest.approx(math.sqrt(math.log(math.sqrt(2) / 0.05)))
 
 
+def test_cs_radius_of_a_whole_number_count_does_not_overflow() -> None:
+    """t arrives as a count (an integer): t^2 must not wrap around in int64."""
+    t = 2**33
+    assert cs_radius(t, 1.0, 1e-6) == pytest.approx(radius(float(t), 1.0, 1e-6), rel=1e-12)
+    got = cs_radius(np.array([t], dtype=np.int64), np.array([2]), 1e-6)
+    np.testing.assert_allclose(got, [radius(float(t), 2.0, 1e-6)], rtol=1e-12)
+
+
 def test_cs_radius_of_no_observations_is_infinite_without_a_warning() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -107,10 +115,13 @@ def test_confidence_sequence_is_the_mean_plus_minus_the_radius() -> None:
         (-2.0, -0.5, 1.0, None, "different"),
         (-0.5, 2.0, 1.0, None, ""),
         (0.0, 2.0, 1.0, None, ""),  # touching zero does not exclude it
+        (-2.0, 0.0, 1.0, None, ""),
+        (-2.0, 0.5, 1.0, None, ""),
         (0.5, 2.0, 0.0, None, ""),  # no spread yet: nothing is decided
         (1.5, 3.0, 1.0, 1.0, "different"),
         (-3.0, -1.5, 1.0, 1.0, "different"),
         (1.0, 3.0, 1.0, 1.0, ""),  # touching the margin
+        (-3.0, -1.0, 1.0, 1.0, ""),
         (-0.5, 0.5, 1.0, 1.0, "same"),
         (-1.0, 0.5, 1.0, 1.0, ""),
         (-0.5, 1.0, 1.0, 1.0, ""),
