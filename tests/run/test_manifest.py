@@ -51,9 +51,18 @@ def test_a_sweep_manifest_round_trips(tmp_path: Path) -> None:
     assert data["sweep"] is True and "source" not in data
     back = read_manifest(tmp_path)
     assert isinstance(back, SweepManifest) and back == s and back.games_per_s is None
-    assert isinstance(back.wall_time_s, float)
+    assert isinstance(back.wall_time_s, float) and back.source == tmp_path / MANIFEST
     with pytest.raises(ResultsError, match=r": a sweep folder, not a single run$"):
         read_run_manifest(tmp_path)
+    write_manifest(tmp_path, replace(s, games_per_s=5))
+    rate = read_manifest(tmp_path)
+    assert isinstance(rate, SweepManifest) and rate.games_per_s == 5.0
+    assert isinstance(rate.games_per_s, float)
+    del data["axes"]
+    write_raw(tmp_path, data)
+    with pytest.raises(ResultsError) as info:
+        read_manifest(tmp_path)
+    assert str(info.value) == f"{tmp_path / MANIFEST}: manifest has no 'axes'; rerun with --fresh"
 
 
 def test_display_name() -> None:
@@ -81,6 +90,7 @@ def test_every_key_of_a_run_manifest_is_required(tmp_path: Path, key: str) -> No
     [
         ("seed", "1", "int"),
         ("seed", True, "int"),  # JSON true is no number
+        ("name", True, "str"),  # nor a string
         ("name", None, "str"),
         ("sweep_label", 3, "str or null"),
         ("wall_time_s", "fast", "int or float"),
