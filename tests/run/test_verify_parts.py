@@ -310,3 +310,72 @@ def test_verified_runs_of_a_sweep_folder(tmp_path: Path, manifest: Manifest) -> 
     assert [r.path for r in runs] == [tmp_path / label for label in labels]
     assert [r.complete for r in runs] == [True, False]
     assert [r.manifest.rows for r in runs] == [250, 100]
+
+
+def test_first_line_of_an_error() -> None:
+    from uno_stats.run.verify import _first_line
+
+    assert _first_line(ValueError("  one\ntwo  ")) == "one"
+    assert _first_line(ValueError("x" * 300 + "\nmore")) == "x" * 200
+    assert _first_line(KeyError()) == "KeyError"
+
+
+def test_unreadable_parts_say_what_the_reader_said(tmp_path: Path, manifest: Manifest) -> None:
+    path = part_path(tmp_path, 0)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"not parquet")
+    with pytest.raises(ValueError) as info:
+        read_part_meta(path)
+    assert "magic bytes" in str(info.value)
+    table = arrow_table(columns(0, 100), PLAYERS)
+    pq.write_table(table.replace_schema_metadata({PART_META_KEY: b'{"run_id": 1}'}), path)
+    with pytest.raises(ValueError) as info:
+        read_part_meta(path)
+    assert "missing" in str(info.value) and "required positional argument" in str(info.value)
+
+
+def test_game_bounds_span_every_row_group(tmp_path: Path) -> None:
+    from uno_stats.run.verify import _game_bounds
+
+    path = tmp_path / "p.parquet"
+    table = arrow_table(columns(100, 100), PLAYERS)
+    pq.write_table(table, path, row_group_size=30)
+    assert pq.read_metadata(path).num_row_groups == 4
+    assert _game_bounds(pq.read_metadata(path)) == (100, 199)
+    reversed_games = table.take(list(range(99, -1, -1)))
+    pq.write_table(reversed_games, path, row_group_size=30)
+    assert _game_bounds(pq.read_metadata(path)) == (100, 199)
+    pq.write_table(table, path, write_statistics=False)
+    assert _game_bounds(pq.read_metadata(path)) is None
+    pq.write_table(table.slice(0, 0), path)
+    assert _game_bounds(pq.read_metadata(path)) is None
+    pq.write_table(table.drop(["game"]), path)
+    assert _game_bounds(pq.read_metadata(path)) is None
+
+
+def test_a_bad_part_does_not_stop_the_check_of_the_next(
+    tmp_path: Path, manifest: Manifest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from uno_stats.run import verify
+
+    for chunk in range(3):
+        write(tmp_path, manifest, chunk)
+    part_path(tmp_path, 0).write_bytes(b"")
+    check = check_run(tmp_path, manifest)
+    assert sorted(check.good) == [1, 2] and [b.path for b in check.bad] == [part_path(tmp_path, 0)]
+    real = verify.data_digest
+
+    def refuse_part_1(path: Path, size: int) -> str:
+        if path == part_path(tmp_path, 1):
+            raise PermissionError(13, "Permission denied")
+        return real(path, size)
+
+    monkeypatch.setattr(verify, "data_digest", refuse_part_1)
+    check = check_run(tmp_path, manifest)
+    assert sorted(check.good) == [2]
+    assert [(b.path.name, b.reason) for b in check.bad] == [
+        ("part-000000.parquet", check.bad[0].reason),
+        ("part-000001.parquet", "cannot read (Permission denied)"),
+    ]
+    monkeypatch.setattr(verify, "data_digest", lambda path, size: (_ for _ in ()).throw(OSError()))
+    assert check_run(tmp_path, manifest).bad[-1].reason == "cannot read ()"
