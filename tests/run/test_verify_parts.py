@@ -379,3 +379,32 @@ def test_a_bad_part_does_not_stop_the_check_of_the_next(
     ]
     monkeypatch.setattr(verify, "data_digest", lambda path, size: (_ for _ in ()).throw(OSError()))
     assert check_run(tmp_path, manifest).bad[-1].reason == "cannot read ()"
+
+
+def test_verified_runs_check_digests_unless_told_not_to(tmp_path: Path, manifest: Manifest) -> None:
+    from uno_stats.run.verify import verified_runs
+
+    folder = folder_with(tmp_path, manifest, [0, 1])
+    path = part_path(folder, 0)
+    data = bytearray(path.read_bytes())
+    data[100] ^= 0xFF
+    path.write_bytes(bytes(data))
+    (deep,) = verified_runs(folder)
+    assert deep.check is not None and sorted(deep.check.good) == [1]
+    (shallow,) = verified_runs(folder, deep=False)
+    assert shallow.check is not None and sorted(shallow.check.good) == [0, 1]
+
+
+def test_run_notes_of_unverified_and_locked_runs(tmp_path: Path, manifest: Manifest) -> None:
+    from uno_stats.run.lock import folder_lock
+    from uno_stats.run.results import Run
+    from uno_stats.run.verify import run_notes, verified_runs
+
+    assert run_notes([Run(tmp_path, replace(manifest, complete=True))]) == []
+    folder = folder_with(tmp_path, manifest, [0])
+    (run,) = verified_runs(folder)
+    with folder_lock(folder):
+        assert run_notes([run]) == [
+            f"{folder} is incomplete (a run is writing it now): 1 of 3 chunks, 100 of 250 "
+            "games; run the same run command again to finish it"
+        ]
