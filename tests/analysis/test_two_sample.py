@@ -198,3 +198,26 @@ def test_means_of_single_values_have_no_spread() -> None:
     assert d.baseline.value == 10.5 and d.baseline.n == 2
     assert d.baseline.low == pytest.approx(10.5 - 12.706204736174707 * 0.5)  # t(1) x sd / sqrt 2
     assert np.isfinite(d.difference.low)
+
+
+def test_paired_rates_with_discordance_both_ways() -> None:
+    spec = metric_spec("void_rate")
+    a = frame(["void", "void", "won", "won", "void", "won"])  # games 0, 1, 4 void
+    b = frame(["void", "won", "void", "void", "won", "won"])  # games 0, 2, 3 void
+    c = compare_rates(a, b, spec, paired_values(a, b, spec))
+    assert c.baseline == proportion(3, 6) and c.other == proportion(3, 6)
+    diff = mt.newcombe_paired(1, 2, 2, 1)  # both, only a, only b, neither
+    assert (c.difference.value, c.difference.low, c.difference.high) == pytest.approx(
+        tuple(map(float, diff))
+    )
+    assert c.status == "tested" and c.direction == 0
+
+
+def test_paired_means_of_two_pairs_have_a_spread() -> None:
+    spec = metric_spec("mean_turns")
+    a = frame(["won", "won"])  # turns 10, 11
+    b = a.with_columns(pl.Series("turns", [12, 15], dtype=pl.UInt32))
+    c = compare_means(a, b, spec, paired_values(a, b, spec))
+    assert c.baseline.low == pytest.approx(10.5 - 12.706204736174707 * 0.5)
+    assert c.other.low == pytest.approx(13.5 - 12.706204736174707 * 1.5)
+    assert c.difference.value == 3.0 and np.isfinite(c.difference.low)
