@@ -221,3 +221,71 @@ def test_paired_means_of_two_pairs_have_a_spread() -> None:
     assert c.baseline.low == pytest.approx(10.5 - 12.706204736174707 * 0.5)
     assert c.other.low == pytest.approx(13.5 - 12.706204736174707 * 1.5)
     assert c.difference.value == 3.0 and np.isfinite(c.difference.low)
+
+
+def _with_turns(lf: pl.LazyFrame, turns: list[int]) -> pl.LazyFrame:
+    return lf.with_columns(pl.Series("turns", turns, dtype=pl.UInt32))
+
+
+def test_paired_distributions_against_scipy() -> None:
+    from scipy import stats as st
+
+    from uno_stats.analysis.two_sample import compare_distributions
+
+    spec = metric_spec("dist_turns")
+    x = [10, 12, 9, 20, 15, 11, 30, 8, 14, 13]
+    d = [1, -1, 2, 3, -2, 1, 0, 4, 1, 5]
+    a = _with_turns(frame(["won"] * 10), x)
+    b = _with_turns(frame(["won"] * 10), [xi + di for xi, di in zip(x, d, strict=True)])
+    c = compare_distributions(a, b, spec, paired_values(a, b, spec))
+    nonzero = np.array([v for v in d if v])
+    ranks = st.rankdata(np.abs(nonzero))
+    plus, minus = ranks[nonzero > 0].sum(), ranks[nonzero < 0].sum()
+    ref = st.wilcoxon(nonzero, zero_method="wilcox", method="approx")
+    assert (c.test, c.effect_name, c.status, c.paired) == (
+        "Wilcoxon signed-rank",
+        "matched-pairs r",
+        "tested",
+        True,
+    )
+    assert (c.statistic, c.p) == pytest.approx((float(ref.statistic), float(ref.pvalue)))
+    assert c.effect == pytest.approx((plus - minus) / (plus + minus)) and c.direction == 1
+    assert (c.baseline.value, c.baseline.n) == (float(np.mean(x)), 10)
+    assert c.other.value == pytest.approx(np.mean(x) + np.mean(d)) and c.other.n == 10
+    assert math.isnan(c.baseline.low) and math.isnan(c.other.high)
+    assert math.isnan(c.difference.value) and math.isnan(c.ratio.value)
+
+
+def test_independent_distributions_against_scipy() -> None:
+    from scipy import stats as st
+
+    from uno_stats.analysis.two_sample import compare_distributions
+
+    spec = metric_spec("dist_turns")
+    xa, xb = [10, 12, 9, 20, 15, 11, 30, 8], [14, 13, 22, 25, 11, 40]
+    a = _with_turns(frame(["won"] * 8), xa)
+    b = _with_turns(frame(["won"] * 6), xb)
+    c = compare_distributions(a, b, spec, None)
+    ref = st.mannwhitneyu(xb, xa, method="asymptotic")
+    assert (c.test, c.effect_name, c.paired) == ("Mann-Whitney U", "rank-biserial r", False)
+    assert (c.statistic, c.p) == pytest.approx((float(ref.statistic), float(ref.pvalue)))
+    assert c.effect == pytest.approx(2 * float(ref.statistic) / 48 - 1)
+    assert (c.baseline.value, c.other.value) == pytest.approx((np.mean(xa), np.mean(xb)))
+    assert (c.baseline.n, c.other.n, c.direction) == (8, 6, 1)
+    assert math.isnan(c.baseline.low) and math.isnan(c.other.low)
+
+
+def test_distributions_zero_everywhere_are_absent() -> None:
+    from uno_stats.analysis.two_sample import compare_distributions
+
+    spec = metric_spec("dist_turns")
+    zeros = _with_turns(frame(["won"] * 4), [0, 0, 0, 0])
+    some = _with_turns(frame(["won"] * 4), [0, 1, 0, 0])
+    absent = compare_distributions(zeros, zeros, spec, None)
+    assert absent.status == "absent" and math.isnan(absent.p)
+    assert compare_distributions(zeros, some, spec, None).status == "tested"
+    assert compare_distributions(some, zeros, spec, None).status == "tested"
+    paired = compare_distributions(zeros, zeros, spec, paired_values(zeros, zeros, spec))
+    assert paired.status == "absent"
+    same = compare_distributions(some, some, spec, paired_values(some, some, spec))
+    assert same.status == "identical" and math.isnan(same.statistic)
