@@ -262,7 +262,7 @@ def test_independent_distributions_against_scipy() -> None:
     from uno_stats.analysis.two_sample import compare_distributions
 
     spec = metric_spec("dist_turns")
-    xa, xb = [10, 12, 9, 20, 15, 11, 30, 8], [14, 13, 22, 25, 11, 40]
+    xa, xb = [10, 12, 9, 20, 15, 11, 30, 8], [14, 13, 22, 25, 16, 40]  # no ties: asymptotic p
     a = _with_turns(frame(["won"] * 8), xa)
     b = _with_turns(frame(["won"] * 6), xb)
     c = compare_distributions(a, b, spec, None)
@@ -273,6 +273,9 @@ def test_independent_distributions_against_scipy() -> None:
     assert (c.baseline.value, c.other.value) == pytest.approx((np.mean(xa), np.mean(xb)))
     assert (c.baseline.n, c.other.n, c.direction) == (8, 6, 1)
     assert math.isnan(c.baseline.low) and math.isnan(c.other.low)
+    assert math.isnan(c.baseline.high) and math.isnan(c.other.high)
+    exact = st.mannwhitneyu(xb, xa, method="exact").pvalue
+    assert abs(c.p - exact) > 1e-5  # the asymptotic p, not the exact one small samples get
 
 
 def test_distributions_zero_everywhere_are_absent() -> None:
@@ -289,3 +292,15 @@ def test_distributions_zero_everywhere_are_absent() -> None:
     assert paired.status == "absent"
     same = compare_distributions(some, some, spec, paired_values(some, some, spec))
     assert same.status == "identical" and math.isnan(same.statistic)
+
+
+def test_empty_distributions_name_what_is_missing() -> None:
+    from uno_stats.analysis.two_sample import compare_distributions
+
+    spec = metric_spec("dist_turns")
+    empty = frame([])
+    with pytest.raises(ResultsError, match=r"^no values of turns in these results"):
+        compare_distributions(empty, empty, spec, None)
+    pairs = paired_values(empty, empty, spec)
+    with pytest.raises(ResultsError, match=r"^no paired values of turns in these results"):
+        compare_distributions(empty, empty, spec, pairs)
