@@ -1,1 +1,38 @@
-"""uno-stats: settle UNO house-rule debates with data."""
+"""uno-stats: settle UNO house-rule debates with data.
+
+The library API (see README "From Python (a notebook)"), importable without loading numpy,
+polars or numba::
+
+    import uno_stats as uno
+
+    results = uno.simulate(uno.load_scenario("scenarios/stacking-all.yaml"), games=20_000)
+    uno.summarise(results)  # a polars DataFrame
+
+:func:`load_scenario`, :func:`simulate`, :func:`open_results`, :func:`summarise`, :func:`compare`
+and :func:`settle` are defined in :mod:`uno_stats.api`; their names stay here when the
+modules behind them move.
+"""
+
+from uno_stats.api import (
+    Results,
+    Scenario,
+    Settled,
+    compare,
+    load_scenario,
+    open_results,
+    settle,
+    simulate,
+    summarise,
+)
+
+__all__ = [
+    "Results",
+    "Scenario",
+    "Settled",
+    "compare",
+    "load_scenario",
+    "open_results",
+    "settle",
+    "simulate",
+    "summarise",
+]

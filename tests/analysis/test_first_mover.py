@@ -124,3 +124,62 @@ def test_derived_direction_matches_the_engine(players: int, preset: str, target:
     assert math.isclose(sum(e.value for e in derived.positions or ()), 1.0)
     assert derived.first_wins == int((won["winner"] == won["first_player"]).sum())
     assert np.isclose(derived.seat0_first.value, float((won["first_player"] == 0).mean()))
+
+
+def test_every_field_by_hand_with_the_default_rules() -> None:
+    """No rules given: apply and dealer-starts, the presets' common reading."""
+    lf = frame(first=[0, 1, 3, 3, 0, 1], dealer=[3] * 6, winner=[0, 2, 2, 3, 1, -1], players=4)
+    f = first_mover(lf, 4)
+    assert (f.players, f.n_won, f.fair, f.wins, f.note) == (4, 5, 0.25, (2, 3, 0, 0), None)
+    assert f.edge.n == 5 and f.edge.high == pytest.approx(f.first.high - 0.25)
+    assert f.positions is not None
+    assert [p.value for p in f.positions] == pytest.approx([0.4, 0.6, 0.0, 0.0])
+    assert all(p.n == 5 for p in f.positions)
+    assert f.seat0_first.n == 5 and f.first.n == 5
+    assert f.chi_square is not None
+    assert f.chi_square.p == pytest.approx(st.chisquare([2, 3, 0, 0]).pvalue)
+
+
+def test_the_ambiguous_table_says_why() -> None:
+    rules = {"opening_action": "apply", "opening_reverse": "dealer-right-starts"}
+    f = first_mover(frame([1], [2], [1], 3), 3, rules)
+    assert f.note == (
+        "3 players with opening_reverse: dealer-right-starts: a Skip or Draw Two start and a "
+        "Reverse start both put the first turn two seats after the dealer, so the starting "
+        "direction is unknown; only the first mover's share is reported"
+    )
+    assert f.wins is None and f.first_wins == 1 and f.edge_p == pytest.approx(1 / 3)
+
+
+def test_three_players_are_unambiguous_otherwise() -> None:
+    lf = frame(first=[2, 2], dealer=[2, 2], winner=[1, 1], players=3)  # offset 0
+    # dealer-starts: offset 0 is a Reverse start, counterclockwise: seat 1 is position 1
+    assert first_mover(lf, 3, {"opening_reverse": "dealer-starts"}).wins == (0, 2, 0)
+    # redraw: always clockwise, even with dealer-right-starts: seat 1 is position 2
+    f = first_mover(lf, 3, {"opening_action": "redraw", "opening_reverse": "dealer-right-starts"})
+    assert f.note is None and f.wins == (0, 0, 2)
+
+
+def test_the_direction_column_wins_over_the_rules() -> None:
+    lf = frame(first=[0, 0], dealer=[3, 3], winner=[1, 3], players=4).with_columns(
+        pl.Series("first_direction", [-1, -1])
+    )
+    # counterclockwise from seat 0: seat 3 is position 1, seat 1 is position 3
+    assert first_mover(lf, 4, {"opening_action": "redraw"}).wins == (0, 1, 0, 1)
+    plain = lf.drop("first_direction")
+    assert first_mover(plain, 4, {"opening_action": "redraw"}).wins == (0, 1, 0, 1)
+    one_way = lf.with_columns(pl.Series("first_direction", [1, -1]))
+    assert first_mover(one_way, 4).wins == (0, 2, 0, 0)
+
+
+def test_two_players_any_start() -> None:
+    lf = frame(first=[1, 0, 1], dealer=[1, 1, 1], winner=[0, 0, 1], players=2)
+    f = first_mover(lf, 2, {"opening_reverse": "dealer-starts"})
+    assert f.wins == (2, 1) and f.first_wins == 2 and f.seat0_first.value == pytest.approx(1 / 3)
+
+
+def test_no_won_round_is_a_one_line_error() -> None:
+    from uno_stats.errors import ResultsError
+
+    with pytest.raises(ResultsError, match=r"^no won rounds in these results \(empty results\?\)$"):
+        first_mover(frame([0, 1], [3, 3], [-1, -1], 4), 4)

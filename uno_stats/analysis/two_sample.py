@@ -86,6 +86,51 @@ def _ok_n(n: int, what: str) -> None:
     require_rows(n, what)
 
 
+def _comparison(
+    spec: MetricSpec,
+    pairs: pl.DataFrame | None,
+    status: str,
+    *,
+    baseline: Estimate,
+    other: Estimate,
+    difference: Estimate,
+    ratio: Estimate,
+    test: str,
+    statistic: float,
+    p: float,
+    effect_name: str,
+    effect: float,
+    direction: int,
+    tost: tuple[float, float] = (math.nan, math.nan),
+    unit: str | None = None,
+) -> MetricComparison:
+    """The comparison record of one metric: the spec's names, paired when ``pairs`` is given;
+    a statistic and p-value (which Holm later adjusts) only when ``status`` is ``tested``."""
+    if status != "tested":
+        statistic, p = math.nan, math.nan
+    return MetricComparison(
+        metric=spec.key,
+        label=spec.label,
+        kind=spec.kind,
+        unit=spec.unit if unit is None else unit,
+        baseline=baseline,
+        other=other,
+        difference=difference,
+        ratio=ratio,
+        test=test,
+        statistic=statistic,
+        p=p,
+        effect_name=effect_name,
+        effect=effect,
+        p_holm=p,
+        question=spec.question,
+        paired=pairs is not None,
+        status=status,
+        direction=direction,
+        tost=tost,
+    )
+
+
 def compare_means(
     a_lf: pl.LazyFrame, b_lf: pl.LazyFrame, spec: MetricSpec, pairs: pl.DataFrame | None
 ) -> MetricComparison:
@@ -119,13 +164,10 @@ def compare_means(
     effect = delta / pooled if pooled > 0 else (0.0 if delta == 0 else math.nan)
     absent = ma == 0 and mb == 0 and sa == 0 and sb == 0
     status = "absent" if absent else ("identical" if identical else "tested")
-    if status != "tested":
-        stat, p = math.nan, math.nan
-    return MetricComparison(
-        metric=spec.key,
-        label=spec.label,
-        kind=spec.kind,
-        unit=spec.unit,
+    return _comparison(
+        spec,
+        pairs,
+        status,
         baseline=mean_estimate(ma, sa, na),
         other=mean_estimate(mb, sb, nb),
         difference=Estimate(float(diff[0]), float(diff[1]), float(diff[2]), na + nb),
@@ -135,10 +177,6 @@ def compare_means(
         p=p,
         effect_name="Cohen's d",
         effect=effect,
-        p_holm=p,
-        question=spec.question,
-        paired=pairs is not None,
-        status=status,
         direction=_sign(delta),
         tost=(float(tost[1]), float(tost[2])),
     )
@@ -189,25 +227,20 @@ def compare_rates(
     a, b = proportion(xa, na), proportion(xb, nb)
     h = 2 * math.asin(math.sqrt(b.value)) - 2 * math.asin(math.sqrt(a.value))
     status = "absent" if xa == xb == 0 else ("identical" if identical else "tested")
-    stat, pv = (float(z), float(p)) if status == "tested" else (math.nan, math.nan)
-    return MetricComparison(
-        metric=spec.key,
-        label=spec.label,
-        kind=spec.kind,
+    return _comparison(
+        spec,
+        pairs,
+        status,
         unit="",
         baseline=a,
         other=b,
         difference=_est(diff, na + nb),
         ratio=_est(ratio, na + nb),
         test=test,
-        statistic=stat,
-        p=pv,
+        statistic=float(z),
+        p=float(p),
         effect_name="Cohen's h",
         effect=h,
-        p_holm=pv,
-        question=spec.question,
-        paired=pairs is not None,
-        status=status,
         direction=_sign(b.value - a.value),
         tost=(float(tost[1]), float(tost[2])),
     )
@@ -251,7 +284,6 @@ def compare_quantiles(
             (reps.reps_a > 0) & (reps.reps_b > 0), np.log(reps.reps_b / reps.reps_a), np.nan
         )
     status = "absent" if absent else ("identical" if identical else "tested")
-    p = reps.p if status == "tested" else math.nan
     low, high = reps.interval()
     se = reps.se
     ratio = reps.b / reps.a if reps.a > 0 else math.nan
@@ -261,24 +293,19 @@ def compare_quantiles(
         )
     else:
         ratio_low = ratio_high = math.nan
-    return MetricComparison(
-        metric=spec.key,
-        label=spec.label,
-        kind=spec.kind,
-        unit=spec.unit,
+    return _comparison(
+        spec,
+        pairs,
+        status,
         baseline=Estimate(reps.a, *normal_interval(reps.a, bootstrap_se(reps.reps_a)), na),
         other=Estimate(reps.b, *normal_interval(reps.b, bootstrap_se(reps.reps_b)), nb),
         difference=Estimate(reps.estimate, low, high, na + nb),
         ratio=Estimate(ratio, float(ratio_low), float(ratio_high), na + nb),
         test="paired bootstrap SE" if pairs is not None else "bootstrap SE",
         statistic=reps.estimate / se if se > 0 else math.nan,
-        p=p,
+        p=reps.p,
         effect_name="shift",
         effect=reps.estimate,
-        p_holm=p,
-        question=spec.question,
-        paired=pairs is not None,
-        status=status,
         direction=reps.direction,
         tost=reps.interval(TOST_LEVEL),
     )
@@ -320,13 +347,10 @@ def compare_distributions(
         identical = False
         absent = bool(np.all(va == 0) and np.all(vb == 0))
     status = "absent" if absent else ("identical" if identical else "tested")
-    if status != "tested":
-        stat, p = math.nan, math.nan
-    return MetricComparison(
-        metric=spec.key,
-        label=spec.label,
-        kind=spec.kind,
-        unit=spec.unit,
+    return _comparison(
+        spec,
+        pairs,
+        status,
         baseline=Estimate(ma, math.nan, math.nan, na),
         other=Estimate(mb, math.nan, math.nan, nb),
         difference=_NA,
@@ -336,10 +360,6 @@ def compare_distributions(
         p=p,
         effect_name=effect_name,
         effect=effect,
-        p_holm=p,
-        question=spec.question,
-        paired=pairs is not None,
-        status=status,
         direction=_sign(effect),
     )
 

@@ -1,0 +1,306 @@
+"""Rate comparisons field by field (rounds, seats, comebacks; independent and paired), the
+rows that pair two runs, and the one-line errors of empty results: every figure of a
+MetricComparison against the method it names, on hand-made frames."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import polars as pl
+import pytest
+
+from uno_stats.analysis import methods as mt
+from uno_stats.analysis.estimates import proportion
+from uno_stats.analysis.metrics import TOST_LEVEL, metric_spec
+from uno_stats.analysis.two_sample import compare_means, compare_rates, paired_values
+from uno_stats.errors import ResultsError
+
+
+def frame(
+    status: list[str], winner: list[int] | None = None, deficits: list[list[int]] | None = None
+) -> pl.LazyFrame:
+    n = len(status)
+    data: dict[str, object] = {
+        "game": list(range(n)),
+        "round": [0] * n,
+        "status": status,
+        "winner": winner if winner is not None else [0 if s == "won" else -1 for s in status],
+        "players": [2] * n,
+        "turns": [10 + i for i in range(n)],
+    }
+    if deficits is not None:
+        data["max_deficit"] = deficits
+    return pl.LazyFrame(
+        data, schema_overrides={"winner": pl.Int8, "turns": pl.UInt32, "players": pl.UInt8}
+    )
+
+
+A = ["won"] * 7 + ["void"] * 3  # 3 void of 10
+B = ["won"] * 4 + ["void"] * 6  # 6 void of 10; games 4-6 void in B only
+
+
+def test_independent_void_rates_field_by_field() -> None:
+    spec = metric_spec("void_rate")
+    c = compare_rates(frame(A), frame(B), spec, None)
+    assert (c.metric, c.label, c.kind, c.unit, c.question) == (
+        "void_rate",
+        "void rate",
+        "rate",
+        "",
+        "round outcome",
+    )
+    assert (c.test, c.paired, c.status, c.direction, c.family) == (
+        "two-proportion z",
+        False,
+        "tested",
+        1,
+        1,
+    )
+    assert c.baseline == proportion(3, 10) and c.other == proportion(6, 10)
+    diff = mt.newcombe(3, 10, 6, 10)
+    assert (c.difference.value, c.difference.low, c.difference.high) == pytest.approx(
+        tuple(map(float, diff))
+    )
+    assert c.difference.n == 20 and c.ratio.n == 20
+    ratio = mt.katz_ratio(3, 10, 6, 10)
+    assert (c.ratio.value, c.ratio.low, c.ratio.high) == pytest.approx(tuple(map(float, ratio)))
+    z, p = mt.two_proportion_z(3, 10, 6, 10)
+    assert (c.statistic, c.p, c.p_holm) == pytest.approx((float(z), float(p), float(p)))
+    assert c.effect_name == "Cohen's h"
+    assert c.effect == pytest.approx(2 * math.asin(math.sqrt(0.6)) - 2 * math.asin(math.sqrt(0.3)))
+    tost = mt.newcombe(3, 10, 6, 10, TOST_LEVEL)
+    assert c.tost == pytest.approx((tost[1], tost[2]))
+
+
+def test_paired_void_rates_count_the_discordant_games() -> None:
+    spec = metric_spec("void_rate")
+    a, b = frame(A), frame(B)
+    pairs = paired_values(a, b, spec)
+    assert pairs is not None and pairs.height == 10
+    c = compare_rates(a, b, spec, pairs)
+    # games 7-9 void in both, 4-6 in B only, none in A only, 0-3 in neither
+    diff = mt.newcombe_paired(3, 0, 3, 4)
+    assert (c.difference.value, c.difference.low, c.difference.high) == pytest.approx(
+        tuple(map(float, diff))
+    )
+    assert (c.test, c.paired, c.status) == ("McNemar", True, "tested")
+    z, p = mt.mcnemar(0, 3)
+    assert (c.statistic, c.p) == pytest.approx((float(z), float(p)))
+    pa, pb = 0.3, 0.6
+    cov = (0.3 - pa * pb) / 10
+    ratio = mt.log_ratio(pa, pa * (1 - pa) / 10, pb, pb * (1 - pb) / 10, cov)
+    assert (c.ratio.value, c.ratio.low, c.ratio.high) == pytest.approx(tuple(map(float, ratio)))
+    tost = mt.newcombe_paired(3, 0, 3, 4, TOST_LEVEL)
+    assert c.tost == pytest.approx((tost[1], tost[2]))
+    assert c.baseline == proportion(3, 10) and c.other == proportion(6, 10)
+
+
+def test_identical_and_absent_rates_get_no_test() -> None:
+    spec = metric_spec("void_rate")
+    same = compare_rates(frame(A), frame(A), spec, paired_values(frame(A), frame(A), spec))
+    assert same.status == "identical" and math.isnan(same.p) and math.isnan(same.statistic)
+    assert math.isnan(same.p_holm) and same.direction == 0
+    none = ["won"] * 5
+    absent = compare_rates(frame(none), frame(none), spec, None)
+    assert absent.status == "absent" and math.isnan(absent.p) and math.isnan(absent.statistic)
+
+
+def test_a_seat_win_rate_counts_won_rounds_only() -> None:
+    spec = metric_spec("seat1_win_rate")
+    a = frame(["won"] * 4 + ["void"] * 2, [1, 0, 1, 1, -1, -1])  # seat 1: 3 of 4 won rounds
+    b = frame(["won"] * 6, [0, 0, 1, 0, 0, 0])  # 1 of 6
+    c = compare_rates(a, b, spec, None)
+    assert c.baseline == proportion(3, 4) and c.other == proportion(1, 6)
+    assert (c.question, c.direction, c.unit) == ("seat advantage", -1, "")
+    diff = mt.newcombe(3, 4, 1, 6)
+    assert (c.difference.value, c.difference.low, c.difference.high) == pytest.approx(
+        tuple(map(float, diff))
+    )
+    assert c.difference.n == 10
+
+
+def test_a_comeback_rate_counts_seat_rounds_behind() -> None:
+    spec = metric_spec("comeback2_rate")
+    # won rounds, two seats: seat-rounds with max_deficit >= 2 and whether that seat won
+    a = frame(["won"] * 3, [0, 1, 0], [[2, 0], [3, 2], [0, 5]])  # behind: 4, won: 2
+    b = frame(["won"] * 3 + ["void"], [1, 1, 1, -1], [[2, 1], [0, 4], [1, 1], [9, 9]])
+    c = compare_rates(a, b, spec, None)  # b behind: 2 (void round not counted), won: 1
+    assert c.baseline == proportion(2, 4) and c.other == proportion(1, 2)
+    assert (c.question, c.kind, c.status) == ("comebacks", "comeback", "tested")
+    diff = mt.newcombe(2, 4, 1, 2)
+    assert (c.difference.value, c.difference.low, c.difference.high) == pytest.approx(
+        tuple(map(float, diff))
+    )
+
+
+@pytest.mark.parametrize(
+    ("metric", "status", "what"),
+    [
+        ("void_rate", [], "no rounds in these results"),
+        ("seat0_win_rate", ["void", "void"], "no won rounds in these results"),
+    ],
+)
+def test_empty_results_are_one_line_errors(metric: str, status: list[str], what: str) -> None:
+    spec = metric_spec(metric)
+    with pytest.raises(ResultsError, match=f"^{what} \\(empty results\\?\\)$"):
+        compare_rates(frame(A), frame(status), spec, None)
+
+
+def test_empty_paired_results_name_what_is_missing() -> None:
+    spec = metric_spec("seat0_win_rate")
+    voids = frame(["void"] * 3)
+    pairs = paired_values(voids, voids, spec)
+    assert pairs is not None and pairs.height == 0
+    with pytest.raises(ResultsError, match=r"^no paired won rounds in these results"):
+        compare_rates(voids, voids, spec, pairs)
+    comeback = metric_spec("comeback1_rate")
+    empty = frame([], [], [])
+    with pytest.raises(ResultsError, match=r"^no seat-rounds behind in these results"):
+        compare_rates(empty, empty, comeback, None)
+
+
+def test_paired_rows_join_on_game_and_round_and_drop_only_missing_values() -> None:
+    a = frame(["won", "void", "won"], [1, -1, 0])
+    b = frame(["won", "won", "won"], [1, 1, 1]).with_columns(
+        pl.Series("turns", [5, None, 7], dtype=pl.UInt32)  # a null in another column stays
+    )
+    pairs = paired_values(a, b, metric_spec("seat1_win_rate"))
+    assert pairs is not None
+    assert pairs.rows() == [(1, 1), (0, 1)]  # game 1: void in a, no seat value there
+    shifted = b.with_columns(pl.col("round") + 1)  # same games, other rounds: no pairing
+    assert paired_values(a, shifted, metric_spec("void_rate")) is None
+    shorter = frame(["won", "void"])
+    assert paired_values(a, shorter, metric_spec("void_rate")) is None
+
+
+def test_match_length_pairs_on_the_game_alone() -> None:
+    def matches(rounds: list[int], lengths: list[int | None]) -> pl.LazyFrame:
+        return pl.LazyFrame(
+            {"game": [0, 0, 1], "round": rounds, "match_rounds": lengths},
+            schema_overrides={"match_rounds": pl.UInt16},
+        )
+
+    a = matches([0, 1, 0], [None, 2, 1])
+    b = matches([0, 1, 2], [None, 5, 3])  # the matches end on other rounds
+    pairs = paired_values(a, b, metric_spec("mean_match_rounds"))
+    assert pairs is not None and pairs.rows() == [(2, 5), (1, 3)]
+
+
+def test_means_of_single_values_have_no_spread() -> None:
+    spec = metric_spec("mean_turns")
+    one = frame(["won"])
+    c = compare_means(one, one, spec, paired_values(one, one, spec))
+    assert math.isnan(c.baseline.low) and math.isnan(c.difference.low)  # one pair: sd unknown
+    assert c.baseline.value == 10.0 and c.difference.value == 0.0
+    two = frame(["won", "won"])
+    d = compare_means(two, two, spec, None)
+    assert d.baseline.value == 10.5 and d.baseline.n == 2
+    assert d.baseline.low == pytest.approx(10.5 - 12.706204736174707 * 0.5)  # t(1) x sd / sqrt 2
+    assert np.isfinite(d.difference.low)
+
+
+def test_paired_rates_with_discordance_both_ways() -> None:
+    spec = metric_spec("void_rate")
+    a = frame(["void", "void", "won", "won", "void", "won"])  # games 0, 1, 4 void
+    b = frame(["void", "won", "void", "void", "won", "won"])  # games 0, 2, 3 void
+    c = compare_rates(a, b, spec, paired_values(a, b, spec))
+    assert c.baseline == proportion(3, 6) and c.other == proportion(3, 6)
+    diff = mt.newcombe_paired(1, 2, 2, 1)  # both, only a, only b, neither
+    assert (c.difference.value, c.difference.low, c.difference.high) == pytest.approx(
+        tuple(map(float, diff))
+    )
+    assert c.status == "tested" and c.direction == 0
+
+
+def test_paired_means_of_two_pairs_have_a_spread() -> None:
+    spec = metric_spec("mean_turns")
+    a = frame(["won", "won"])  # turns 10, 11
+    b = a.with_columns(pl.Series("turns", [12, 15], dtype=pl.UInt32))
+    c = compare_means(a, b, spec, paired_values(a, b, spec))
+    assert c.baseline.low == pytest.approx(10.5 - 12.706204736174707 * 0.5)
+    assert c.other.low == pytest.approx(13.5 - 12.706204736174707 * 1.5)
+    assert c.difference.value == 3.0 and np.isfinite(c.difference.low)
+
+
+def _with_turns(lf: pl.LazyFrame, turns: list[int]) -> pl.LazyFrame:
+    return lf.with_columns(pl.Series("turns", turns, dtype=pl.UInt32))
+
+
+def test_paired_distributions_against_scipy() -> None:
+    from scipy import stats as st
+
+    from uno_stats.analysis.two_sample import compare_distributions
+
+    spec = metric_spec("dist_turns")
+    x = [10, 12, 9, 20, 15, 11, 30, 8, 14, 13]
+    d = [1, -1, 2, 3, -2, 1, 0, 4, 1, 5]
+    a = _with_turns(frame(["won"] * 10), x)
+    b = _with_turns(frame(["won"] * 10), [xi + di for xi, di in zip(x, d, strict=True)])
+    c = compare_distributions(a, b, spec, paired_values(a, b, spec))
+    nonzero = np.array([v for v in d if v])
+    ranks = st.rankdata(np.abs(nonzero))
+    plus, minus = ranks[nonzero > 0].sum(), ranks[nonzero < 0].sum()
+    ref = st.wilcoxon(nonzero, zero_method="wilcox", method="approx")
+    assert (c.test, c.effect_name, c.status, c.paired) == (
+        "Wilcoxon signed-rank",
+        "matched-pairs r",
+        "tested",
+        True,
+    )
+    assert (c.statistic, c.p) == pytest.approx((float(ref.statistic), float(ref.pvalue)))
+    assert c.effect == pytest.approx((plus - minus) / (plus + minus)) and c.direction == 1
+    assert (c.baseline.value, c.baseline.n) == (float(np.mean(x)), 10)
+    assert c.other.value == pytest.approx(np.mean(x) + np.mean(d)) and c.other.n == 10
+    assert math.isnan(c.baseline.low) and math.isnan(c.other.high)
+    assert math.isnan(c.difference.value) and math.isnan(c.ratio.value)
+
+
+def test_independent_distributions_against_scipy() -> None:
+    from scipy import stats as st
+
+    from uno_stats.analysis.two_sample import compare_distributions
+
+    spec = metric_spec("dist_turns")
+    xa, xb = [10, 12, 9, 20, 15, 11, 30, 8], [14, 13, 22, 25, 16, 40]  # no ties: asymptotic p
+    a = _with_turns(frame(["won"] * 8), xa)
+    b = _with_turns(frame(["won"] * 6), xb)
+    c = compare_distributions(a, b, spec, None)
+    ref = st.mannwhitneyu(xb, xa, method="asymptotic")
+    assert (c.test, c.effect_name, c.paired) == ("Mann-Whitney U", "rank-biserial r", False)
+    assert (c.statistic, c.p) == pytest.approx((float(ref.statistic), float(ref.pvalue)))
+    assert c.effect == pytest.approx(2 * float(ref.statistic) / 48 - 1)
+    assert (c.baseline.value, c.other.value) == pytest.approx((np.mean(xa), np.mean(xb)))
+    assert (c.baseline.n, c.other.n, c.direction) == (8, 6, 1)
+    assert math.isnan(c.baseline.low) and math.isnan(c.other.low)
+    assert math.isnan(c.baseline.high) and math.isnan(c.other.high)
+    exact = st.mannwhitneyu(xb, xa, method="exact").pvalue
+    assert abs(c.p - exact) > 1e-5  # the asymptotic p, not the exact one small samples get
+
+
+def test_distributions_zero_everywhere_are_absent() -> None:
+    from uno_stats.analysis.two_sample import compare_distributions
+
+    spec = metric_spec("dist_turns")
+    zeros = _with_turns(frame(["won"] * 4), [0, 0, 0, 0])
+    some = _with_turns(frame(["won"] * 4), [0, 1, 0, 0])
+    absent = compare_distributions(zeros, zeros, spec, None)
+    assert absent.status == "absent" and math.isnan(absent.p)
+    assert compare_distributions(zeros, some, spec, None).status == "tested"
+    assert compare_distributions(some, zeros, spec, None).status == "tested"
+    paired = compare_distributions(zeros, zeros, spec, paired_values(zeros, zeros, spec))
+    assert paired.status == "absent"
+    same = compare_distributions(some, some, spec, paired_values(some, some, spec))
+    assert same.status == "identical" and math.isnan(same.statistic)
+
+
+def test_empty_distributions_name_what_is_missing() -> None:
+    from uno_stats.analysis.two_sample import compare_distributions
+
+    spec = metric_spec("dist_turns")
+    empty = frame([])
+    with pytest.raises(ResultsError, match=r"^no values of turns in these results"):
+        compare_distributions(empty, empty, spec, None)
+    pairs = paired_values(empty, empty, spec)
+    with pytest.raises(ResultsError, match=r"^no paired values of turns in these results"):
+        compare_distributions(empty, empty, spec, pairs)
