@@ -189,3 +189,10 @@ def test_a_fractional_sweeps_effects_name_the_aliases(folders, tmp_path):
         assert "aliased with " + ", ".join(e.aliases) in md
     assert (tmp_path / "effects_frac_tornado_mean-turns.png").exists()
     assert np.isfinite([e.estimate for e in main]).all()
+
+
+def test_cell_means_of_a_rate_are_in_percent_and_the_edge_in_points():
+    assert ep.level_unit("comeback3_rate") == "%"
+    assert ep.unit_label("comeback3_rate") == "pp"  # its effects are differences
+    assert ep.level_unit("first_mover_edge") == "pp"
+    assert ep.level_unit("mean_turns") == "turns"

@@ -45,6 +45,15 @@ def unit_label(metric: str) -> str:
     return spec.unit or "units"
 
 
+def level_unit(metric: str) -> str:
+    """The unit of a metric's value itself (not of a difference): ``%`` for rates and
+    shares, ``pp`` for the first mover's edge (already a difference from 1/players)."""
+    spec = metric_spec(metric)
+    if spec.kind == "first_mover_edge":
+        return "pp"
+    return "%" if spec.kind in RATE_KINDS else unit_label(metric)
+
+
 def _figure(size: tuple[float, float], panels: tuple[int, int] = (1, 1)) -> tuple[Figure, Any]:
     fig = Figure(figsize=size, dpi=DPI, layout="constrained")
     FigureCanvasAgg(fig)
@@ -255,7 +264,7 @@ def interaction_figure(result: SweepEffects, metric: str, cells: Sequence[Cells]
                 f"[{k * c.effect.low:.2f}, {k * c.effect.high:.2f}] {spec_unit}",
                 fontsize=8,
             )
-            ax.set_ylabel(f"cell mean ({unit})", fontsize=8)
+            ax.set_ylabel(f"cell mean ({level_unit(metric)})", fontsize=8)
             ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7)
         for n in range(len(cells), rows * cols):
             axes[n // cols][n % cols].set_visible(False)
