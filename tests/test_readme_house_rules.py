@@ -33,7 +33,7 @@ def test_the_screen_is_linked_first_and_its_quoted_answer_is_the_reports():
     for sentence in quoted:
         assert sentence in answers
     assert report.index("## Effects: house-rules-screen") < report.index("## Runs")
-    assert "uno-stats effects scenarios/house-rules-screen.yaml" in readme
+    assert "uno-stats effects scenarios/house-rules-screen.yaml --interactions" in readme
 
 
 def test_the_screen_report_meets_its_precision():
