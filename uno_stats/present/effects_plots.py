@@ -260,7 +260,7 @@ def interaction_figure(result: SweepEffects, metric: str, cells: Sequence[Cells]
             ax.set_xlabel(c.a.rpartition(".")[2])
             k = _scale(c.effect)
             ax.set_title(
-                f"{c.effect.term.name.replace('rules.', '')}: {k * c.effect.estimate:+.2f} "
+                f"{c.effect.term.name.replace('rules.', '')}\n{k * c.effect.estimate:+.2f} "
                 f"[{k * c.effect.low:.2f}, {k * c.effect.high:.2f}] {spec_unit}",
                 fontsize=8,
             )
@@ -269,7 +269,7 @@ def interaction_figure(result: SweepEffects, metric: str, cells: Sequence[Cells]
         for n in range(len(cells), rows * cols):
             axes[n // cols][n % cols].set_visible(False)
         fig.suptitle(
-            f"Largest interactions on {short_name(metric)}: cell means (title: interaction "
+            f"Largest interactions on {short_name(metric)}: cell means (above each: the interaction "
             "and its 95% interval)",
             fontsize=10,
         )
