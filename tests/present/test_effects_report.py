@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from uno_stats.analysis.effects import ranked
 from uno_stats.cli import app
 from uno_stats.present import effects_plots as ep
-from uno_stats.present.document import Document, render_markdown
+from uno_stats.present.document import Document
 from uno_stats.present.effects_sections import effects_section, ranking_rows, report_effects
 from uno_stats.run.verify import verified_runs
 
@@ -175,10 +175,11 @@ def test_ranking_rows_rank_every_main_effect_on_each_metric(folders):
 
 
 def test_a_fractional_sweeps_effects_name_the_aliases(folders, tmp_path):
+    from uno_stats.present.report import write_report
+
     runs = verified_runs(folders["frac"])
-    doc = Document()
-    effects_section(doc, runs, tmp_path, lambda p: p)
-    md = render_markdown(doc)
+    write_report(runs, tmp_path)
+    md = (tmp_path / "report.md").read_text()
     assert "fractional factorial of resolution 3" in md
     assert "| term " in md and "confounded with" in md
     # a resolution III design: each main effect is aliased with two-factor interactions
