@@ -29,6 +29,9 @@ STACKING := stacking-off stacking-draw-two stacking-all
 # "How much of UNO is the action cards?": the classic deck (stacking-off: classic house, no
 # stacking) against numbers-only, same table, seed and games, in one report.
 ACTION_CARDS := stacking-off numbers-only
+# Which house rule matters most: the 15-rule screen (a resolution V fraction, 256 points) and
+# the full factorial of five rules at 2, 4 and 6 players; each report opens with its effects.
+HOUSE_RULES := house-rules-screen house-rules-five
 # Rounds per measurement of `make bench` (memory runs use 10x and 1/10 of it).
 BENCH_GAMES ?= 1000000
 # The C loop `make bench` times as a yardstick (bench --yardstick PATH), when it exists.
@@ -127,6 +130,11 @@ reports: $(STAMP)
 	done
 	$(BIN)/uno-stats report $(addprefix results/,$(TOURNAMENTS)) --out reports/skill-vs-luck --force \
 		--title "Skill or luck? The best and worst strategy under each preset"
+	@set -e; for name in $(HOUSE_RULES); do \
+		echo "== $$name"; \
+		$(BIN)/uno-stats run scenarios/$$name.yaml --out results --quiet --fresh; \
+		$(BIN)/uno-stats report results/$$name --out reports/$$name; \
+	done
 
 clean:
 	rm -rf results build dist .pytest_cache .ruff_cache .hypothesis *.egg-info

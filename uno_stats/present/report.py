@@ -46,6 +46,7 @@ from uno_stats.present.answers import (
 )
 from uno_stats.present.comparison import comparison_rows, comparison_section
 from uno_stats.present.document import Document, render_html, render_markdown, render_text
+from uno_stats.present.effects_sections import effects_section
 from uno_stats.present.measures import measures_for
 from uno_stats.present.records import COLUMNS, records, tournament_records
 from uno_stats.present.report_folder import prepare_report_folder
@@ -108,6 +109,13 @@ METHODS = (
     "in every paired game. Void and capped rounds have no winner and are left out of every "
     "seat, comeback and strategy statistic."
 )
+
+
+PER_RUN_CHARTS = 12
+"""A report draws one deficit heatmap per run for at most this many runs."""
+PAIRWISE_RUNS = 12
+"""A report compares every run with the first for at most this many runs (a larger sweep is
+compared by its Effects section: every axis at once, paired game by game)."""
 
 
 def settled_lines(runs: Sequence[Run]) -> list[str]:
@@ -307,8 +315,12 @@ class _Report:
 
     def image(self, doc: Document, path: Path, alt: str) -> None:
         """Show the PNG just written at ``path`` (and list it among the report's files)."""
+        doc.image(self.keep(path), alt)
+
+    def keep(self, path: Path) -> Path:
+        """List the PNG just written at ``path`` among the report's files; ``path``."""
         self.pngs.append(path)
-        doc.image(path, alt)
+        return path
 
 
 def _round_parts(doc: Document, r: _Report, plots: Any) -> None:
@@ -352,6 +364,12 @@ def _behind_parts(doc: Document, r: _Report, plots: Any) -> None:
         )
     deficit_section(doc, r.answers)
     tables = [(a.run.name, a.deficit) for a in r.answers if a.deficit is not None]
+    if len(tables) > PER_RUN_CHARTS:
+        doc.para(
+            f"The {len(tables)} runs' deficit heatmaps are not drawn (a report draws them for "
+            f"at most {PER_RUN_CHARTS} runs); the tables above hold every run's figures."
+        )
+        return
     top = plots.deficit_scale([t for _, t in tables])
     for name, table in tables:
         path = r.out / f"deficit_{_slug(name, r.run_slugs)}.png"
@@ -418,6 +436,7 @@ def _report_document(r: _Report, title: str, plots: Any) -> Document:
     doc.contents()
     results = r.comparisons[0] if r.comparisons else []
     answers_section(doc, r.answers, r.groups, r.found, results, settled_lines(r.runs))
+    effects_section(doc, r.runs, r.out, r.keep)  # a sweep's effects first
     runs_section(doc, r.runs)
     settle_section(doc, r.runs)
     _round_parts(doc, r, plots)
@@ -449,7 +468,8 @@ def write_report(
     _require_runs(runs)
     answers = [answer_run(run) for run in runs]
     found = tournaments(runs)
-    comparisons = compare_runs(runs) if len(runs) >= 2 and not found.tables else None
+    compared = 2 <= len(runs) <= PAIRWISE_RUNS and not found.tables
+    comparisons = compare_runs(runs) if compared else None
     folder = prepare_report_folder(Path(out), force)
     r = _Report(runs, folder, answers, sweep_groups(runs), found, comparisons)
     title = title or "uno-stats report: " + ", ".join(dict.fromkeys(x.manifest.name for x in runs))
