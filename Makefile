@@ -133,7 +133,7 @@ reports: $(STAMP)
 	@set -e; for name in $(HOUSE_RULES); do \
 		echo "== $$name"; \
 		$(BIN)/uno-stats run scenarios/$$name.yaml --out results --quiet --fresh; \
-		$(BIN)/uno-stats report results/$$name --out reports/$$name; \
+		$(BIN)/uno-stats report results/$$name --out reports/$$name --force; \
 	done
 
 clean:

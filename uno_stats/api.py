@@ -148,7 +148,7 @@ class Settled:
     def __repr__(self) -> str:
         from uno_stats.present.verdicts import settle_text
 
-        return settle_text(self.result)
+        return settle_text(self.result.record)
 
     def _repr_html_(self) -> str:
         return f"<p>{html.escape(repr(self))}</p>"
