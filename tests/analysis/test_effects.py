@@ -414,3 +414,55 @@ def test_chain_rate_is_a_rate_in_compare_and_effects():
     assert e.estimate == pytest.approx(shares[1] - shares[0], abs=1e-12)
     c = compare_metric(frames[0], frames[1], "chain2_rate", paired=True)
     assert c.test == "McNemar" and c.difference.value == pytest.approx(e.estimate, abs=1e-12)
+
+
+FRACTION_AXES = """\
+players: 4
+games: 1500
+seed: 5
+rules:
+  preset: classic-house
+sweep:
+  rules.jump_in: [false, true]
+  rules.seven_zero: [false, true]
+  rules.stack_draw_two: [false, true]
+  rules.draw: [one, until-playable]
+"""
+
+
+@pytest.mark.slow
+def test_a_fraction_estimates_the_main_effects_of_the_full_factorial(tmp_path) -> None:
+    """The 2^(4-1) resolution IV fraction (8 of the 16 points, D = ABC) and the full
+    factorial of the same four rules play the same deals, so the fraction's points are the
+    full factorial's points, game for game. At resolution IV a main effect is aliased only
+    with a three-factor term (I = ABCD: A with BCD, ...), so each main effect of the
+    fraction is exactly the full factorial's main effect plus its aliased three-factor
+    interaction (up to float rounding), and the fraction's interval holds it."""
+    full = _run(tmp_path, "full", "name: full\n" + FRACTION_AXES)
+    frac = _run(
+        tmp_path,
+        "frac",
+        "name: frac\n" + FRACTION_AXES + "design: {type: fractional, resolution: 4}\n",
+    )
+    full_runs, frac_runs = verified_runs(full), verified_runs(frac)
+    assert (len(full_runs), len(frac_runs)) == (16, 8)
+    axes = list(sweep_of(full_runs).axes)
+
+    def effects(runs, three: bool) -> dict[tuple[str, ...], tuple[float, float, float, float]]:
+        result = sweep_effects(
+            sweep_of(runs), metrics=["mean_turns"], interactions=three, three_factor=three
+        )
+        return {
+            tuple(sorted(e.term.axes)): (e.estimate, e.low, e.high, e.p) for e in result.effects
+        }
+
+    whole, part = effects(full_runs, True), effects(frac_runs, False)
+    assert sorted(part) == sorted((a,) for a in axes)
+    for axis in axes:
+        alias = tuple(sorted(a for a in axes if a != axis))
+        estimate, three = whole[(axis,)][0], whole[alias][0]
+        other, other_low, other_high, _ = part[(axis,)]
+        assert other == pytest.approx(estimate + three, abs=1e-9), axis
+        assert other_low < other < other_high
+    largest = max(axes, key=lambda a: abs(whole[(a,)][0]))
+    assert largest == "rules.draw" and part[(largest,)][1] > 10  # draw until playable, clearly
