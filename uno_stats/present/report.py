@@ -112,7 +112,8 @@ METHODS = (
 
 
 PER_RUN_CHARTS = 12
-"""A report draws one deficit heatmap per run for at most this many runs."""
+"""A report draws its per-run charts (a line, a panel or a heatmap per run: length
+histogram, survival, seats, comebacks, deficits) for at most this many runs."""
 PAIRWISE_RUNS = 12
 """A report compares every run with the first for at most this many runs (a larger sweep is
 compared by its Effects section: every axis at once, paired game by game)."""
@@ -332,6 +333,8 @@ def _round_parts(doc: Document, r: _Report, plots: Any) -> None:
     top = max(a.length.p99.value for a in r.answers)
     width = max(1, math.ceil(top / 80))
     xmax = width * math.ceil((top + 1) / width)
+    if _too_many_for_charts(doc, r, "length histogram and survival curves"):
+        return
     hists = [(n, turns_histogram(lf, width, xmax)) for n, lf in zip(names, lfs, strict=True)]
     path = plots.turns_histogram(hists, r.out / "turns_histogram.png")
     r.image(doc, path, "Distribution of round length in turns")
@@ -341,13 +344,26 @@ def _round_parts(doc: Document, r: _Report, plots: Any) -> None:
     )
 
 
+def _too_many_for_charts(doc: Document, r: _Report, charts: str) -> bool:
+    """Whether the report has too many runs for one chart per run (or one line each); if so,
+    a sentence says so in place of the charts."""
+    if len(r.runs) <= PER_RUN_CHARTS:
+        return False
+    doc.para(
+        f"The {charts} of the {len(r.runs)} runs are not drawn (a report draws per-run charts "
+        f"for at most {PER_RUN_CHARTS} runs); the tables hold every run's figures, and the "
+        "sweep and tournament sections show the answers along their axes."
+    )
+    return True
+
+
 def _seat_parts(doc: Document, r: _Report, plots: Any) -> None:
     """Matches, the first mover and seats, with the seat chart."""
     match_section(doc, r.answers)
     first_mover_section(doc, r.answers)
     seat_section(doc, r.answers)
     seated = [(a.run.name, a.seats) for a in r.answers if a.seats is not None]
-    if seated:
+    if seated and not _too_many_for_charts(doc, r, "seat charts"):
         path = plots.seat_win_rates(seated, r.out / "seat_win_rates.png")
         r.image(doc, path, "Win share by seat with 95% intervals and the fair share")
 
@@ -356,7 +372,7 @@ def _behind_parts(doc: Document, r: _Report, plots: Any) -> None:
     """Comebacks and the deficit tables, with their plots (one colour scale for all maps)."""
     comeback_section(doc, r.answers)
     curves = [(a.run.name, a.comeback) for a in r.answers if a.comeback is not None]
-    if curves:
+    if curves and not _too_many_for_charts(doc, r, "comeback curves"):
         r.image(
             doc,
             plots.comeback(curves, r.out / "comeback.png"),
@@ -364,11 +380,7 @@ def _behind_parts(doc: Document, r: _Report, plots: Any) -> None:
         )
     deficit_section(doc, r.answers)
     tables = [(a.run.name, a.deficit) for a in r.answers if a.deficit is not None]
-    if len(tables) > PER_RUN_CHARTS:
-        doc.para(
-            f"The {len(tables)} runs' deficit heatmaps are not drawn (a report draws them for "
-            f"at most {PER_RUN_CHARTS} runs); the tables above hold every run's figures."
-        )
+    if _too_many_for_charts(doc, r, "deficit heatmaps"):
         return
     top = plots.deficit_scale([t for _, t in tables])
     for name, table in tables:
