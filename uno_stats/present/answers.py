@@ -255,9 +255,19 @@ def sweep_verdict(low: Estimate, high: Estimate) -> str:
     return "the two intervals overlap, so this range alone shows no difference"
 
 
-def _point(run_point: dict[str, object]) -> str:
-    """``players=4``, or ``(players=4, rules.reshuffle=True)`` for a point of several keys."""
+POINT_WORDS = 60
+"""A sweep point is named by its values up to this many characters, else by its folder."""
+LISTED_POINTS = 4
+"""An answer lists at most this many points on one side of a reference, else counts them."""
+
+
+def _point(run_point: dict[str, object], folder: str) -> str:
+    """``players=4``, or ``(players=4, rules.reshuffle=True)`` for a point of several keys;
+    the point's folder (``point-017``) when its values would be longer than
+    :data:`POINT_WORDS` (a fractional screen of 15 rules)."""
     text = ", ".join(f"{k}={v}" for k, v in run_point.items())
+    if len(text) > POINT_WORDS:
+        return f"point {folder}"
     return f"({text})" if len(run_point) > 1 else text
 
 
@@ -267,7 +277,7 @@ def sweep_answer(g: SweepGroup, m: Measure, by_path: dict[str, RunAnswers]) -> s
     for run in g.runs:
         e = m.value(by_path[str(run.path)])
         if e is not None:
-            points.append((_point(run.manifest.sweep_assignment or {}), e))
+            points.append((_point(run.manifest.sweep_assignment or {}, run.path.name), e))
     if len(points) < 2:
         return None
     if m.reference is not None:
@@ -291,7 +301,9 @@ def _reference_answer(g: SweepGroup, m: Measure, points: Sequence[tuple[str, Est
     parts = []
     for where in (1, -1, 0):
         at = [label for label, e in points if side(e, ref) == where]
-        if at:
+        if len(at) > LISTED_POINTS:
+            parts.append(f"{words[where]} {mark} at {len(at)} of the {len(points)} points")
+        elif at:
             parts.append(f"{words[where]} {mark} at {', '.join(at)}")
     at_top, top = max(points, key=lambda p: abs(p[1].value - ref))
     return (

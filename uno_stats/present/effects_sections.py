@@ -35,7 +35,8 @@ TABLE_ROWS = 25
 
 
 def report_effects(runs: Sequence[Run]) -> list[SweepEffects]:
-    """The effects of each sweep among ``runs`` (none when no run is a sweep point).
+    """The effects of each sweep among ``runs`` (none when no run is a sweep point; a
+    tournament's seatings are not a sweep).
 
     Two-factor interactions are estimated for sweeps of at most
     :data:`~uno_stats.analysis.effects.INTERACTION_AXES` axes, and for fractional designs of
@@ -45,6 +46,8 @@ def report_effects(runs: Sequence[Run]) -> list[SweepEffects]:
 
     out = []
     for group in sweep_groups(runs):
+        if any(run.manifest.tournament for run in group.runs):
+            continue  # a tournament's rotations are seatings, not rule settings
         sweep = sweep_of(list(group.runs))
         varying = [a for a, v in sweep.axes.items() if len(v) > 1]
         if not varying:
