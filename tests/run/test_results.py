@@ -271,7 +271,7 @@ def test_manifest_key_types_follow_the_dataclasses():
 
     keys, optional = json_types(Manifest)
     expected = {f.name for f in fields(Manifest)} - {"source", "scenario_data"} | {"scenario"}
-    assert set(keys) == expected and optional == {"scenario_fields"}
+    assert set(keys) == expected and optional == {"scenario_fields", "numba_patches"}
     assert keys["games_per_s"] == (int, float, type(None)) and keys["complete"] == (bool,)
     keys, optional = json_types(SweepManifest)
     assert set(keys) == {f.name for f in fields(SweepManifest)} - {"source"}

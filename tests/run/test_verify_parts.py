@@ -13,7 +13,7 @@ import pytest
 from helpers import run_manifest
 
 from uno_stats.engine.schema import COLUMNS, NOT_REACHED
-from uno_stats.run.manifest import Manifest
+from uno_stats.run.manifest import Manifest, scenario_hash
 from uno_stats.run.results import PART_META_KEY, PartMeta, arrow_table, part_path, write_part
 from uno_stats.run.verify import (
     RunCheck,
@@ -43,7 +43,8 @@ def columns(first: int, n: int) -> dict[str, np.ndarray]:
 def manifest() -> Manifest:
     """250 games in chunks of 100: chunks 0 and 1 hold 100 games, chunk 2 the last 50."""
     m = run_manifest("t", 250, PLAYERS)
-    return replace(m, chunk_size=100, chunks=3, run_id="r" * 16)
+    config = scenario_hash(m.scenario_data, 100, m.version, m.engine_hash)  # as read back
+    return replace(m, chunk_size=100, chunks=3, run_id="r" * 16, config_hash=config)
 
 
 def meta(m: Manifest, chunk: int, first: int | None = None, n: int | None = None) -> PartMeta:
@@ -363,21 +364,21 @@ def test_a_bad_part_does_not_stop_the_check_of_the_next(
     part_path(tmp_path, 0).write_bytes(b"")
     check = check_run(tmp_path, manifest)
     assert sorted(check.good) == [1, 2] and [b.path for b in check.bad] == [part_path(tmp_path, 0)]
-    real = verify.data_digest
+    real = verify.file_digest  # parts of this version record the digest of the whole file
 
-    def refuse_part_1(path: Path, size: int) -> str:
+    def refuse_part_1(path: Path, recorded: str) -> str | None:
         if path == part_path(tmp_path, 1):
             raise PermissionError(13, "Permission denied")
-        return real(path, size)
+        return real(path, recorded)
 
-    monkeypatch.setattr(verify, "data_digest", refuse_part_1)
+    monkeypatch.setattr(verify, "file_digest", refuse_part_1)
     check = check_run(tmp_path, manifest)
     assert sorted(check.good) == [2]
     assert [(b.path.name, b.reason) for b in check.bad] == [
         ("part-000000.parquet", check.bad[0].reason),
         ("part-000001.parquet", "cannot read (Permission denied)"),
     ]
-    monkeypatch.setattr(verify, "data_digest", lambda path, size: (_ for _ in ()).throw(OSError()))
+    monkeypatch.setattr(verify, "file_digest", lambda path, rec: (_ for _ in ()).throw(OSError()))
     assert check_run(tmp_path, manifest).bad[-1].reason == "cannot read ()"
 
 
