@@ -332,7 +332,10 @@ def _load_without_refresh(dispatcher: Any) -> None:
 
 def engine_dispatcher(dispatcher: Any) -> Any:
     """Mark ``dispatcher`` (of an engine function) as the engine's, so the selected patches
-    apply to its compile and its load; returns it."""
+    apply to its compile and its load; returns it. Under ``NUMBA_DISABLE_JIT=1`` the
+    decorators hand back plain functions: nothing compiles or loads, so one passes through."""
+    if not hasattr(dispatcher, "py_func"):
+        return dispatcher
     _engine_dispatchers[id(dispatcher)] = dispatcher
     module = dispatcher.py_func.__module__
     if module not in _engine_modules:
