@@ -129,11 +129,12 @@ def won_frame(lf: pl.LazyFrame, *columns: str | pl.Expr) -> pl.DataFrame:
 
 
 def won_batches(
-    lf: pl.LazyFrame, *columns: str | pl.Expr, size: int = WON_BATCH
+    lf: pl.LazyFrame, *columns: str | pl.Expr, size: int | None = None
 ) -> Iterator[pl.DataFrame]:
     """The won rounds' ``winner`` (int64) and ``columns``, batch by batch: the won rounds
-    among each :func:`row_slices` slice of ``size`` rows (empty batches skipped)."""
-    for rows in row_slices(lf, size):
+    among each :func:`row_slices` slice of ``size`` rows (default :data:`WON_BATCH`; empty
+    batches skipped)."""
+    for rows in row_slices(lf, size or WON_BATCH):
         batch = won_rounds(rows).select(pl.col("winner").cast(pl.Int64), *columns).collect()
         if batch.height:
             yield batch
