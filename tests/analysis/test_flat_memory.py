@@ -26,7 +26,7 @@ from uno_stats.analysis.estimates import (
     mean_estimate,
     proportion,
 )
-from uno_stats.analysis.questions import run_rules, run_scoring, run_seats
+from uno_stats.analysis.questions import run_scoring, run_seats
 from uno_stats.analysis.round_events import turn_draws
 from uno_stats.analysis.seats import (
     comeback_counts,
@@ -150,7 +150,13 @@ def reference_turn_draws(lf: pl.LazyFrame) -> tuple[Any, ...]:
     per_draw, _ = cluster_ratio(cards, draws)
     n = int(draws.size)
     sd = float(np.std(draws, ddof=1))
-    return n, int(draws.sum()), int(cards.sum()), per_draw, mean_estimate(float(draws.mean()), sd, n)
+    return (
+        n,
+        int(draws.sum()),
+        int(cards.sum()),
+        per_draw,
+        mean_estimate(float(draws.mean()), sd, n),
+    )
 
 
 # --- the tests ------------------------------------------------------------------------------
@@ -268,9 +274,9 @@ def test_summary_memory_does_not_grow_with_rows(tmp_path: Path) -> None:
     for games in (200_000, 2_000_000):
         out = tmp_path / str(games)
         scenario = str(ROOT / "scenarios" / "mattel-2022-4p.yaml")
+        args = ["run", scenario, "--games", str(games), "--out", str(out), "--quiet"]
         subprocess.run(
-            [sys.executable, "-m", "uno_stats.cli", "run", scenario, "--games", str(games)]
-            + ["--out", str(out), "--quiet"],
+            [sys.executable, "-m", "uno_stats.cli", *args],
             check=True,
             stdout=subprocess.DEVNULL,
         )
