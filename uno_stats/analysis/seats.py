@@ -41,10 +41,11 @@ from uno_stats.run.results import (
 )
 
 CHECKPOINT_BATCH = 100_000
-"""Won rounds per batch of the deficit table (about 8 MB of checkpoint bytes at 4 seats)."""
+"""Rounds per slice of the deficit table (at most 8 MB of checkpoint bytes at 4 seats)."""
 WON_BATCH = 200_000
-"""Won rounds per batch of the per-seat questions (points edge, comebacks, strategies): each
-batch is reduced to exact integer sums and counts, so memory does not grow with rows."""
+"""Rounds per slice of the per-seat questions (points edge, comebacks, strategies): the won
+rounds of each slice are reduced to exact integer sums and counts, so memory does not grow
+with rows."""
 
 # --- seat advantage -------------------------------------------------------------------------
 
