@@ -59,8 +59,12 @@ def test_a_sweep_run_prints_one_table_of_its_points(runs) -> None:
     assert "Sweep seven-zero" in text
     for per_point in ("Seat advantage", "Comeback probability", "Round length (turns)"):
         assert per_point not in text
-    assert len(text.splitlines()) < 40  # was 30 before the two Answers sentences (~10 lines)
-    assert f"uno-stats summary {runs['seven-zero']}" in " ".join(text.split())
+    # 30 lines before the two Answers sentences (~10 lines), 64 with the four effects
+    # sentences and the two tables of one main effect (~24 lines)
+    assert len(text.splitlines()) < 70
+    flat = " ".join(text.split())
+    assert f"uno-stats summary {runs['seven-zero']}" in flat
+    assert "Main effects: seven-zero" in text and flat.count("seven_zero") >= 6
 
 
 def test_a_tournament_run_prints_its_tables_only(runs) -> None:

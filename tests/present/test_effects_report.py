@@ -90,7 +90,8 @@ def test_a_report_of_plain_runs_has_no_effects_section(tmp_path):
     doc = Document()
     plain = FULL.split("sweep:")[0].replace("name: small", "name: plain")
     runs = verified_runs(_run(tmp_path, "plain", plain))
-    effects_section(doc, runs, tmp_path, lambda p: p)
+    assert report_effects(runs) == []
+    effects_section(doc, report_effects(runs), tmp_path, lambda p: p)
     assert doc.blocks == []
 
 

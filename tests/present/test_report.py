@@ -123,7 +123,15 @@ def test_summary_json_and_csv(results) -> None:
 def test_summary_of_a_sweep_has_one_row_per_point(results) -> None:
     text = report.summary_text(open_runs(results["sweep2"]))
     section = text[text.index("Sweep grid") :]
-    assert len(re.findall(r"^\s*[24]\s+(20|30)\s+300\s", section, re.MULTILINE)) == 4
+    assert len(re.findall(r"^[1-4]\s+[24]\s+(20|30)\s+300\s", section, re.MULTILINE)) == 4
+    # the short summary of one sweep: its answers (effects first), points and main effects,
+    # never a block per point per question (those are in the report, JSON and CSV)
+    assert text.startswith("Answers\n=======\n\nEffects in grid: ")
+    assert "Main effects: grid" in text
+    for per_point in ("Seat advantage", "Comeback probability", "Round length (turns)"):
+        assert per_point not in text
+    md = report.summary_text(open_runs(results["sweep2"]), "md")
+    assert md.startswith("## Answers") and "## Main effects: grid" in md
     # the same table in JSON: every point's values and metrics, tagged with the sweep
     rows = json.loads(report.summary_text(open_runs(results["sweep2"]), "json"))["answers"]
     points = {(r["run"], r["metric"]) for r in rows if r["question"] == "sweep_point"}

@@ -45,7 +45,12 @@ FoldersArg = Annotated[
 
 def summary(folders: FoldersArg, fmt: FormatOpt = Format.table, wide: WideOpt = False) -> None:
     """Summarise runs: every question with intervals (json/csv: one row per number);
-    incomplete runs are named so."""
+    incomplete runs are named so.
+
+    One sweep prints its short summary: its answers (largest effects first), one table of
+    its points' main answers (at most 40 rows) and its main effects; json/csv hold every
+    question of every point.
+    """
     with one_line_errors():
         from uno_stats.present import report
 

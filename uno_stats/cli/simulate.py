@@ -63,8 +63,8 @@ def run(
 ) -> None:
     """Simulate a scenario and print its summary (rerun to resume an interrupted run).
 
-    A sweep or tournament prints one table of its points' main answers; `summary` shows
-    every question of every point.
+    A sweep or tournament prints one table of its points' main answers (a sweep: then its
+    main effects); `summary --format json` holds every question of every point.
     """
     from uno_stats.run.results import WRITER_MODULES
 

@@ -16,7 +16,10 @@ whose words follow from those numbers alone:
   every strategy's share, which allows for picking best and worst after looking, gives
   p < 0.05;
 - a comparison quotes the verdict line of :mod:`uno_stats.present.verdicts` (Holm p and
-  interval agree, else "borderline").
+  interval agree, else "borderline");
+- a sweep's effects quote, per main metric, the sentence of
+  :func:`uno_stats.present.effects.metric_sentence` on its largest main effect or
+  interaction (a term "clearly" changes a metric only at Holm p < 0.05).
 
 Runs of a sweep or a tournament are answered per sweep or tournament, other runs one by one.
 """
@@ -26,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from uno_stats.analysis.compare import RunComparison
+from uno_stats.analysis.effects import SweepEffects
 from uno_stats.analysis.estimates import Estimate, format_p, proportion
 from uno_stats.analysis.first_mover import FirstMover
 from uno_stats.analysis.questions import (
@@ -40,6 +44,8 @@ from uno_stats.analysis.tournament import SkillSpread, SpreadDifference, Tournam
 from uno_stats.analysis.tournament import TournamentTable as Table
 from uno_stats.present.comparison import comparison_verdict, never_changed_text, unchanged_runs
 from uno_stats.present.document import Document
+from uno_stats.present.effects import answers as effect_answers
+from uno_stats.present.effects_sections import MAIN_METRICS
 from uno_stats.present.measures import COMEBACK_K, Measure, measures_for, shown
 from uno_stats.present.sections import num
 
@@ -256,28 +262,28 @@ def sweep_verdict(low: Estimate, high: Estimate) -> str:
 
 
 POINT_WORDS = 60
-"""A sweep point is named by its values up to this many characters, else by its folder."""
+"""A sweep point is named by its values up to this many characters, else by its number."""
 LISTED_POINTS = 4
 """An answer lists at most this many points on one side of a reference, else counts them."""
 
 
-def _point(run_point: dict[str, object], folder: str) -> str:
+def _point(run_point: dict[str, object], number: int) -> str:
     """``players=4``, or ``(players=4, rules.reshuffle=True)`` for a point of several keys;
-    the point's folder (``point-017``) when its values would be longer than
-    :data:`POINT_WORDS` (a fractional screen of 15 rules)."""
+    ``point #17`` (its row ``#`` of the sweep table) when its values would be longer than
+    :data:`POINT_WORDS` (five rules and more)."""
     text = ", ".join(f"{k}={v}" for k, v in run_point.items())
     if len(text) > POINT_WORDS:
-        return f"point {folder}"
+        return f"point #{number}"
     return f"({text})" if len(run_point) > 1 else text
 
 
 def sweep_answer(g: SweepGroup, m: Measure, by_path: dict[str, RunAnswers]) -> str | None:
     """One measure across a sweep: its lowest and highest point, and whether they differ."""
     points = []
-    for run in g.runs:
+    for number, run in enumerate(g.runs, 1):
         e = m.value(by_path[str(run.path)])
         if e is not None:
-            points.append((_point(run.manifest.sweep_assignment or {}, run.path.name), e))
+            points.append((_point(run.manifest.sweep_assignment or {}, number), e))
     if len(points) < 2:
         return None
     if m.reference is not None:
@@ -354,6 +360,7 @@ def answer_sentences(
     comparisons: Sequence[RunComparison] = (),
     settled: Sequence[str] = (),
     brief: bool = False,
+    effects: Sequence[SweepEffects] = (),
 ) -> list[str]:
     """Tournaments, sweeps (without the measures a quoted comparison answers), the
     comparison verdicts of :data:`ANSWER_METRICS` (up to :data:`MAX_COMPARED` runs; a
@@ -363,8 +370,13 @@ def answer_sentences(
 
     ``settled``: the verdict lines of settles among the runs; they come first, and the
     fixed-sample comparison verdicts (secondary to them) are left to the Rule effect.
-    ``brief``: a sweep answers with :data:`BRIEF_MEASURES` only."""
+    ``brief``: a sweep answers with :data:`BRIEF_MEASURES` only. ``effects``: the effects
+    of sweeps among the runs; their sentences on the main metrics come right after the
+    settles, before the sweeps' ranges (which name points, not rules)."""
     out: list[str] = list(settled)
+    for result in effects:
+        name = result.sweep.name
+        out += [f"Effects in {name}: {line}" for line in effect_answers(result, MAIN_METRICS)]
     by_path = {str(a.run.path): a for a in answers}
     if found is not None:
         out += [tournament_answer(t) for t in found.tables]
@@ -395,8 +407,10 @@ def answers_section(
     comparisons: Sequence[RunComparison] = (),
     settled: Sequence[str] = (),
     brief: bool = False,
+    effects: Sequence[SweepEffects] = (),
 ) -> None:
     """The Answers heading and one paragraph per sentence of :func:`answer_sentences`."""
     doc.heading("Answers")
-    for sentence in answer_sentences(answers, groups, found, comparisons, settled, brief):
+    lines = answer_sentences(answers, groups, found, comparisons, settled, brief, effects)
+    for sentence in lines:
         doc.para(sentence)

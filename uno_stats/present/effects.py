@@ -144,12 +144,12 @@ def _metrics(result: SweepEffects) -> list[str]:
     return list(dict.fromkeys(e.metric for e in result.effects))
 
 
-def answers(result: SweepEffects) -> list[str]:
-    """Per metric, its sentence (:func:`metric_sentence`)."""
-    return [
-        metric_sentence(result, [e for e in result.effects if e.metric == m])
-        for m in _metrics(result)
-    ]
+def answers(result: SweepEffects, metrics: Sequence[str] | None = None) -> list[str]:
+    """Per metric (every one estimated, or those of ``metrics`` that were), its sentence
+    (:func:`metric_sentence`)."""
+    found = _metrics(result)
+    chosen = found if metrics is None else [m for m in metrics if m in found]
+    return [metric_sentence(result, [e for e in result.effects if e.metric == m]) for m in chosen]
 
 
 def _cell(effect: Effect, value: float, signed: bool = True) -> str:

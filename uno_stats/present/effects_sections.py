@@ -160,10 +160,10 @@ def _images(
 
 
 def effects_section(
-    doc: Document, runs: Sequence[Run], out: Path, plot: Callable[[Path], Path]
+    doc: Document, results: Sequence[SweepEffects], out: Path, plot: Callable[[Path], Path]
 ) -> None:
-    """Append the Effects section of every sweep among ``runs`` (nothing for other runs)."""
-    for result in report_effects(runs):
+    """Append the Effects section of each sweep's ``results`` (:func:`report_effects`)."""
+    for result in results:
         tag = _slug(result.sweep.name)
         doc.heading(f"Effects: {heading(result)}")
         ranking = ranking_rows(result)

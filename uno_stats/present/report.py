@@ -46,7 +46,7 @@ from uno_stats.present.answers import (
 )
 from uno_stats.present.comparison import comparison_rows, comparison_section
 from uno_stats.present.document import Document, render_html, render_markdown, render_text
-from uno_stats.present.effects_sections import effects_section
+from uno_stats.present.effects_sections import effects_section, report_effects
 from uno_stats.present.measures import measures_for
 from uno_stats.present.records import COLUMNS, records, tournament_records
 from uno_stats.present.report_folder import prepare_report_folder
@@ -231,7 +231,9 @@ def _json(data: dict[str, Any]) -> str:
 
 
 def summary_text(runs: list[Run], fmt: str = "table") -> str:
-    """All answers for each run (and per-point rows for sweeps) as table, md, json or csv.
+    """All answers for each run (and per-point rows for sweeps) as table, md, json or csv;
+    the table or Markdown of one sweep is its short summary (its points'
+    main answers and a sweep's main effects; :mod:`uno_stats.present.points_summary`).
 
     json is one object ``{"runs": [...], "answers": [...]}``; csv is one tidy table. Both
     hold every table of the report, one row per number, with the columns of
@@ -239,6 +241,10 @@ def summary_text(runs: list[Run], fmt: str = "table") -> str:
     """
     _check_format(fmt)
     _require_runs(runs)
+    if fmt in ("table", "md") and _one_sweep(runs):
+        from uno_stats.present.points_summary import points_summary_text
+
+        return points_summary_text(runs, Path(runs[0].path).parent, fmt)
     answers = [answer_run(run) for run in runs]
     found = tournaments(runs)
     if fmt in ("json", "csv"):
@@ -252,6 +258,14 @@ def summary_text(runs: list[Run], fmt: str = "table") -> str:
         )
     doc = _summary_document(answers, runs, found)
     return render_markdown(doc) if fmt == "md" else render_text(doc)
+
+
+def _one_sweep(runs: Sequence[Run]) -> bool:
+    """Whether ``runs`` are the points of one sweep (its table or Markdown summary is the
+    short one: a block per point per question is not read). A tournament's seatings keep
+    the full summary: its per-seat sections carry the caveats of mixed seats."""
+    points = all(r.manifest.sweep_label is not None and not r.manifest.tournament for r in runs)
+    return len(runs) > 1 and points and len({Path(r.path).parent for r in runs}) == 1
 
 
 def compare_text(
@@ -447,8 +461,11 @@ def _report_document(r: _Report, title: str, plots: Any) -> Document:
     )
     doc.contents()
     results = r.comparisons[0] if r.comparisons else []
-    answers_section(doc, r.answers, r.groups, r.found, results, settled_lines(r.runs))
-    effects_section(doc, r.runs, r.out, r.keep)  # a sweep's effects first
+    effects = report_effects(r.runs)
+    answers_section(
+        doc, r.answers, r.groups, r.found, results, settled_lines(r.runs), effects=effects
+    )
+    effects_section(doc, effects, r.out, r.keep)  # a sweep's effects first
     runs_section(doc, r.runs)
     settle_section(doc, r.runs)
     _round_parts(doc, r, plots)

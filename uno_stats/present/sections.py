@@ -428,20 +428,33 @@ def strategy_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
     )
 
 
+def _switch(value: object) -> object:
+    """A swept value as the table shows it: a switch on/off, anything else as it is."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return value
+
+
 def sweep_section(
     doc: Document, groups: Sequence[SweepGroup], by_path: dict[str, RunAnswers]
 ) -> None:
-    """One row per sweep point: the key metrics against the swept keys."""
+    """One row per sweep point: the key metrics against the swept keys; with more than one
+    key, a first column ``#`` numbers the points (the Answers name a long point so, and a
+    table too wide for the terminal repeats it in each of its pieces). Swept rules are
+    headed by their key (``stack_draw_two``, not ``rules.stack_draw_two``), switches
+    shown on/off."""
     for g in groups:
         doc.heading(f"Sweep {g.name}")
+        numbered = len(g.axes) > 1
         rows = []
-        for run in g.runs:
+        for number, run in enumerate(g.runs, 1):
             a = by_path[str(run.path)]
             point = run.manifest.sweep_assignment or {}
             seat0 = pct(a.seats.seats[0]) if a.seats else "n/a"
             rows.append(
                 [
-                    *(point[x] for x in g.axes),
+                    *([number] if numbered else []),
+                    *(_switch(point[x]) for x in g.axes),
                     f"{a.length.n:,}",
                     est(a.length.mean),
                     est(a.length.median, 1),
@@ -453,7 +466,8 @@ def sweep_section(
             )
         doc.table(
             [
-                *g.axes,
+                *(["#"] if numbered else []),
+                *(x.removeprefix("rules.") for x in g.axes),
                 "rounds",
                 "mean turns",
                 "median turns",
