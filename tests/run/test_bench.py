@@ -27,6 +27,7 @@ from uno_stats.run.bench_suite import (
     machine_info,
     measure_costs,
     measure_end_to_end,
+    measure_summary,
     measure_throughput,
     measure_yardstick,
     median_interval,
@@ -318,3 +319,21 @@ def test_speed_up_is_the_median_of_the_ratios_of_one_turn():
     lone = BenchResult(2, 100, 100, 0.4, 0.0, 25)  # no timings of its turns (a Dask cluster)
     assert speed_up(lone, one) == pytest.approx(2.5)  # the ratio of the rates
     assert "2.00x" in results_table([one, two])
+
+
+def test_summary_memory_rows_and_the_synthetic_time(tmp_path):
+    """A summary's peak memory at games and 10x games, the 100x time, and their section."""
+    suite = Suite(300, 1, {})
+    measure_summary(suite, tmp_path)
+    rows = suite.summary_memory
+    assert [r.what for r in rows] == [
+        "summary of 300 rounds",
+        "summary of 3,000 rounds",
+        "summary of 30,000 rounds (synthetic)",
+    ]
+    assert [r.unit for r in rows] == ["MiB peak", "MiB peak", "s"]
+    assert all(r.value > 0 for r in rows)
+    assert "uno-stats summary OUT/mattel-2022-4p --format json" in rows[0].command
+    assert not (tmp_path / "summary").exists()
+    text = render_markdown(bench_document(suite, "uno-stats bench --report", None))
+    assert "Summary memory and time" in text and "the memory." in text

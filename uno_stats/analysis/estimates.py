@@ -12,7 +12,7 @@ Quantiles (mid-quantiles with bootstrap-SE intervals) are in
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -81,6 +81,18 @@ def value_counts(lf: pl.LazyFrame, column: str) -> tuple[np.ndarray, np.ndarray]
         .collect()
     )
     return df["v"].to_numpy().astype(np.float64), df["k"].to_numpy().astype(np.int64)
+
+
+def row_slices(lf: pl.LazyFrame, size: int) -> Iterator[pl.LazyFrame]:
+    """``lf`` cut into consecutive slices of ``size`` rows, each to be collected on its own.
+
+    A slice of a scan reads only the parts (row groups) it covers, so a loop that reduces
+    each collected slice holds one slice at a time, whatever the rows; ``collect_batches``
+    reads ahead of a slow consumer and can hold a whole run.
+    """
+    rows = int(lf.select(pl.len()).collect().item())
+    for start in range(0, rows, size):
+        yield lf.slice(start, size)
 
 
 def require_rows(n: int, what: str) -> None:
@@ -179,6 +191,28 @@ def cluster_ratio(
     if share:
         low, high = max(0.0, low), min(1.0, high)
     return Estimate(r, low, high, m), e
+
+
+def cluster_ratio_counts(
+    numerator: np.ndarray, denominator: np.ndarray, weights: np.ndarray, level: float = LEVEL
+) -> Estimate:
+    """:func:`cluster_ratio` of clusters given as distinct (numerator, denominator) pairs,
+    each seen ``weights`` times (a joint histogram): the same ratio and cluster-robust
+    interval, without one entry per cluster."""
+    x = np.asarray(numerator, dtype=np.float64)
+    d = np.asarray(denominator, dtype=np.float64)
+    w = np.asarray(weights, dtype=np.int64)
+    total = float(w @ d)
+    informative = (d > 0) & (w > 0)
+    m = int(w[informative].sum())
+    if total <= 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    r = float((w @ x) / total)
+    e = (x - r * d) / total
+    squares = float(np.sum(w[informative] * e[informative] * e[informative]))
+    se = math.sqrt(m / (m - 1) * squares) if m > 1 else math.nan
+    half = z_value(level) * se
+    return Estimate(r, r - half, r + half, m)
 
 
 def cluster_variance(influence: np.ndarray) -> float:

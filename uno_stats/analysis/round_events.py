@@ -23,7 +23,7 @@ import polars as pl
 
 from uno_stats.analysis.estimates import (
     Estimate,
-    cluster_ratio,
+    cluster_ratio_counts,
     has_column,
     mean_estimate,
     proportion,
@@ -124,21 +124,29 @@ def reshuffles(lf: pl.LazyFrame) -> Reshuffles:
 
 
 def turn_draws(lf: pl.LazyFrame) -> TurnDraws:
-    """Cards per own-turn draw: a ratio over rounds with a cluster-robust interval."""
-    df = lf.select(
-        pl.col("turn_draws").cast(pl.Float64), pl.col("turn_draw_cards").cast(pl.Float64)
-    ).collect()
-    draws, cards = df["turn_draws"].to_numpy(), df["turn_draw_cards"].to_numpy()
-    per_draw, _ = cluster_ratio(cards, draws)
-    n = int(draws.size)
-    sd = float(np.std(draws, ddof=1)) if n > 1 else math.nan
-    return TurnDraws(
-        n,
-        int(draws.sum()),
-        int(cards.sum()),
-        per_draw,
-        mean_estimate(float(draws.mean()) if n else math.nan, sd, n),
+    """Cards per own-turn draw: a ratio over rounds with a cluster-robust interval.
+
+    Read as the joint histogram of (draws, cards) per round, so memory does not grow with
+    rounds; the ratio, its interval and the draws' mean and sd are those of every round.
+    """
+    joint = (
+        lf.select(pl.col("turn_draws").alias("d"), pl.col("turn_draw_cards").alias("x"))
+        .group_by("d", "x")
+        .agg(pl.len().alias("k"))
+        .sort("d", "x")
+        .collect()
     )
+    draws = joint["d"].cast(pl.Int64).to_numpy()
+    cards = joint["x"].cast(pl.Int64).to_numpy()
+    weights = joint["k"].to_numpy().astype(np.int64)
+    per_draw = cluster_ratio_counts(cards, draws, weights)
+    n = int(weights.sum())
+    total_draws = int(weights @ draws)
+    mean = total_draws / n if n else math.nan
+    sd = (
+        math.sqrt(float(np.sum(weights * np.square(draws - mean))) / (n - 1)) if n > 1 else math.nan
+    )
+    return TurnDraws(n, total_draws, int(weights @ cards), per_draw, mean_estimate(mean, sd, n))
 
 
 def largest_hand(lf: pl.LazyFrame) -> LargestHand:

@@ -9,7 +9,7 @@ with their pair's score); "points left" is a seat's own remaining card points.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +27,7 @@ from uno_stats.analysis.estimates import (
     proportion,
     proportions,
     require_rows,
+    row_slices,
     wilson,
     won_rounds,
 )
@@ -40,7 +41,11 @@ from uno_stats.run.results import (
 )
 
 CHECKPOINT_BATCH = 100_000
-"""Won rounds per batch of the deficit table (about 8 MB of checkpoint bytes at 4 seats)."""
+"""Rounds per slice of the deficit table (at most 8 MB of checkpoint bytes at 4 seats)."""
+WON_BATCH = 200_000
+"""Rounds per slice of the per-seat questions (points edge, comebacks, strategies): the won
+rounds of each slice are reduced to exact integer sums and counts, so memory does not grow
+with rows."""
 
 # --- seat advantage -------------------------------------------------------------------------
 
@@ -124,6 +129,37 @@ def won_frame(lf: pl.LazyFrame, *columns: str | pl.Expr) -> pl.DataFrame:
     return won_rounds(lf).select(pl.col("winner").cast(pl.Int64), *columns).collect()
 
 
+def won_batches(
+    lf: pl.LazyFrame, *columns: str | pl.Expr, size: int | None = None
+) -> Iterator[pl.DataFrame]:
+    """The won rounds' ``winner`` (int64) and ``columns``, batch by batch: the won rounds
+    among each :func:`row_slices` slice of ``size`` rows (default :data:`WON_BATCH`; empty
+    batches skipped)."""
+    for rows in row_slices(lf, size or WON_BATCH):
+        batch = won_rounds(rows).select(pl.col("winner").cast(pl.Int64), *columns).collect()
+        if batch.height:
+            yield batch
+
+
+@dataclass
+class Moments:
+    """Exact running count, sum and sum of squares of integer values (Python ints)."""
+
+    n: int = 0
+    total: int = 0
+    squares: int = 0
+
+    def add(self, values: np.ndarray) -> None:
+        """Add integer ``values`` (int64 sums per batch, exact)."""
+        self.n += int(values.size)
+        self.total += int(values.sum(dtype=np.int64))
+        self.squares += int(np.square(values).sum(dtype=np.int64))
+
+    def mean_sd(self, scale: float = 1.0) -> tuple[float, float]:
+        """Mean and sample sd of the values / ``scale`` (:func:`_mean_sd`)."""
+        return _moments_mean_sd(self.n, self.total, self.squares, scale)
+
+
 @dataclass(frozen=True)
 class PointsEdge:
     """First player's points per won round against the mean of the other seats (paired)."""
@@ -137,8 +173,13 @@ class PointsEdge:
 
 def _mean_sd(values: np.ndarray, scale: float = 1.0) -> tuple[float, float]:
     """Mean and sample sd of integer ``values`` / ``scale`` from exact int64 sums."""
-    n = values.size
-    total, squares = int(values.sum(dtype=np.int64)), int(np.square(values).sum(dtype=np.int64))
+    m = Moments()
+    m.add(values)
+    return m.mean_sd(scale)
+
+
+def _moments_mean_sd(n: int, total: int, squares: int, scale: float) -> tuple[float, float]:
+    """Mean and sample sd of n values / ``scale`` with exact ``total`` and sum of ``squares``."""
     mean = total / n / scale
     if n < 2:
         return mean, math.nan
@@ -148,18 +189,21 @@ def _mean_sd(values: np.ndarray, scale: float = 1.0) -> tuple[float, float]:
 
 def first_seat_points_edge(lf: pl.LazyFrame, players: int, scoring: str = "points") -> PointsEdge:
     """Per won round, d = points scored by ``first_player`` minus the others' mean; t test d = 0."""
-    df = won_frame(lf, pl.col("first_player").cast(pl.Int64), "points")
-    n = df.height
-    require_rows(n, "won rounds")
-    scores = seat_scores(seat_matrix(df, "points"), df["winner"].to_numpy(), scoring)
-    first = scores[np.arange(n), df["first_player"].to_numpy()]
-    rest = scores.sum(axis=1) - first  # the others' mean is rest / (players - 1)
     k = players - 1
+    sums = {"first": Moments(), "others": Moments(), "d": Moments()}
+    for batch in won_batches(lf, pl.col("first_player").cast(pl.Int64), "points"):
+        scores = seat_scores(seat_matrix(batch, "points"), batch["winner"].to_numpy(), scoring)
+        first = scores[np.arange(batch.height), batch["first_player"].to_numpy()]
+        rest = scores.sum(axis=1) - first  # the others' mean is rest / (players - 1)
+        for name, x in (("first", first), ("others", rest), ("d", k * first - rest)):
+            sums[name].add(x)
+    n = sums["d"].n
+    require_rows(n, "won rounds")
     est = {}
-    for name, x, scale in (("first", first, 1), ("others", rest, k), ("d", k * first - rest, k)):
-        mean, sd = _mean_sd(x, scale)
+    for name, scale in (("first", 1), ("others", k), ("d", k)):
+        mean, sd = sums[name].mean_sd(scale)
         est[name] = mean_estimate(mean, sd, n)
-    d_mean, sd = _mean_sd(k * first - rest, k)
+    d_mean, sd = sums["d"].mean_sd(k)
     if n < 2 or not sd > 0:
         t_stat, p = (0.0, 1.0) if d_mean == 0 else (math.nan, math.nan)
     else:
@@ -190,18 +234,41 @@ class ComebackCurve:
 
 
 def comeback_counts(lf: pl.LazyFrame, ks: Sequence[int]) -> tuple[int, np.ndarray, np.ndarray, int]:
-    """Seat-rounds of won rounds: total n, n and wins with max_deficit >= k, won rounds."""
-    df = won_frame(lf, "max_deficit")
-    md = seat_matrix(df, "max_deficit")
-    if md.size == 0:
-        return 0, np.zeros(len(ks), np.int64), np.zeros(len(ks), np.int64), df.height
-    win = np.arange(md.shape[1])[None, :] == df["winner"].to_numpy()[:, None]
-    top = max(int(md.max()), *ks) + 1
-    every = np.bincount(md.ravel(), minlength=top)[::-1].cumsum()[::-1]  # n with md >= k
-    won = np.bincount(md[win], minlength=top)[::-1].cumsum()[::-1]
-    n_k = np.array([every[k] if k >= 0 else md.size for k in ks], dtype=np.int64)
-    w_k = np.array([won[k] if k >= 0 else int(win.sum()) for k in ks], dtype=np.int64)
-    return int(md.size), n_k, w_k, df.height
+    """Seat-rounds of won rounds: total n, n and wins with max_deficit >= k, won rounds.
+
+    Counts of each max_deficit value (all seat-rounds, and the winners') are summed over
+    batches of won rounds; the tail sums at each k are taken at the end.
+    """
+    every = np.zeros(0, dtype=np.int64)  # seat-rounds by max_deficit
+    won = np.zeros(0, dtype=np.int64)  # winners by max_deficit
+    size = rounds = 0
+    for batch in won_batches(lf, "max_deficit"):
+        md = seat_matrix(batch, "max_deficit")
+        rounds += batch.height
+        if md.size == 0:
+            continue
+        win = np.arange(md.shape[1])[None, :] == batch["winner"].to_numpy()[:, None]
+        size += int(md.size)
+        every = _add_counts(every, np.bincount(md.ravel()))
+        won = _add_counts(won, np.bincount(md[win]))
+    if size == 0:
+        return 0, np.zeros(len(ks), np.int64), np.zeros(len(ks), np.int64), rounds
+    top = max(every.size, won.size, *(k + 1 for k in ks))
+    every_k = np.pad(every, (0, top - every.size))[::-1].cumsum()[::-1]  # n with md >= k
+    won_k = np.pad(won, (0, top - won.size))[::-1].cumsum()[::-1]
+    n_k = np.array([every_k[k] if k >= 0 else size for k in ks], dtype=np.int64)
+    w_k = np.array([won_k[k] if k >= 0 else int(won.sum()) for k in ks], dtype=np.int64)
+    return size, n_k, w_k, rounds
+
+
+def _add_counts(into: np.ndarray, more: np.ndarray) -> np.ndarray:
+    """``into + more`` for count vectors of any lengths (the shorter padded with zeros)."""
+    if more.size > into.size:
+        into, more = more.astype(np.int64), into
+    else:
+        into = into.copy()
+    into[: more.size] += more
+    return into
 
 
 def comeback_curve(
@@ -270,21 +337,18 @@ def deficit_win_table(lf: pl.LazyFrame, players: int) -> DeficitTable:
     """From the hand-size checkpoints: deficit = own hand minus smallest hand at turn t; win
     rate per (d, t).
 
-    Counts seat-rounds of won rounds still running at t (checkpoint reached). The won rounds
-    are read in batches of :data:`CHECKPOINT_BATCH` rows and counted with ``np.bincount``
-    over (t, d): memory stays bounded; a million rounds take about 1.5 s of CPU, reading
+    Counts seat-rounds of won rounds still running at t (checkpoint reached). The rounds
+    are read in slices of :data:`CHECKPOINT_BATCH` rows (:func:`won_batches`) and counted
+    with ``np.bincount`` over (t, d): memory stays bounded; a million rounds take about 1.5 s of CPU, reading
     included (the polars group-bys before took 5 s).
     """
     columns = checkpoint_columns_in(lf.collect_schema().names())
     if not columns:
         raise ResultsError("results have no hand-size checkpoints (hand_checkpoints)")
-    won = won_rounds(lf).select(pl.col("winner").cast(pl.Int64), *columns)
     levels = NOT_REACHED + 1  # deficits 0..254: one bin per (turn, deficit)
     turns = np.zeros(0, dtype=np.int64)
     counts: np.ndarray | None = None  # (2, turns * levels): seat-rounds, then wins
-    for batch in won.collect_batches(chunk_size=CHECKPOINT_BATCH, maintain_order=False):
-        if batch.height == 0:
-            continue
+    for batch in won_batches(lf, *columns, size=CHECKPOINT_BATCH):
         turns, hands = checkpoint_arrays(batch, players)
         batch_counts = np.stack(_deficit_counts(hands, batch["winner"].to_numpy(), levels))
         counts = batch_counts if counts is None else counts + batch_counts
@@ -329,33 +393,42 @@ def strategy_strength(
     if not seats:
         raise ResultsError("no seat strategies in the manifest")
     seating = has_column(lf, "seating")
-    df = won_frame(lf, "points", *(("seating",) if seating else ()))
-    require_rows(df.height, "won rounds")
-    points = seat_matrix(df, "points")
-    winner = df["winner"].to_numpy()
-    scores = seat_scores(points, winner, scoring)
-    players = points.shape[1]
-    labels = [seat_label(seats[i if len(seats) > 1 else 0]) for i in range(players)]
-    order = list(dict.fromkeys(labels))
-    # RULES.md S16: the scenario seat at each position, from the seating column (identity
-    # without it); each seat-round is credited to the strategy of the seat sitting there
-    sitter = seat_matrix(df, "seating") if seating else np.arange(players)[None, :]
-    label_at = np.array([order.index(x) for x in labels])[sitter]
-    label_at = np.broadcast_to(label_at, points.shape)
-    rows = np.arange(df.height)
+    labels: list[str] = []
+    order: list[str] = []
+    tallies: list[tuple[list[int], Moments, Moments]] = []  # per strategy: [n, wins], sums
+    rounds = 0
+    for batch in won_batches(lf, "points", *(("seating",) if seating else ())):
+        points = seat_matrix(batch, "points")
+        winner = batch["winner"].to_numpy()
+        scores = seat_scores(points, winner, scoring)
+        players = points.shape[1]
+        if not labels:
+            labels = [seat_label(seats[i if len(seats) > 1 else 0]) for i in range(players)]
+            order = list(dict.fromkeys(labels))
+            tallies = [([0, 0], Moments(), Moments()) for _ in order]
+        # RULES.md S16: the scenario seat at each position, from the seating column (identity
+        # without it); each seat-round is credited to the strategy of the seat sitting there
+        sitter = seat_matrix(batch, "seating") if seating else np.arange(players)[None, :]
+        label_at = np.array([order.index(x) for x in labels])[sitter]
+        label_at = np.broadcast_to(label_at, points.shape)
+        rows = np.arange(batch.height)
+        rounds += batch.height
+        for k, (counts, score, left) in enumerate(tallies):
+            mask = label_at == k
+            counts[0] += int(mask.sum())
+            counts[1] += int(mask[rows, winner].sum())
+            score.add(scores[mask])
+            left.add(points[mask])
+    require_rows(rounds, "won rounds")
     out = []
-    for k, label in enumerate(order):
-        mask = label_at == k
-        n = int(mask.sum())
-        wins = int(mask[rows, winner].sum())
-        score, left = _mean_sd(scores[mask]), _mean_sd(points[mask])
+    for label, ((n, wins), score, left) in zip(order, tallies, strict=True):
         out.append(
             StrategyRow(
                 label,
                 tuple(i for i, x in enumerate(labels) if x == label),
                 proportion(wins, n),
-                mean_estimate(*score, n),
-                mean_estimate(*left, n),
+                mean_estimate(*score.mean_sd(), n),
+                mean_estimate(*left.mean_sd(), n),
             )
         )
     return tuple(out)

@@ -85,6 +85,16 @@ def bench_document(suite: Suite, command: str, image: Path | None) -> Document:
     if len(suite.memory) == 2 and suite.memory[1].value > 0:
         big, small = suite.memory
         doc.para(f"{big.what} against {small.what}: {big.value / small.value:.2f}x the memory.")
+    if suite.summary_memory:
+        doc.heading("Summary memory and time")
+        doc.para(
+            "`summary` reduces slices of rows to counts, exact sums and histograms, so its "
+            "memory does not grow with the rounds it reads."
+        )
+        doc.table(headers, _rows(suite.summary_memory))
+        small, big = suite.summary_memory[:2]
+        if small.value > 0:
+            doc.para(f"{big.what} against {small.what}: {big.value / small.value:.2f}x the memory.")
     doc.heading("C yardstick")
     if suite.yardstick:
         doc.table(headers, _rows(suite.yardstick))

@@ -3,7 +3,8 @@
 Engine throughput (rounds/s) for every preset and every strategy on one worker; the
 default table on 1 and 2 workers (the scaling ratio); whole ``uno-stats run`` commands
 against the engine alone at the same worker count; start-up times (``--help``,
-``validate``, a cached and a cold ``run``); peak memory of a large and a small run; and,
+``validate``, a cached and a cold ``run``); peak memory of a large and a small run, and of
+the ``summary`` of each, with the time to summarise 100x the games (synthetic); and,
 given the source of the minimal C loop of the official rules (``bench --report --yardstick
 PATH``) and a C compiler, that loop as a yardstick. Whole commands run in subprocesses, as
 a user types them. Sizes scale with ``games`` so that a quick run is possible.
@@ -69,6 +70,7 @@ class Suite:
     costs: list[Row] = field(default_factory=list)  # where a run's CPU goes, per round
     starts: list[Row] = field(default_factory=list)
     memory: list[Row] = field(default_factory=list)
+    summary_memory: list[Row] = field(default_factory=list)  # summary: peak memory, 100x time
     yardstick: list[Row] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # what was not measured, and why
     seconds: float = 0.0
@@ -354,6 +356,85 @@ def measure_memory(suite: Suite, folder: Path) -> None:
         shutil.rmtree(folder / "mem", ignore_errors=True)
 
 
+SYNTHETIC_COPIES = 10
+"""The 100x summary reads the parts of the 10x run this many times over (a synthetic run)."""
+_SUMMARY_TIME = (
+    "import sys, time\n"
+    "from pathlib import Path\n"
+    "from uno_stats.present.report import summary_text\n"
+    "from uno_stats.run.manifest import read_run_manifest\n"
+    "from uno_stats.run.results import Run\n"
+    "folder = Path(sys.argv[1])\n"
+    "started = time.perf_counter()\n"
+    "summary_text([Run(folder, read_run_manifest(folder))], 'json')\n"
+    "print(time.perf_counter() - started)\n"
+)
+"""Times ``summary --format json`` of a folder read unverified (every part file counts)."""
+
+
+def _summary_peak(folder: Path) -> tuple[float, float]:
+    """Peak resident MiB and wall seconds of ``summary --format json`` of ``folder``."""
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-c", _PEAK, *_cli(), "summary", str(folder), "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise UnoStatsError(f"bench: summary of {folder} failed: {done.stderr}")
+    return int(done.stdout.split()[-1]) / 1024, time.perf_counter() - started
+
+
+def measure_summary(suite: Suite, folder: Path) -> None:
+    """Peak memory of ``summary`` of a run of ``games`` and of 10x the games, each in a fresh
+    process, and the time to summarise 100x the games: a synthetic run whose parts are the
+    10x run's, each linked :data:`SYNTHETIC_COPIES` times, read unverified through the API
+    (verification would keep one copy)."""
+    path, name = _table_file(folder)
+    big = max(100, suite.games * 10)
+    for games in (suite.games, big):
+        out = folder / "summary" / str(games)
+        args = ["run", str(path), "--games", str(games), "--out", str(out), "--quiet"]
+        subprocess.run([*_cli(), *args], check=True, capture_output=True)
+        (run_dir,) = (p.parent for p in out.glob("*/manifest.json"))
+        mib, wall = _summary_peak(run_dir)
+        suite.summary_memory.append(
+            Row(
+                f"summary of {games:,} rounds",
+                mib,
+                "MiB peak",
+                f"uno-stats run {name} --games {games} --out OUT; "
+                f"uno-stats summary OUT/{run_dir.name} --format json",
+                f"resource.getrusage(RUSAGE_CHILDREN).ru_maxrss of a wrapper process; "
+                f"{wall:.1f} s wall",
+            )
+        )
+    synthetic = folder / "summary" / "synthetic" / run_dir.name
+    (synthetic / "parts").mkdir(parents=True)
+    shutil.copy(run_dir / "manifest.json", synthetic / "manifest.json")
+    parts = sorted((run_dir / "parts").glob("part-*.parquet"))
+    for i in range(SYNTHETIC_COPIES * len(parts)):
+        (synthetic / "parts" / f"part-{i:06d}.parquet").symlink_to(parts[i % len(parts)])
+    done = subprocess.run(
+        [sys.executable, "-c", _SUMMARY_TIME, str(synthetic)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    suite.summary_memory.append(
+        Row(
+            f"summary of {big * SYNTHETIC_COPIES:,} rounds (synthetic)",
+            float(done.stdout.split()[-1]),
+            "s",
+            f"python -c 'summary_text([Run(folder, read_run_manifest(folder))], \"json\")' "
+            f"on the {big:,}-round run's parts linked {SYNTHETIC_COPIES} times",
+            "the summary's computation only (no verification, no process start)",
+        )
+    )
+    shutil.rmtree(folder / "summary", ignore_errors=True)
+
+
 YARDSTICK_PAIRS = 15
 """Paired timings of the C loop and the engine: enough for a 95% interval of the median ratio
 (order statistics: the 4th smallest to the 4th largest of 15 ratios)."""
@@ -575,6 +656,7 @@ def run_suite(
             ("play and write costs", lambda: measure_costs(suite, folder)),
             ("start-up", lambda: measure_starts(suite, folder, cold)),
             ("peak memory", lambda: measure_memory(suite, folder)),
+            ("summary memory and time", lambda: measure_summary(suite, folder)),
             (
                 "C yardstick",
                 lambda: (
