@@ -18,6 +18,8 @@ from uno_stats.engine.cards import (
     CARD_COLOR,
     CARD_POINTS,
     CARD_SYMBOL,
+    MAX_CARDS,
+    N_CARD_TYPES,
     N_COLORS,
     WILD,
     WILD_DRAW_FOUR,
@@ -45,6 +47,12 @@ BASIC = strategy_id("basic")
 AGGRESSIVE = strategy_id("aggressive")
 HOARDER = strategy_id("hoarder")
 COLOR_DENIER = strategy_id("color-denier")
+SEARCH = strategy_id("search")
+# In the memory row, past the seats' entries (20 at most): search's score of each card id at
+# its current decision (search.search_scores writes them, choose_card reads them).
+SCORE_BASE = 64
+if SCORE_BASE + N_CARD_TYPES > MAX_CARDS:
+    raise ImportError("search's scores do not fit the memory row")
 
 # Public events the engine announces to strategies that keep a memory (see observe).
 SEEN_ROUND_START = 0  # a new deal
@@ -57,6 +65,12 @@ SEEN_HANDS_MOVED = 3  # hands changed seats (7, 0, Shuffle Hands)
 def strategy_of(seats, p):
     """The strategy id of seat ``p``."""
     return np.int64(seats[p, S_KIND])
+
+
+@engine_jit
+def searches(kind):
+    """Whether strategy ``kind`` scores its cards by search before its turn (search.py)."""
+    return kind == SEARCH
 
 
 @engine_jit
@@ -105,6 +119,10 @@ def choose_card(kind, hand, n, cand, rank, color, sizes, nxt, memory, rng):
             card = hand[cand[k]]
             denies = card < WILD and (lacks >> CARD_COLOR[card]) & 1 == 1
             rank[k] = _basic_rank(card, color) + (10 if denies else 0)
+        return _best_by_rank(cand, n, rank, rng)
+    if kind == SEARCH:  # the wins search.search_scores found for each card id, just before
+        for k in range(n):
+            rank[k] = memory[SCORE_BASE + hand[cand[k]]]
         return _best_by_rank(cand, n, rank, rng)
     # AGGRESSIVE: attack a next player low on cards, otherwise shed the most points.
     attack = sizes[nxt] <= 2
