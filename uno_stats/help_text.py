@@ -261,14 +261,15 @@ STRATEGY_HELP: dict[str, str] = {
     "search": (
         "Thinks ahead (determinized Monte Carlo search): before each turn on which it holds "
         "two different legal cards, it tries each (the first max_candidates distinct cards "
-        "in hand order) in rollouts copies of the round, each with the cards it cannot see "
+        "in hand order; a wild once per color it may name) in rollouts copies of the round "
+        "each, every copy with the cards it cannot see "
         "(the deck minus its own hand and the discard pile) dealt afresh to the other hands "
         "(sizes kept) and the draw pile, plays the round out with every seat playing its "
-        "rollout_policy, and plays the card that won most rollouts (ties uniform). It never "
+        "rollout_policy, and plays the move that won most rollouts (ties uniform). It never "
         "reads another hand or the pile's order, and samples from a random stream of its own, "
         "so the game's stream is untouched. Cards it knows are in another hand (after a 7/0 "
-        "swap) are not tracked. Its other choices (color, swap target, stacking, challenges)"
-        " are basic's rules of thumb; with multi_play on it extends its chosen card as basic "
+        "swap) are not tracked. Its other choices (swap target, stacking, challenges, the "
+        "color of an opening or drawn wild) are basic's; with multi_play on it extends its card as basic "
         "does. Its cost grows with rollouts x candidates x the round's length."
     ),
 }
@@ -281,7 +282,7 @@ KNOB_HELP: dict[str, str] = {
     "voluntary_draw": "probability of drawing while holding a playable card",
     "mistake": "probability of first trying an invalid card",
     "keep_drawn": "probability of keeping a playable drawn card when drawn_card is may-play",
-    "rollouts": "search only: rollouts (played-out rounds) per candidate card at each decision",
+    "rollouts": "search only: rollouts (played-out rounds) per move tried (a wild: per color)",
     "rollout_policy": "search only: the strategy every seat plays in its rollouts",
     "max_candidates": "search only: the most distinct legal cards it tries at one decision",
 }

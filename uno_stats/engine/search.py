@@ -1,9 +1,10 @@
 """The ``search`` strategy's look-ahead: determinized Monte Carlo rollouts of each candidate card.
 
 Before a ``search`` seat's normal turn, :func:`search_scores` scores each distinct legal card
-in its hand (the first ``max_candidates`` of them in hand order) by the rounds it wins out
-of ``rollouts`` rollouts, and writes the scores into the memory row, where
-``strategies.choose_card`` reads them (the highest wins; ties: the engine's tie rule).
+in its hand (the first ``max_candidates`` of them in hand order; a wild once per color it
+may name) by the rounds it wins out of ``rollouts`` rollouts per move, and writes the scores
+into the memory row, where ``strategies.choose_card`` reads them (the highest wins; ties:
+the engine's tie rule) and ``strategies.choose_color`` the color of a chosen wild.
 
 Information (SCENARIO.md, "Strategies", ``search``): a rollout plays on a copy of the table
 in the table's search scratch rows whose hidden cards are dealt afresh first. The cards the
@@ -17,19 +18,20 @@ a 7/0 swap, a card it passed) are not tracked; they are dealt at random like the
 
 Rollouts never search: while they play, every ``search`` seat plays its ``rollout_policy``
 (restored afterwards), and :func:`rollout_turns` is the turn loop without the look-ahead
-(so the compiled code has no recursion). Other decisions of a ``search`` seat (color,
-swap target, stacking, challenge) follow the basic rules of thumb of strategies.py.
+(so the compiled code has no recursion). Other decisions of a ``search`` seat (swap target,
+stacking, challenge, the color of a wild it did not choose by search: an opening or drawn
+one) follow the basic rules of thumb of strategies.py.
 """
 
 from __future__ import annotations
 
-from uno_stats.engine.cards import N_CARD_TYPES
+from uno_stats.engine.cards import N_CARD_TYPES, N_COLORS, WILD
 from uno_stats.engine.events import PLAY_NORMAL
 from uno_stats.engine.hands import measure
 from uno_stats.engine.jit import engine_jit
 from uno_stats.engine.piles import collect_playable, find_card
 from uno_stats.engine.play import play_card
-from uno_stats.engine.rng import next_u64, shuffle
+from uno_stats.engine.rng import below, next_u64, shuffle
 from uno_stats.engine.rules import R_MAX_TURNS, R_WD4_CHALLENGE
 from uno_stats.engine.schema import STATUS_CAPPED
 from uno_stats.engine.state import (
@@ -60,7 +62,14 @@ from uno_stats.engine.state import (
     deck_of,
     table_rows,
 )
-from uno_stats.engine.strategies import SCORE_BASE, SEARCH, bluffs, strategy_of
+from uno_stats.engine.strategies import (
+    COLOR_BASE,
+    COLOR_SLOT,
+    SCORE_BASE,
+    SEARCH,
+    bluffs,
+    strategy_of,
+)
 from uno_stats.engine.strategy_table import (
     S_KIND,
     S_MAX_CANDIDATES,
@@ -130,9 +139,10 @@ def deal_hidden(sim, p, counts, pool, srng):
 
 
 @engine_jit
-def _rollout_win(tab, sim, p, card, seats, rng, ev):
+def _rollout_win(tab, sim, p, card, color, seats, rng, ev):
     """One rollout: copy the table to ``sim``, deal the hidden cards afresh, play ``card``
-    from ``p``'s hand, play the round out; whether ``p`` (or its partner) won it."""
+    from ``p``'s hand (a wild naming ``color``), play the round out; whether ``p`` (or its
+    partner) won it."""
     rows = table_rows(tab[T_ST, ST_PLAYERS])
     work = tab[2 * rows]
     srng = rng[RNG_SEARCH : RNG_SEARCH + 1]
@@ -147,7 +157,10 @@ def _rollout_win(tab, sim, p, card, seats, rng, ev):
     hands = sim[T_HANDS:]
     hn = sim[T_HN]
     st[ST_TURNS] += 1  # the turn normal_turn would count, the candidate its choice
+    sim[T_MEMORY, COLOR_SLOT] = color + 1  # choose_color names it for this play only
+    seats[p, S_KIND] = SEARCH
     play_card(sim, p, find_card(hands, hn, p, card), PLAY_NORMAL, seats, rrng, ev)
+    seats[p, S_KIND] = seats[p, S_ROLLOUT_POLICY]
     if st[ST_STATUS] < 0:
         measure(sim)
         rollout_turns(sim, seats, rrng, ev)
@@ -160,9 +173,20 @@ def _rollout_win(tab, sim, p, card, seats, rng, ev):
 
 
 @engine_jit
+def _wins(tab, sim, p, card, color, rollouts, seats, rng, ev):
+    """The rollouts of one move that ``p`` won."""
+    wins = 0
+    for _ in range(rollouts):
+        wins += _rollout_win(tab, sim, p, card, color, seats, rng, ev)
+    return wins
+
+
+@engine_jit
 def search_scores(tab, p, seats, rng, ev):
     """Score each candidate card of seat ``p`` (a ``search`` seat about to take its normal
-    turn) by its rollout wins, into the memory row at ``SCORE_BASE + card`` (-1: not tried).
+    turn) by its rollout wins, into the memory row at ``SCORE_BASE + card`` (-1: not tried);
+    a wild is tried naming each color, scored by its best color, which is kept at
+    ``COLOR_BASE + card - WILD`` (ties uniform on search's stream).
 
     Reads the game's state but draws nothing from the game's stream (``rng[0]``): only from
     search's own (see the module docstring). A table without the scratch rows or the three
@@ -172,6 +196,9 @@ def search_scores(tab, p, seats, rng, ev):
     memory = tab[T_MEMORY]
     for c in range(N_CARD_TYPES):
         memory[SCORE_BASE + c] = -1
+    for c in range(N_CARD_TYPES - WILD):
+        memory[COLOR_BASE + c] = -1
+    memory[COLOR_SLOT] = 0
     players = st[ST_PLAYERS]
     rows = table_rows(players)
     if tab.shape[0] < 2 * rows + SEARCH_WORK_ROWS or rng.shape[0] < RNG_STREAMS:
@@ -182,19 +209,19 @@ def search_scores(tab, p, seats, rng, ev):
     cand = tab[T_CAND]  # normal_turn collects the candidates afresh after the search
     top = disc[st[ST_DISC_N] - 1]
     n = collect_playable(hands, hn, p, top, st[ST_COLOR], st[ST_BLUFF] != 0, tab[T_RULES], cand)
-    if n < 2:
-        return  # nothing to choose: choose_card takes the only card
     knobs = seats[p]
     rollouts = max(1, int(knobs[S_ROLLOUTS]))
     limit = max(1, int(knobs[S_MAX_CANDIDATES]))
     tried = 0
+    moves = 0
     for k in range(n):  # the first `limit` distinct cards in hand order are tried (-2)
         card = hands[p, cand[k]]
         if memory[SCORE_BASE + card] == -1 and tried < limit:
             memory[SCORE_BASE + card] = -2
             tried += 1
-    if tried < 2:
-        for c in range(N_CARD_TYPES):  # one move only (copies of one card): no search
+            moves += N_COLORS if card >= WILD else 1
+    if moves < 2 or hn[p] < 2:  # one move (or going out): nothing to choose
+        for c in range(N_CARD_TYPES):
             memory[SCORE_BASE + c] = -1
         return
     searchers = 0  # bit q: seat q plays search (and its rollout policy meanwhile)
@@ -203,12 +230,26 @@ def search_scores(tab, p, seats, rng, ev):
             searchers |= 1 << q
             seats[q, S_KIND] = seats[q, S_ROLLOUT_POLICY]
     sim = tab[rows : 2 * rows]
+    srng = rng[RNG_SEARCH : RNG_SEARCH + 1]
     for card in range(N_CARD_TYPES):
-        if memory[SCORE_BASE + card] == -2:
-            wins = 0
-            for _ in range(rollouts):
-                wins += _rollout_win(tab, sim, p, card, seats, rng, ev)
-            memory[SCORE_BASE + card] = wins
+        if memory[SCORE_BASE + card] != -2:
+            continue
+        if card < WILD:
+            memory[SCORE_BASE + card] = _wins(tab, sim, p, card, -1, rollouts, seats, rng, ev)
+            continue
+        best = -1
+        ties = 0
+        for color in range(N_COLORS):
+            wins = _wins(tab, sim, p, card, color, rollouts, seats, rng, ev)
+            if wins > best:
+                best = wins
+                ties = 1
+                memory[COLOR_BASE + card - WILD] = color
+            elif wins == best:
+                ties += 1
+                if below(srng, ties) == 0:  # each tied color kept with chance 1/ties
+                    memory[COLOR_BASE + card - WILD] = color
+        memory[SCORE_BASE + card] = best
     for q in range(players):
         if (searchers >> q) & 1:
             seats[q, S_KIND] = SEARCH

@@ -51,7 +51,11 @@ SEARCH = strategy_id("search")
 # In the memory row, past the seats' entries (20 at most): search's score of each card id at
 # its current decision (search.search_scores writes them, choose_card reads them).
 SCORE_BASE = 64
-if SCORE_BASE + N_CARD_TYPES > MAX_CARDS:
+# Then 1 + the color search names for the wild it is playing (0: none; choose_card sets it,
+# choose_color takes it), and the best color search found for each wild card id (-1: none).
+COLOR_SLOT = SCORE_BASE + N_CARD_TYPES
+COLOR_BASE = COLOR_SLOT + 1
+if COLOR_BASE + N_CARD_TYPES - WILD > MAX_CARDS:
     raise ImportError("search's scores do not fit the memory row")
 
 # Public events the engine announces to strategies that keep a memory (see observe).
@@ -123,7 +127,11 @@ def choose_card(kind, hand, n, cand, rank, color, sizes, nxt, memory, rng):
     if kind == SEARCH:  # the wins search.search_scores found for each card id, just before
         for k in range(n):
             rank[k] = memory[SCORE_BASE + hand[cand[k]]]
-        return _best_by_rank(cand, n, rank, rng)
+        idx = _best_by_rank(cand, n, rank, rng)
+        card = hand[idx]  # a wild: the color its best rollouts named, for choose_color
+        named = memory[COLOR_BASE + card - WILD] if card >= WILD else -1
+        memory[COLOR_SLOT] = named + 1
+        return idx
     # AGGRESSIVE: attack a next player low on cards, otherwise shed the most points.
     attack = sizes[nxt] <= 2
     for k in range(n):
@@ -138,9 +146,14 @@ def choose_card(kind, hand, n, cand, rank, color, sizes, nxt, memory, rng):
 @engine_jit
 def choose_color(kind, hand, nxt, memory, rng):
     """The color the decider names for a wild: random names one uniformly, others their
-    commonest; color-denier picks among the colors seat ``nxt`` was seen to lack."""
+    commonest; color-denier picks among the colors seat ``nxt`` was seen to lack; search the
+    color of the move its rollouts chose, when it chose one (else its commonest)."""
     if kind == RANDOM:
         return below(rng, N_COLORS)
+    if kind == SEARCH and memory[COLOR_SLOT] > 0:  # the color of its chosen move (search.py)
+        named = memory[COLOR_SLOT] - 1
+        memory[COLOR_SLOT] = 0
+        return named
     lacks = memory[nxt] if kind == COLOR_DENIER else 0
     allowed = lacks if lacks != 0 else (1 << N_COLORS) - 1
     packed = 0  # 16 bits per color: how many cards of that color the hand holds
