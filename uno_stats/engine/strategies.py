@@ -124,9 +124,11 @@ def choose_card(kind, hand, n, cand, rank, color, sizes, nxt, memory, rng):
             denies = card < WILD and (lacks >> CARD_COLOR[card]) & 1 == 1
             rank[k] = _basic_rank(card, color) + (10 if denies else 0)
         return _best_by_rank(cand, n, rank, rng)
-    if kind == SEARCH:  # the wins search.search_scores found for each card id, just before
+    if kind == SEARCH:  # the wins search.search_scores found for each card id, just before;
+        # among equal wins basic's preference decides (its rank is below 4), then chance
         for k in range(n):
-            rank[k] = memory[SCORE_BASE + hand[cand[k]]]
+            card = hand[cand[k]]
+            rank[k] = 4 * memory[SCORE_BASE + card] + _basic_rank(card, color)
         idx = _best_by_rank(cand, n, rank, rng)
         card = hand[idx]  # a wild: the color its best rollouts named, for choose_color
         named = memory[COLOR_BASE + card - WILD] if card >= WILD else -1
