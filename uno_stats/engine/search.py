@@ -184,8 +184,9 @@ def _wins(tab, sim, p, card, color, rollouts, seats, rng, ev):
 @engine_jit
 def search_scores(tab, p, seats, rng, ev):
     """Score each candidate card of seat ``p`` (a ``search`` seat about to take its normal
-    turn) by its rollout wins, into the memory row at ``SCORE_BASE + card`` (-1: not tried);
-    a wild is tried naming each color, scored by its best color, which is kept at
+    turn) by its rollout wins, into the memory row at ``SCORE_BASE + card`` (-1: not tried;
+    N_COLORS x the wins of a card, the wins summed over the colors of a wild: the same
+    scale); a wild is tried naming each color, and its best color is kept at
     ``COLOR_BASE + card - WILD`` (ties uniform on search's stream).
 
     Reads the game's state but draws nothing from the game's stream (``rng[0]``): only from
@@ -234,13 +235,16 @@ def search_scores(tab, p, seats, rng, ev):
     for card in range(N_CARD_TYPES):
         if memory[SCORE_BASE + card] != -2:
             continue
-        if card < WILD:
-            memory[SCORE_BASE + card] = _wins(tab, sim, p, card, -1, rollouts, seats, rng, ev)
+        if card < WILD:  # scored N_COLORS x its wins, a wild the sum over its colors
+            wins = _wins(tab, sim, p, card, -1, rollouts, seats, rng, ev)
+            memory[SCORE_BASE + card] = N_COLORS * wins
             continue
         best = -1
         ties = 0
+        total = 0
         for color in range(N_COLORS):
             wins = _wins(tab, sim, p, card, color, rollouts, seats, rng, ev)
+            total += wins
             if wins > best:
                 best = wins
                 ties = 1
@@ -249,7 +253,8 @@ def search_scores(tab, p, seats, rng, ev):
                 ties += 1
                 if below(srng, ties) == 0:  # each tied color kept with chance 1/ties
                     memory[COLOR_BASE + card - WILD] = color
-        memory[SCORE_BASE + card] = best
+        memory[SCORE_BASE + card] = total  # not its best color's: that maximum of noisy
+        # counts would overrate every wild (the card's choice stays unbiased)
     for q in range(players):
         if (searchers >> q) & 1:
             seats[q, S_KIND] = SEARCH
