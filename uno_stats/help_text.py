@@ -258,6 +258,22 @@ STRATEGY_HELP: dict[str, str] = {
         " With multi_play on it plays every other card of its chosen card's symbol with it, "
         "as basic does, ending on a color the next player lacks if it can."
     ),
+    "search": (
+        "Thinks ahead (determinized Monte Carlo search): before each turn on which it holds "
+        "two different legal cards or a wild, it tries each move (the first max_candidates "
+        "distinct cards in hand order; a wild once per color it may name) in rollouts copies "
+        "of the round each, every copy with the cards it cannot see (the deck minus its own "
+        "hand and the discard pile) dealt afresh to the other hands (sizes kept) and the draw "
+        "pile, plays the round out with every seat playing its rollout_policy, and plays the "
+        "card that won most rollouts (a wild: its wins summed over the colors, against four "
+        "times a colored card's; equal wins: basic's preference, then uniform), naming a "
+        "wild's best color. It never reads another hand or the pile's order, and samples from "
+        "a random stream of its own, so the game's stream is untouched. Cards it knows are in "
+        "another hand (after a 7/0 swap) are not tracked. Its other choices (swap target, "
+        "stacking, challenges, the color of an opening or drawn wild) are basic's; with "
+        "multi_play on it extends its card as basic does. Its cost grows with rollouts x "
+        "moves x the round's length."
+    ),
 }
 
 KNOB_HELP: dict[str, str] = {
@@ -268,6 +284,9 @@ KNOB_HELP: dict[str, str] = {
     "voluntary_draw": "probability of drawing while holding a playable card",
     "mistake": "probability of first trying an invalid card",
     "keep_drawn": "probability of keeping a playable drawn card when drawn_card is may-play",
+    "rollouts": "search only: rollouts (played-out rounds) per move tried (a wild: per color)",
+    "rollout_policy": "search only: the strategy every seat plays in its rollouts",
+    "max_candidates": "search only: the most distinct legal cards it tries at one decision",
 }
 
 COLUMN_HELP: dict[str, str] = {

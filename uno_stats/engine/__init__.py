@@ -19,7 +19,7 @@ from uno_stats.engine.rules import (
     encode_rules,
 )
 from uno_stats.engine.schema import CHECKPOINTS, COLUMNS, NOT_REACHED
-from uno_stats.engine.strategy_table import encode_strategies, keeps_memory
+from uno_stats.engine.strategy_table import S_KIND, encode_strategies, keeps_memory, strategy_id
 from uno_stats.errors import ResultsError
 
 if TYPE_CHECKING:
@@ -154,7 +154,10 @@ def _play(
     # seating: random reorders the seats' rows in place (S16): it gets a copy, in scenario
     # order, matching the table's seating row
     seating = int(config.rules[R_SEATING]) == SEATING_RANDOM
-    seats = config.seats.copy() if seating else config.seats
+    # search seats switch to their rollout policy while they search (search.py): a copy,
+    # so that threads sharing a config never see another's switch
+    searching = bool((config.seats[:, S_KIND] == strategy_id("search")).any())
+    seats = config.seats.copy() if seating or searching else config.seats
     if seating:
         table.tab[T_SEATING, : config.players] = np.arange(config.players)
     rows = run_chunk(

@@ -25,6 +25,7 @@ from uno_stats.engine.schema import (
 from uno_stats.engine.state import (
     N_CHECKPOINTS,
     N_COUNTERS,
+    RNG_SEARCH,
     ST_CHECKPOINTS,
     ST_DEALER,
     ST_FIRST,
@@ -168,6 +169,7 @@ def _match_over(st, out_p, row, totals, scoring, target):
 
 
 SEATING_SALT = np.uint64(0x5EA7_0DE2_5EA7_0DE2)  # the seating stream's key: run key XOR this
+SEARCH_SALT = np.uint64(0x5EA2_C4ED_1DEA_5EED)  # the search stream's key (search.py): key XOR this
 
 
 @engine_jit
@@ -218,6 +220,8 @@ def run_chunk(
         if seating:
             seat_game(tab, seats, rng, key, game)
         seed_stream(rng, key, game)
+        if rng.shape[0] > RNG_SEARCH:  # search's own stream, never drawn by anything else
+            seed_stream(rng[RNG_SEARCH : RNG_SEARCH + 1], key ^ SEARCH_SALT, game)
         if target == 0:
             play_round(tab, seats, rng, ev, players - 1)
             _record(tab, out_s, out_p, out_c, row, game, 0)

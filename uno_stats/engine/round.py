@@ -44,6 +44,7 @@ from uno_stats.engine.rules import (
     REVERSE_DEALER,
 )
 from uno_stats.engine.schema import STATUS_CAPPED
+from uno_stats.engine.search import search_scores
 from uno_stats.engine.state import (
     ST_BLUFF,
     ST_CHECKPOINTS,
@@ -73,7 +74,13 @@ from uno_stats.engine.state import (
     T_ST,
     deck_of,
 )
-from uno_stats.engine.strategies import SEEN_ROUND_START, bluffs, choose_color, strategy_of
+from uno_stats.engine.strategies import (
+    SEEN_ROUND_START,
+    bluffs,
+    choose_color,
+    searches,
+    strategy_of,
+)
 from uno_stats.engine.turn import CONTINUE_TURN, normal_turn, resolve_penalty
 
 
@@ -235,6 +242,8 @@ def play_turns(tab, seats, rng, ev):
             outcome = resolve_penalty(tab, p, seats, rng, ev)
             if outcome != CONTINUE_TURN:
                 continue
+        if searches(strategy_of(seats, p)):  # SCENARIO.md, "Strategies": scores its cards
+            search_scores(tab, p, seats, rng, ev)
         normal_turn(tab, p, seats, rng, ev)
     emit(st, ev, EV_END, st[ST_WINNER], st[ST_STATUS], st[ST_TURNS], 0, 0)
 

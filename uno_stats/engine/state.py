@@ -123,6 +123,20 @@ T_CHECKPOINTS = 9  # N_CHECKPOINTS rows: hand sizes by seat after turns 5, 10, .
 T_MEMORY = T_CHECKPOINTS + N_CHECKPOINTS
 T_SEATING = T_MEMORY + 1  # by position, the scenario seat sitting there (S16)
 T_HANDS = T_SEATING + 1  # one row per seat, then a scratch row
+# After the scratch row: the search strategy's scratch (strategies.SEARCH, search.py), allocated
+# with the table and never touched by the other strategies: a whole copy of the rows above
+# (``table_rows(players)`` of them, the position a rollout plays on) and two work rows.
+SEARCH_WORK_ROWS = 2
+# The random streams of a table (``Table.rng``): the game's, search's sampling stream, and the
+# stream of the rollout being played (seeded from search's).
+RNG_GAME, RNG_SEARCH, RNG_ROLLOUT = 0, 1, 2
+RNG_STREAMS = 3
+
+
+@engine_inline
+def table_rows(players):
+    """Rows of a table's own arrays (the scalar state to the hands' scratch row)."""
+    return T_HANDS + players + 1
 
 
 def table_width(deck_cards: int) -> int:
@@ -166,7 +180,8 @@ class Table:
         if dealt >= len(deck):
             raise ValueError(f"{dealt} cards dealt, but the deck holds {len(deck)}")
         width = table_width(len(deck))
-        self.tab = np.zeros((T_HANDS + players + 1, width), dtype=np.int64)
+        rows = T_HANDS + players + 1  # table_rows(players), then search's scratch
+        self.tab = np.zeros((2 * rows + SEARCH_WORK_ROWS, width), dtype=np.int64)
         self.st = self.tab[T_ST]
         self.hands = self.tab[T_HANDS:]
         self.hn = self.tab[T_HN]
@@ -175,7 +190,7 @@ class Table:
         self.max_deficit = self.tab[T_DEFICIT, :players]
         self.checkpoints = self.tab[T_CHECKPOINTS : T_CHECKPOINTS + N_CHECKPOINTS, :players]
         self.memory = self.tab[T_MEMORY]
-        self.rng = np.zeros(1, dtype=np.uint64)
+        self.rng = np.zeros(RNG_STREAMS, dtype=np.uint64)
         self.events = np.zeros((max(max_events, 1), EVENT_FIELDS), dtype=np.int64)
         self.st[ST_PLAYERS] = players
         self.st[ST_TRACE] = 1 if max_events > 0 else 0

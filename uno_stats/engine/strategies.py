@@ -18,6 +18,8 @@ from uno_stats.engine.cards import (
     CARD_COLOR,
     CARD_POINTS,
     CARD_SYMBOL,
+    MAX_CARDS,
+    N_CARD_TYPES,
     N_COLORS,
     WILD,
     WILD_DRAW_FOUR,
@@ -45,6 +47,16 @@ BASIC = strategy_id("basic")
 AGGRESSIVE = strategy_id("aggressive")
 HOARDER = strategy_id("hoarder")
 COLOR_DENIER = strategy_id("color-denier")
+SEARCH = strategy_id("search")
+# In the memory row, past the seats' entries (20 at most): search's score of each card id at
+# its current decision (search.search_scores writes them, choose_card reads them).
+SCORE_BASE = 64
+# Then 1 + the color search names for the wild it is playing (0: none; choose_card sets it,
+# choose_color takes it), and the best color search found for each wild card id (-1: none).
+COLOR_SLOT = SCORE_BASE + N_CARD_TYPES
+COLOR_BASE = COLOR_SLOT + 1
+if COLOR_BASE + N_CARD_TYPES - WILD > MAX_CARDS:
+    raise ImportError("search's scores do not fit the memory row")
 
 # Public events the engine announces to strategies that keep a memory (see observe).
 SEEN_ROUND_START = 0  # a new deal
@@ -57,6 +69,12 @@ SEEN_HANDS_MOVED = 3  # hands changed seats (7, 0, Shuffle Hands)
 def strategy_of(seats, p):
     """The strategy id of seat ``p``."""
     return np.int64(seats[p, S_KIND])
+
+
+@engine_jit
+def searches(kind):
+    """Whether strategy ``kind`` scores its cards by search before its turn (search.py)."""
+    return kind == SEARCH
 
 
 @engine_jit
@@ -106,6 +124,16 @@ def choose_card(kind, hand, n, cand, rank, color, sizes, nxt, memory, rng):
             denies = card < WILD and (lacks >> CARD_COLOR[card]) & 1 == 1
             rank[k] = _basic_rank(card, color) + (10 if denies else 0)
         return _best_by_rank(cand, n, rank, rng)
+    if kind == SEARCH:  # the wins search.search_scores found for each card id, just before;
+        # among equal wins basic's preference decides (its rank is below 4), then chance
+        for k in range(n):
+            card = hand[cand[k]]
+            rank[k] = 4 * memory[SCORE_BASE + card] + _basic_rank(card, color)
+        idx = _best_by_rank(cand, n, rank, rng)
+        card = hand[idx]  # a wild: the color its best rollouts named, for choose_color
+        named = memory[COLOR_BASE + card - WILD] if card >= WILD else -1
+        memory[COLOR_SLOT] = named + 1
+        return idx
     # AGGRESSIVE: attack a next player low on cards, otherwise shed the most points.
     attack = sizes[nxt] <= 2
     for k in range(n):
@@ -120,9 +148,14 @@ def choose_card(kind, hand, n, cand, rank, color, sizes, nxt, memory, rng):
 @engine_jit
 def choose_color(kind, hand, nxt, memory, rng):
     """The color the decider names for a wild: random names one uniformly, others their
-    commonest; color-denier picks among the colors seat ``nxt`` was seen to lack."""
+    commonest; color-denier picks among the colors seat ``nxt`` was seen to lack; search the
+    color of the move its rollouts chose, when it chose one (else its commonest)."""
     if kind == RANDOM:
         return below(rng, N_COLORS)
+    if kind == SEARCH and memory[COLOR_SLOT] > 0:  # the color of its chosen move (search.py)
+        named = memory[COLOR_SLOT] - 1
+        memory[COLOR_SLOT] = 0
+        return named
     lacks = memory[nxt] if kind == COLOR_DENIER else 0
     allowed = lacks if lacks != 0 else (1 << N_COLORS) - 1
     packed = 0  # 16 bits per color: how many cards of that color the hand holds

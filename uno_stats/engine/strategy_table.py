@@ -34,17 +34,20 @@ class KnobSpec:
     key: str
     kind: str  # "prob" (a float in [0, 1]) or "enum"
     default: Any
-    choices: tuple[str, ...] = ()
+    choices: tuple[Any, ...] = ()  # an enum's names, or its integers (encoded as themselves)
 
     def allowed(self) -> str:
         """Human-readable description of the allowed values."""
         if self.kind == "enum":
-            return ", ".join(self.choices)
+            return ", ".join(str(c) for c in self.choices)
         return "a probability from 0 to 1"
 
     def encode(self, value: Any) -> float:
-        """The float the engine reads for ``value``."""
+        """The float the engine reads for ``value``: a named choice's position, an integer
+        choice itself, a probability as it is."""
         if self.kind == "enum":
+            if isinstance(self.choices[0], int):
+                return float(value)
             return float(self.choices.index(value))
         return float(value)
 
@@ -55,6 +58,7 @@ STRATEGIES: tuple[StrategyInfo, ...] = (
     StrategyInfo("aggressive"),
     StrategyInfo("hoarder"),
     StrategyInfo("color-denier", memory=True),
+    StrategyInfo("search"),  # last: the rollout policies are the strategies before it
 )
 STRATEGIES_BY_NAME: dict[str, StrategyInfo] = {s.name: s for s in STRATEGIES}
 
@@ -68,6 +72,13 @@ def strategy_id(name: str) -> int:
 
 
 CHALLENGE_CHOICES = ("never", "always", "smart")
+# search's knobs (SCENARIO.md, "Strategies"): rollouts per candidate, the strategy every seat
+# plays in a rollout (any but search, so that a rollout never searches), candidates tried.
+ROLLOUT_CHOICES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+ROLLOUT_POLICIES = tuple(s.name for s in STRATEGIES if s.name != "search")
+CANDIDATE_CHOICES = (2, 3, 4, 6, 8, 12, 16, 56)
+if STRATEGIES[-1].name != "search" or tuple(s.name for s in STRATEGIES[:-1]) != ROLLOUT_POLICIES:
+    raise ImportError("a rollout policy's encoded value must be its strategy id")
 
 KNOBS: tuple[KnobSpec, ...] = (
     KnobSpec("forget_uno", "prob", 0.0),
@@ -77,6 +88,9 @@ KNOBS: tuple[KnobSpec, ...] = (
     KnobSpec("voluntary_draw", "prob", 0.0),
     KnobSpec("mistake", "prob", 0.0),
     KnobSpec("keep_drawn", "prob", 0.0),
+    KnobSpec("rollouts", "enum", 8, ROLLOUT_CHOICES),
+    KnobSpec("rollout_policy", "enum", "basic", ROLLOUT_POLICIES),
+    KnobSpec("max_candidates", "enum", 8, CANDIDATE_CHOICES),
 )
 KNOBS_BY_KEY: dict[str, KnobSpec] = {k.key: k for k in KNOBS}
 
@@ -93,6 +107,9 @@ S_BLUFF = 4
 S_VOLUNTARY_DRAW = 5
 S_MISTAKE = 6
 S_KEEP_DRAWN = 7
+S_ROLLOUTS = 8
+S_ROLLOUT_POLICY = 9
+S_MAX_CANDIDATES = 10
 S_COUNT = 1 + len(KNOBS)
 check_slots(globals(), "S_", ["kind", *(k.key for k in KNOBS)], extra=("S_COUNT",))
 
