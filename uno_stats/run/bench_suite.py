@@ -179,6 +179,16 @@ def _table_file(folder: Path) -> tuple[Path, str]:
     return path, "bench.yaml (the built-in bench table)"
 
 
+SEARCH_SHARE = 50
+"""``search`` plays a round per rollout of each move: its throughput is timed on 1/50 of
+the games (at least 1,000), so that it costs about what another strategy does."""
+
+
+def _games_for(strategy: str, games: int) -> int:
+    """The games a throughput timing of ``strategy`` plays (fewer for ``search``)."""
+    return max(1_000, games // SEARCH_SHARE) if strategy == "search" else games
+
+
 def measure_throughput(
     suite: Suite, presets: list[str], strategies: list[str], c_loop: Path | None = None
 ) -> None:
@@ -192,10 +202,11 @@ def measure_throughput(
     c_rounds = max(1, min(PAIR_ROUNDS, suite.games))
     for preset, strategy in cases:
         scenario = load_bench_scenario(None, preset, strategy)
+        games = _games_for(strategy, suite.games)
         timed, shares = [], []
         for turn in range(max(1, suite.repeat)):
             c_rate = c_loop_rate(c_loop, c_rounds, turn + 1) if c_loop else None
-            (result,) = benchmark(scenario, suite.games, [1])
+            (result,) = benchmark(scenario, games, [1])
             timed.append(result)
             if c_rate:
                 shares.append(result.rounds_per_s / c_rate)
@@ -211,7 +222,7 @@ def measure_throughput(
                 median_result(timed).rounds_per_s,
                 "rounds/s",
                 f"uno-stats bench --preset {preset} --strategy {strategy} --workers 1 "
-                f"--games {suite.games} --repeat {suite.repeat}",
+                f"--games {games} --repeat {suite.repeat}",
                 note,
             )
         )
