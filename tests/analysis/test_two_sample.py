@@ -5,14 +5,15 @@ MetricComparison against the method it names, on hand-made frames."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import polars as pl
 import pytest
 
 from uno_stats.analysis import methods as mt
-from uno_stats.analysis.estimates import proportion
-from uno_stats.analysis.metrics import TOST_LEVEL, metric_spec
+from uno_stats.analysis.estimates import Estimate, proportion
+from uno_stats.analysis.metrics import TOST_LEVEL, MetricComparison, metric_spec
 from uno_stats.analysis.two_sample import compare_means, compare_rates, paired_values
 from uno_stats.errors import ResultsError
 
@@ -304,3 +305,200 @@ def test_empty_distributions_name_what_is_missing() -> None:
     pairs = paired_values(empty, empty, spec)
     with pytest.raises(ResultsError, match=r"^no paired values of turns in these results"):
         compare_distributions(empty, empty, spec, pairs)
+
+
+# --- paired ratios (comeback rates by game) and the first mover's edge --------------------
+
+COUNTS = np.array(  # per game: num_a, den_a, num_b, den_b (winners behind, seat-rounds behind)
+    [[1, 3, 1, 3], [0, 2, 1, 2], [1, 4, 0, 4], [0, 1, 1, 2], [1, 2, 1, 2], [0, 3, 2, 4]],
+    dtype=np.float64,
+)
+
+
+def _delta_by_hand(counts: np.ndarray) -> tuple[float, float, float, float, float]:
+    """R_a, R_b, R_b - R_a, its standard error and that of log(R_b / R_a), by the formulas."""
+    na, da, nb, db = counts.T
+    ra, rb = na.sum() / da.sum(), nb.sum() / db.sum()
+    z = (nb - rb * db) / db.mean() - (na - ra * da) / da.mean()
+    n = len(z)
+    c = np.array([-1 / (ra * da.mean()), 1 / da.mean(), 1 / (rb * db.mean()), -1 / db.mean()])
+    log_var = c @ np.cov(counts, rowvar=False) @ c
+    return ra, rb, rb - ra, z.std(ddof=1) / math.sqrt(n), math.sqrt(log_var / n)
+
+
+def test_paired_comeback_ratio_field_by_field() -> None:
+    from scipy import special
+
+    from uno_stats.analysis.two_sample import compare_paired_ratio
+
+    spec = metric_spec("comeback2_rate")
+    c = compare_paired_ratio(spec, COUNTS)
+    ra, rb, d, se, log_se = _delta_by_hand(COUNTS)
+    assert (ra, rb) == (3 / 15, 6 / 17)
+    assert (c.metric, c.label, c.kind, c.unit, c.question) == (
+        spec.key,
+        spec.label,
+        "comeback",
+        "",
+        "comebacks",
+    )
+    assert (c.test, c.paired, c.status, c.direction, c.effect_name) == (
+        "paired delta method (by game)",
+        True,
+        "tested",
+        1,
+        "Cohen's h",
+    )
+    assert c.baseline == proportion(3, 15) and c.other == proportion(6, 17)
+    z = 1.959963984540054
+    assert c.difference.n == 6 and c.difference.value == pytest.approx(d, abs=1e-15)
+    assert (c.difference.low, c.difference.high) == pytest.approx((d - z * se, d + z * se))
+    assert c.statistic == pytest.approx(d / se)
+    p = float(2 * special.ndtr(-d / se))
+    assert (c.p, c.p_holm) == pytest.approx((p, p))
+    ratio = rb / ra
+    assert c.ratio == Estimate(
+        pytest.approx(ratio),
+        pytest.approx(ratio * math.exp(-z * log_se)),
+        pytest.approx(ratio * math.exp(z * log_se)),
+        6,
+    )
+    half = 1.6448536269514722 * se  # the 90% interval
+    assert c.tost == pytest.approx((d - half, d + half))
+    h = 2 * math.asin(math.sqrt(6 / 17)) - 2 * math.asin(math.sqrt(3 / 15))
+    assert c.effect == pytest.approx(h)
+
+
+def test_paired_comeback_ratio_lower_in_b_points_down() -> None:
+    from uno_stats.analysis.two_sample import compare_paired_ratio
+
+    swapped = COUNTS[:, [2, 3, 0, 1]]
+    c = compare_paired_ratio(metric_spec("comeback2_rate"), swapped)
+    assert c.direction == -1 and c.difference.value < 0 and c.statistic < 0
+    assert c.ratio.value == pytest.approx((3 / 15) / (6 / 17))
+
+
+def test_paired_comeback_ratio_identical_absent_and_without_a_ratio() -> None:
+    from uno_stats.analysis.two_sample import compare_paired_ratio
+
+    spec = metric_spec("comeback2_rate")
+    same = compare_paired_ratio(spec, COUNTS[:, [0, 1, 0, 1]])
+    assert (same.status, same.direction, same.difference.value) == ("identical", 0, 0.0)
+    assert all(math.isnan(x) for x in (same.statistic, same.p, same.p_holm))
+    assert same.ratio.value == 1.0 and same.tost == (0.0, 0.0)
+    denominators = COUNTS[:, [1]]
+    lost = compare_paired_ratio(spec, np.hstack([0 * denominators, denominators] * 2))
+    assert (lost.status, lost.baseline, lost.other) == ("absent", proportion(0, 15), lost.other)
+    assert math.isnan(lost.ratio.value) and lost.ratio.n == 0  # R_a = 0: no ratio
+    only_b = COUNTS.copy()
+    only_b[:, 0] = 0  # no winner behind in a, some in b: tested, still no ratio
+    c = compare_paired_ratio(spec, only_b)
+    assert c.status == "tested" and math.isnan(c.ratio.value) and c.p < 0.05
+    one = compare_paired_ratio(spec, COUNTS[:1] + np.array([[0, 0, 1, 0]]))  # one game: no log SE
+    assert math.isnan(one.ratio.value) and one.difference.n == 1
+    assert same.baseline.n == 15 and one.other == proportion(2, 3)
+    with pytest.raises(ResultsError, match=r"^no seat-rounds behind in these results"):
+        compare_paired_ratio(spec, np.array([[0.0, 0.0, 1.0, 2.0]]))
+    with pytest.raises(ResultsError, match=r"^no seat-rounds behind in these results"):
+        compare_paired_ratio(spec, np.array([[1.0, 2.0, 0.0, 0.0]]))
+
+
+def test_paired_counts_join_the_games_of_two_runs() -> None:
+    from uno_stats.analysis.two_sample import paired_counts
+
+    spec = metric_spec("comeback2_rate")
+    # two rounds in game 0, one in game 1; seats' max deficits, winner
+    a = frame(["won"] * 3, [0, 1, 0], [[2, 0], [3, 2], [0, 5]]).with_columns(
+        pl.Series("game", [0, 0, 1])
+    )
+    b = frame(["won", "void", "won"], [1, -1, 1], [[2, 1], [9, 9], [0, 4]]).with_columns(
+        pl.Series("game", [0, 0, 1])
+    )
+    counts = paired_counts(a, b, spec)
+    assert counts is not None and counts.dtype == np.float64
+    # game 0: a behind 3 (seat 0 in round 0, both in round 1), won 2; b behind 1, won 0
+    assert counts.tolist() == [[2.0, 3.0, 0.0, 1.0], [0.0, 1.0, 1.0, 1.0]]
+    other_games = b.with_columns(pl.Series("game", [0, 0, 2]))
+    assert paired_counts(a, other_games, spec) is None
+    assert paired_counts(a, b.filter(pl.col("game") == 0), spec) is None
+
+
+def _rate_comparison(status: str = "tested", direction: int = 1) -> MetricComparison:
+    return MetricComparison(
+        metric="first_mover_edge",
+        label="first mover edge",
+        kind="first_mover_edge",
+        unit="",
+        baseline=Estimate(0.6, 0.5, 0.7, 100),
+        other=Estimate(0.4, 0.3, 0.5, 120),
+        difference=Estimate(-0.2, -0.35, -0.05, 220),
+        ratio=Estimate(0.75, 0.5, 0.9, 220),
+        test="two-proportion z",
+        statistic=-2.5,
+        p=0.01,
+        effect_name="Cohen's h",
+        effect=-0.4,
+        p_holm=0.02,
+        question="first mover",
+        status=status,
+        direction=direction,
+        tost=(-0.3, -0.1),
+    )
+
+
+def test_edge_of_equal_player_counts_keeps_the_win_rate_test() -> None:
+    from uno_stats.analysis.two_sample import shift_edge
+
+    c = _rate_comparison(direction=0)
+    e = shift_edge(c, 0.25, 0.25)
+    assert e.baseline == Estimate(0.6 - 0.25, 0.5 - 0.25, 0.7 - 0.25, 100)
+    assert e.other == Estimate(0.4 - 0.25, 0.3 - 0.25, 0.5 - 0.25, 120)
+    assert math.isnan(e.ratio.value) and e.ratio.n == 0
+    assert e.direction == -1  # the edges' sign, not the one passed in
+    assert (e.difference, e.tost, e.test, e.statistic, e.p, e.p_holm) == (
+        c.difference,
+        c.tost,
+        c.test,
+        c.statistic,
+        c.p,
+        c.p_holm,
+    )
+
+
+def test_edge_of_other_player_counts_shifts_the_difference() -> None:
+    from scipy import special
+
+    from uno_stats.analysis.two_sample import shift_edge
+
+    c = _rate_comparison()
+    e = shift_edge(c, 1 / 2, 1 / 3)  # shift -1/6: the edge difference is -0.2 + 1/6
+    shift = 1 / 3 - 1 / 2
+    assert e.baseline == Estimate(0.6 - 0.5, 0.5 - 0.5, 0.7 - 0.5, 100)
+    assert e.other == Estimate(0.4 - 1 / 3, 0.3 - 1 / 3, 0.5 - 1 / 3, 120)
+    assert e.difference == Estimate(-0.2 - shift, -0.35 - shift, -0.05 - shift, 220)
+    assert e.tost == (-0.3 - shift, -0.1 - shift)
+    se = 0.3 / (2 * 1.959963984540054)
+    assert e.statistic == pytest.approx((-0.2 - shift) / se)
+    p = float(2 * special.ndtr(-abs(-0.2 - shift) / se))
+    assert (e.p, e.p_holm) == pytest.approx((p, p))
+    assert (e.test, e.direction, e.effect, e.metric) == (
+        "z (edge, SE from the interval)",
+        -1,
+        -0.4,
+        "first_mover_edge",
+    )
+    up = shift_edge(c, 1 / 3, 1 / 2)  # shift +1/6 and a difference below it: still down
+    assert up.direction == -1 and up.difference.value == pytest.approx(-0.2 - 1 / 6)
+    flipped = shift_edge(_rate_comparison(direction=-1), 1 / 2, 1 / 5)  # shift -0.3
+    assert flipped.direction == 1 and flipped.difference.value == pytest.approx(0.1)
+
+
+def test_edge_of_an_untested_or_pointlike_comparison_has_no_test() -> None:
+    from uno_stats.analysis.two_sample import shift_edge
+
+    same = shift_edge(_rate_comparison("identical"), 1 / 2, 1 / 3)
+    assert all(math.isnan(x) for x in (same.statistic, same.p, same.p_holm))
+    assert same.difference.value == pytest.approx(-0.2 + 1 / 6)
+    point = replace(_rate_comparison(), difference=Estimate(-0.2, -0.2, -0.2, 220))
+    flat = shift_edge(point, 1 / 2, 1 / 3)  # a zero-width interval: SE 0
+    assert math.isnan(flat.statistic) and math.isnan(flat.p)  # a nonzero value, SE 0
