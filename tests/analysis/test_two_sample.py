@@ -386,6 +386,9 @@ def test_paired_comeback_ratio_identical_absent_and_without_a_ratio() -> None:
     assert (same.status, same.direction, same.difference.value) == ("identical", 0, 0.0)
     assert all(math.isnan(x) for x in (same.statistic, same.p, same.p_holm))
     assert same.ratio.value == 1.0 and same.tost == (0.0, 0.0)
+    more_behind = COUNTS[:, [0, 1, 0, 1]] + [0, 0, 0, 1]  # the same winners, more seats behind
+    fewer = compare_paired_ratio(spec, more_behind)
+    assert fewer.status == "tested" and fewer.direction == -1
     denominators = COUNTS[:, [1]]
     lost = compare_paired_ratio(spec, np.hstack([0 * denominators, denominators] * 2))
     assert (lost.status, lost.baseline, lost.other) == ("absent", proportion(0, 15), lost.other)
@@ -502,3 +505,29 @@ def test_edge_of_an_untested_or_pointlike_comparison_has_no_test() -> None:
     point = replace(_rate_comparison(), difference=Estimate(-0.2, -0.2, -0.2, 220))
     flat = shift_edge(point, 1 / 2, 1 / 3)  # a zero-width interval: SE 0
     assert math.isnan(flat.statistic) and math.isnan(flat.p)  # a nonzero value, SE 0
+
+
+def test_a_comeback_rate_at_zero_cards_behind_counts_every_seat_round() -> None:
+    spec = metric_spec("comeback0_rate")
+    a = frame(["won"] * 3, [0, 1, 0], [[2, 0], [3, 2], [0, 5]])  # 6 seat-rounds, 3 winners
+    b = frame(["won"] * 2, [1, 1], [[0, 0], [1, 0]])  # 4 seat-rounds, 2 winners
+    c = compare_rates(a, b, spec, None)
+    assert c.baseline == proportion(3, 6) and c.other == proportion(2, 4)
+
+
+def test_paired_distributions_of_fractional_differences_against_scipy() -> None:
+    from scipy import stats as st
+
+    from uno_stats.analysis.two_sample import compare_distributions
+
+    x = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+    d = [0.5, -0.25, 0.75, -1.5, 0.5, 2.0]  # differences between -1 and 1 count by sign
+    a = pl.LazyFrame({"game": range(6), "round": [0] * 6, "x": x})
+    b = pl.LazyFrame({"game": range(6), "round": [0] * 6, "x": np.add(x, d)})
+    spec = metric_spec("dist_x")
+    c = compare_distributions(a, b, spec, paired_values(a, b, spec))
+    ranks = st.rankdata(np.abs(d))
+    plus, minus = ranks[np.array(d) > 0].sum(), ranks[np.array(d) < 0].sum()
+    assert c.effect == pytest.approx((plus - minus) / (plus + minus))
+    res = st.wilcoxon(d, zero_method="wilcox", method="approx")
+    assert (c.statistic, c.p) == pytest.approx((res.statistic, res.pvalue))
