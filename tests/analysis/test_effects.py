@@ -503,7 +503,12 @@ def test_a_quantile_effect_is_the_mid_quantile_difference_with_a_joint_bootstrap
     shared = rng.integers(5, 30, 60)
     turns = {(0,): shared, (1,): shared + rng.integers(0, 6, 60)}
     sweep = _sweep_of({"a": (0, 1)}, {k: {"turns": v} for k, v in turns.items()}, {})
-    (e,) = sweep_effects(sweep, ["median_turns"], resamples=40).effects
+    result = sweep_effects(sweep, ["median_turns"], resamples=40)
+    assert result.sweep is sweep and result.pairing == (
+        "Every point replays the same 60 deals (seed 1), so each effect is a contrast of "
+        "paired values and its interval is taken over game indices."
+    )
+    (e,) = result.effects
     med = {k: mid_quantile(*np.unique(v, return_counts=True), 0.5) for k, v in turns.items()}
     assert e.estimate == med[(1,)] - med[(0,)] and e.kind == "quantile"
     draws = np.random.default_rng([BOOTSTRAP_SEED, 0]).multinomial(60, np.full(60, 1 / 60), 40)
@@ -748,6 +753,8 @@ def test_levels_of_a_three_valued_axis_are_named_by_value():
     assert term_name(axes, "players", 2) == "players=4"
     assert term_name(axes, "rules.draw", 1) == "rules.draw=until-playable"
     assert term_name(axes, "r", 1) == "r"
+    flags = {"flag": (False, True, None)}  # as a scenario file spells them
+    assert [term_name(flags, "flag", i) for i in (1, 2)] == ["flag=true", "flag=null"]
     turns = {(p,): {"turns": np.arange(6.0) * p} for p in (2, 3, 4)}
     sweep = _sweep_of({"players": (2, 3, 4)}, turns, {})
     effects = sweep_effects(sweep, ["mean_turns"]).effects
@@ -768,7 +775,7 @@ def test_a_duplicate_of_the_first_point_and_a_fraction_grid():
     assert not grid.complete and grid.shape == (2, 2) and grid.levels.tolist() == [[0, 0], [1, 1]]
     (a,) = [t for t in terms_of(pair.axes, 1) if t.name == "a"]
     assert fraction_weights(grid, a).tolist() == [-1.0, 1.0]  # one point on each side
-    with pytest.raises(AssertionError, match="a fraction has no full grid"):
+    with pytest.raises(AssertionError, match=r"^a fraction has no full grid$"):
         grid.arrange(np.arange(2))
 
 
@@ -808,9 +815,9 @@ def test_a_ratio_over_several_rounds_a_game_clusters_by_game():
 
     rng = np.random.default_rng(21)
     n = 30
-    game = np.repeat(np.arange(n), 2)
-    ta = rng.integers(5, 40, 2 * n).astype(float)
-    tb = ta + rng.integers(0, 8, 2 * n)
+    game = np.sort(np.concatenate([np.arange(n), np.arange(0, n, 3)]))  # 1 or 2 rounds
+    ta = rng.integers(5, 40, len(game)).astype(float)
+    tb = ta + rng.integers(0, 8, len(game))
     points = tuple(
         SweepPoint(str(a), {"a": a}, 1, n, 4, (1,), pl.LazyFrame({"game": game, "turns": t}))
         for a, t in enumerate((ta, tb))
@@ -818,7 +825,8 @@ def test_a_ratio_over_several_rounds_a_game_clusters_by_game():
     (e,) = sweep_effects(Sweep("s", {"a": (0, 1)}, points), ["mean_turns"]).effects
     sums = [np.bincount(game, t) for t in (ta, tb)]
     ra, rb = ta.mean(), tb.mean()
-    z = (sums[1] - 2 * rb) / 2 - (sums[0] - 2 * ra) / 2  # per game: (num - R den) / mean(den)
+    den = np.bincount(game)
+    z = (sums[1] - rb * den) / den.mean() - (sums[0] - ra * den) / den.mean()  # (num - R den)
     half = stats.t.ppf(0.975, n - 1) * z.std(ddof=1) / math.sqrt(n)
     assert e.estimate == pytest.approx(rb - ra)
     assert (e.low, e.high) == pytest.approx((rb - ra - half, rb - ra + half))
@@ -860,3 +868,76 @@ def test_a_quantile_without_the_shared_bootstrap_is_the_same_effect():
     alone = metric_effects(sweep, grid, "p90_turns", terms, resamples=25)
     shared = sweep_effects(sweep, ["median_turns", "p90_turns"], resamples=25).effects
     assert alone == [shared[1]]
+
+
+def test_three_factor_terms_stop_at_three_axes_and_a_fraction_drops_the_defining_word():
+    turns = {k: {"turns": np.arange(6) + sum(k)} for k in itertools.product((0, 1), repeat=4)}
+    sweep = _sweep_of({"a": (0, 1), "b": (0, 1), "c": (0, 1), "d": (0, 1)}, turns, {})
+    effects = sweep_effects(sweep, ["mean_turns"], three_factor=True).effects
+    assert max(e.term.order for e in effects) == 3 and len(effects) == 4 + 6 + 4
+    cells = [(0, 0, 1), (0, 1, 0), (1, 0, 0), (1, 1, 1)]  # C = AB
+    record = {"kind": "fractional", "resolution": 3, "generators": ["C=AB"], "points": 4}
+    names = [
+        e.term.name
+        for e in sweep_effects(
+            _two_level_sweep(cells, record), ["mean_turns"], three_factor=True
+        ).effects
+    ]
+    assert names == ["a", "b", "c", "a:b", "a:c", "b:c"]  # a:b:c is the mean's alias
+
+
+def test_a_term_that_skips_a_deal_group_still_counts_the_later_ones():
+    rng = np.random.default_rng(13)
+    x = {(a, p): rng.integers(10, 50, 30) + 0.0 for a in (0, 1) for p in (0, 1, 2)}
+    deals = {(a, p): (1, 30, 2 + p, 1, 7) for a in (0, 1) for p in (0, 1, 2)}
+    sweep = _sweep_of(
+        {"a": (0, 1), "players": (0, 1, 2)}, {k: {"turns": v} for k, v in x.items()}, deals
+    )
+    result = sweep_effects(sweep, ["mean_turns", "median_turns"], interactions=False, resamples=20)
+    for metric in ("mean_turns", "median_turns"):
+        two = _effect(result.effects, metric, "players=2")
+        assert two.games == 60 and math.isfinite(two.low)  # groups players=0 and 2, not 1
+        assert _effect(result.effects, metric, "a").games == 90
+    var = [(x[0, p] + x[1, p]).var(ddof=1) / 4 / 30 for p in (0, 2)]
+    mean_two = _effect(result.effects, "mean_turns", "players=2")
+    from scipy import stats
+
+    df = sum(var) ** 2 / sum(v * v / 29 for v in var)
+    half = stats.t.ppf(0.975, df) * math.sqrt(sum(var))
+    assert (mean_two.high - mean_two.low) / 2 == pytest.approx(half, rel=1e-9)
+
+
+def test_points_of_one_or_two_games_and_small_spreads():
+    from scipy import stats
+
+    tiny = {(0,): {"turns": np.array([0.1, 0.3])}, (1,): {"turns": np.array([0.2, 0.7])}}
+    deals = {(0,): (1, 2, 4, 1, 7), (1,): (2, 2, 4, 1, 7)}  # independent points of 2 games
+    (e,) = sweep_effects(_sweep_of({"a": (0, 1)}, tiny, deals), ["mean_turns"]).effects
+    va, vb = np.var([0.1, 0.3], ddof=1) / 2, np.var([0.2, 0.7], ddof=1) / 2
+    df = (va + vb) ** 2 / (va**2 + vb**2)  # Welch, one degree of freedom each
+    half = stats.t.ppf(0.975, df) * math.sqrt(va + vb)
+    assert (e.high - e.low) / 2 == pytest.approx(half, rel=1e-9)
+    one = {(0,): {"turns": np.array([3.0])}, (1,): {"turns": np.array([5.0])}}
+    deals = {(0,): (1, 1, 4, 1, 7), (1,): (2, 1, 4, 1, 7)}
+    (single,) = sweep_effects(_sweep_of({"a": (0, 1)}, one, deals), ["mean_turns"]).effects
+    assert single.estimate == 2.0 and math.isnan(single.low) and math.isnan(single.p)
+
+
+def test_a_margin_crossed_below_is_not_no_practical_effect():
+    from uno_stats.analysis.metrics import parse_margin
+
+    turns = {(0,): np.arange(100.0) + np.tile([0.0, 0.2], 50), (1,): np.arange(100.0)}
+    sweep = _sweep_of({"a": (0, 1)}, {k: {"turns": v} for k, v in turns.items()}, {})
+    (e,) = sweep_effects(sweep, ["mean_turns"], margin=parse_margin("0.1")).effects
+    assert e.tost[0] < -0.1 < e.tost[1] < 0.1 and e.practical is True and e.verdict == ""
+
+
+def test_bootstrap_draws_in_batches_give_the_same_replicates(monkeypatch):
+    import uno_stats.analysis.effects as fx
+
+    rng = np.random.default_rng(14)
+    turns = {(a,): {"turns": rng.integers(5, 30, 50) + a} for a in (0, 1)}
+    sweep = _sweep_of({"a": (0, 1)}, turns, {})
+    whole = sweep_effects(sweep, ["median_turns"], resamples=30).effects
+    monkeypatch.setattr(fx, "CELLS", 7 * 50)  # 7 replicates a batch: 5 batches, the last short
+    assert sweep_effects(sweep, ["median_turns"], resamples=30).effects == whole
