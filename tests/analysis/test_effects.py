@@ -941,3 +941,5 @@ def test_bootstrap_draws_in_batches_give_the_same_replicates(monkeypatch):
     whole = sweep_effects(sweep, ["median_turns"], resamples=30).effects
     monkeypatch.setattr(fx, "CELLS", 7 * 50)  # 7 replicates a batch: 5 batches, the last short
     assert sweep_effects(sweep, ["median_turns"], resamples=30).effects == whole
+    (two,) = sweep_effects(sweep, ["median_turns"], resamples=2).effects
+    assert math.isfinite(two.high - two.low)  # two replicates have a spread

@@ -531,3 +531,108 @@ def test_paired_distributions_of_fractional_differences_against_scipy() -> None:
     assert c.effect == pytest.approx((plus - minus) / (plus + minus))
     res = st.wilcoxon(d, zero_method="wilcox", method="approx")
     assert (c.statistic, c.p) == pytest.approx((res.statistic, res.pvalue))
+
+
+def test_means_field_by_field_independent_and_paired() -> None:
+    spec = metric_spec("mean_turns")
+    a = _with_turns(frame(["won"] * 8), [10, 12, 9, 20, 15, 11, 30, 8])
+    b = _with_turns(frame(["won"] * 6), [14, 13, 25, 18, 21, 40])
+    c = compare_means(a, b, spec, None)
+    x, y = np.array([10, 12, 9, 20, 15, 11, 30, 8.0]), np.array([14, 13, 25, 18, 21, 40.0])
+    ma, mb, sa, sb = x.mean(), y.mean(), x.std(ddof=1), y.std(ddof=1)
+    diff = mt.welch(ma, sa * sa, 8, mb, sb * sb, 6)
+    assert (c.difference.value, c.difference.low, c.difference.high) == pytest.approx(
+        tuple(map(float, diff[:3]))
+    )
+    assert (c.statistic, c.p, c.difference.n) == (
+        pytest.approx(diff[3]),
+        pytest.approx(diff[4]),
+        14,
+    )
+    tost = mt.welch(ma, sa * sa, 8, mb, sb * sb, 6, TOST_LEVEL)
+    assert c.tost == pytest.approx((tost[1], tost[2]))
+    ratio = mt.log_ratio(ma, sa * sa / 8, mb, sb * sb / 6)
+    assert (c.ratio.value, c.ratio.low, c.ratio.high) == pytest.approx(tuple(map(float, ratio)))
+    assert c.ratio.n == 14
+    pooled = math.sqrt((7 * sa * sa + 5 * sb * sb) / 12)
+    assert (c.effect_name, c.effect) == ("Cohen's d", pytest.approx((mb - ma) / pooled))
+    assert (c.test, c.status, c.direction, c.paired) == ("Welch t", "tested", 1, False)
+    a6 = _with_turns(frame(["won"] * 6), [10, 12, 9, 20, 15, 11])
+    p = compare_means(a6, b, spec, paired_values(a6, b, spec))
+    x6 = x[:6]
+    d = y - x6
+    paired = mt.paired_t(d.mean(), d.std(ddof=1), 6)
+    assert (p.difference.value, p.difference.low, p.difference.high) == pytest.approx(
+        tuple(map(float, paired[:3]))
+    )
+    tost = mt.paired_t(d.mean(), d.std(ddof=1), 6, TOST_LEVEL)
+    assert p.tost == pytest.approx((tost[1], tost[2])) and p.test == "paired t"
+    cov = np.cov(x6, y)[0, 1]
+    ratio = mt.log_ratio(x6.mean(), x6.var(ddof=1) / 6, y.mean(), y.var(ddof=1) / 6, cov / 6)
+    assert (p.ratio.value, p.ratio.low, p.ratio.high) == pytest.approx(tuple(map(float, ratio)))
+    zeros = _with_turns(frame(["won"] * 3), [0, 0, 0])
+    absent = compare_means(zeros, zeros, spec, None)
+    assert absent.status == "absent" and math.isnan(absent.p)
+    with pytest.raises(ResultsError, match=r"^no values of turns in these results"):
+        compare_means(a, frame([]), spec, None)
+    with pytest.raises(ResultsError, match=r"^no paired values of turns in these results"):
+        compare_means(frame([]), frame([]), spec, paired_values(frame([]), frame([]), spec))
+
+
+def test_quantiles_field_by_field_independent_and_paired() -> None:
+    from uno_stats.analysis.estimates import normal_interval
+    from uno_stats.analysis.quantile_diff import independent_quantile_replicates, paired_resamples
+    from uno_stats.analysis.quantiles import bootstrap_se
+    from uno_stats.analysis.two_sample import compare_quantiles
+
+    spec = metric_spec("median_turns")
+    xs, ys = [10, 12, 9, 20, 15, 11, 30, 8], [14, 13, 25, 18, 21, 40, 16, 12]
+    a, b = _with_turns(frame(["won"] * 8), xs), _with_turns(frame(["won"] * 8), ys)
+    c = compare_quantiles(a, b, spec, None, 200, 3)
+    va, ca = np.unique(xs, return_counts=True)
+    vb, cb = np.unique(ys, return_counts=True)
+    reps = independent_quantile_replicates(va, ca, vb, cb, 0.5, 200, np.random.default_rng(3))
+    assert c.baseline == Estimate(reps.a, *normal_interval(reps.a, bootstrap_se(reps.reps_a)), 8)
+    assert c.other == Estimate(reps.b, *normal_interval(reps.b, bootstrap_se(reps.reps_b)), 8)
+    assert c.difference == Estimate(reps.estimate, *reps.interval(), 16)
+    log_se = bootstrap_se(np.log(reps.reps_b / reps.reps_a))
+    low, high = np.exp(normal_interval(math.log(reps.b / reps.a), log_se))
+    assert c.ratio == Estimate(reps.b / reps.a, float(low), float(high), 16)
+    assert (c.statistic, c.p, c.tost) == (
+        reps.estimate / reps.se,
+        reps.p,
+        reps.interval(TOST_LEVEL),
+    )
+    assert (c.test, c.effect_name, c.effect, c.status) == (
+        "bootstrap SE",
+        "shift",
+        reps.estimate,
+        "tested",
+    )
+    p = compare_quantiles(a, b, spec, paired_values(a, b, spec), 200, 3)
+    joint = pl.DataFrame({"a": xs, "b": ys}).group_by("a", "b").agg(pl.len().alias("k"))
+    joint = joint.sort("a", "b")
+    drawn = paired_resamples(
+        joint["a"].to_numpy(), joint["b"].to_numpy(), joint["k"].to_numpy(), 200,
+        np.random.default_rng(3),
+    )  # fmt: skip
+    paired = drawn.replicates(0.5)
+    assert p.difference == Estimate(paired.estimate, *paired.interval(), 16)
+    assert (p.test, p.status, p.paired) == ("paired bootstrap SE", "tested", True)
+    zero = _with_turns(frame(["won"] * 4), [0, 0, 0, 0])
+    absent = compare_quantiles(zero, zero, spec, None, 50, 1)
+    assert absent.status == "absent" and math.isnan(absent.ratio.value)
+    assert compare_quantiles(a, a, spec, paired_values(a, a, spec), 50, 1).status == "identical"
+
+
+def test_the_first_movers_share_counts_won_rounds_it_won() -> None:
+    spec = metric_spec("first_mover_win_rate")
+    a = frame(["won", "won", "won", "void"], [0, 1, 1, -1]).with_columns(
+        pl.Series("first_player", [0, 0, 1, 1], dtype=pl.Int8)
+    )  # the first mover won rounds 0 and 2 of 3 won rounds
+    b = frame(["won", "won", "won", "won"], [1, 1, 0, 0]).with_columns(
+        pl.Series("first_player", [0, 1, 2, 0], dtype=pl.Int8)
+    )  # rounds 1 and 3 of 4
+    c = compare_rates(a, b, spec, None)
+    assert c.baseline == proportion(2, 3) and c.other == proportion(2, 4)
+    assert c.question == "first mover"
