@@ -636,3 +636,33 @@ def test_the_first_movers_share_counts_won_rounds_it_won() -> None:
     c = compare_rates(a, b, spec, None)
     assert c.baseline == proportion(2, 3) and c.other == proportion(2, 4)
     assert c.question == "first mover"
+
+
+def test_quantiles_of_small_values_the_shared_draws_and_empty_results() -> None:
+    from uno_stats.analysis.two_sample import compare_quantiles
+
+    spec = metric_spec("median_turns")
+    a = _with_turns(frame(["won"] * 8), [0, 0, 1, 1, 0, 1, 0, 1])
+    b = _with_turns(frame(["won"] * 8), [1, 1, 2, 1, 0, 2, 1, 1])
+    c = compare_quantiles(a, b, spec, None, 100, 2)
+    assert 0 < c.baseline.value < 1 and c.ratio.value == c.other.value / c.baseline.value
+    se = (c.difference.high - c.difference.low) / (2 * 1.959963984540054)
+    assert 0 < se < 1 and c.statistic == pytest.approx(c.difference.value / se, rel=1e-6)
+    pairs = paired_values(a, b, spec)
+    cache: dict = {}
+    first = compare_quantiles(a, b, spec, pairs, 100, 2, cache)
+    assert list(cache) == [("turns", 100, 2)] and cache[("turns", 100, 2)] is not None
+    p90 = metric_spec("p90_turns")
+    assert compare_quantiles(a, b, p90, pairs, 100, 2, cache) == compare_quantiles(
+        a, b, p90, pairs, 100, 2
+    )
+    assert first == compare_quantiles(a, b, spec, pairs, 100, 2)
+    zero = _with_turns(frame(["won"] * 4), [0, 0, 0, 0])
+    assert compare_quantiles(zero, zero, spec, paired_values(zero, zero, spec), 20, 1).status == (
+        "absent"
+    )
+    empty = frame([])
+    with pytest.raises(ResultsError, match=r"^no values of turns in these results"):
+        compare_quantiles(a, empty, spec, None, 20, 1)
+    with pytest.raises(ResultsError, match=r"^no paired values of turns in these results"):
+        compare_quantiles(empty, empty, spec, paired_values(empty, empty, spec), 20, 1)
