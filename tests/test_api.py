@@ -37,6 +37,7 @@ def test_the_package_top_exports_the_api() -> None:
         "Scenario",
         "Settled",
         "compare",
+        "effects",
         "load_scenario",
         "open_results",
         "settle",
@@ -86,6 +87,10 @@ def test_readme_notebook_example_runs(tmp_path: Path, monkeypatch: pytest.Monkey
     assert isinstance(effect, pl.DataFrame) and effect["metric"].to_list() == ["mean_turns"]
     assert effect["paired"][0] is True and effect["margin"][0] == "2%"
     assert effect["verdict"][0] in lines
+    table = namespace["table"]
+    assert isinstance(table, pl.DataFrame) and set(table["metric"]) == {"mean_turns"}
+    assert sorted(table["term"]) == sorted(f"players={n}" for n in range(3, 11))
+    assert table["estimate"].to_list() == sorted(table["estimate"], key=abs, reverse=True)
     rounds = namespace["rounds"]
     assert isinstance(rounds, pl.DataFrame) and rounds.height == 1_000
     assert rounds["game"].to_list() == list(range(1_000))
@@ -144,6 +149,60 @@ def test_summarise_and_compare_of_folders(tiny: tuple[Path, Path]) -> None:
     assert mean.height == 2 and mean["estimate"].n_unique() == 1  # the same seed: same games
     effect = uno.compare(a, b)
     assert set(effect["status"]) <= {"identical", "absent"}  # nothing differs game by game
+
+
+TWO_AXES = """\
+name: two-axes
+players: 3
+games: 200
+seed: 4
+sweep:
+  rules.jump_in: [false, true]
+  rules.stack_draw_two: [false, true]
+"""
+
+
+def test_effects_are_the_rows_of_the_command(tmp_path: Path) -> None:
+    """A 2 x 2 sweep: the API's frame holds the rows of ``uno-stats effects --format json``,
+    value for value, for the default metrics and for a metric and margin asked for."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from uno_stats.cli import app
+
+    path = tmp_path / "two-axes.yaml"
+    path.write_text(TWO_AXES)
+    sweep = uno.simulate(path, out=tmp_path, workers=1)
+    assert len(sweep.runs) == 4
+    folder = tmp_path / "two-axes"
+    for options, kwargs in (
+        ([], {}),
+        (["-m", "mean_turns", "--margin", "5%", "--no-interactions"],
+         {"metrics": ["mean_turns"], "margin": "5%", "interactions": False}),
+    ):  # fmt: skip
+        done = CliRunner().invoke(app, ["effects", str(folder), "--format", "json", *options])
+        assert done.exit_code == 0, done.output
+        rows = json.loads(done.stdout)["effects"]
+        frame = uno.effects(sweep, **kwargs)
+        assert frame.to_dicts() == rows
+        assert uno.effects(folder, **kwargs).equals(frame)
+    terms = set(frame["term"])
+    assert terms == {"rules.jump_in", "rules.stack_draw_two"} and set(frame["margin"]) != {None}
+    both = uno.effects(sweep, folder, metrics=["mean_turns"])
+    assert both.height == 6 and both["sweep"].to_list() == ["two-axes"] * 6
+    assert both.columns[:8] == ["sweep", "metric", "term", "estimate", "low", "high", "p", "p_holm"]
+
+
+def test_effects_refuse_what_is_not_a_sweep(tiny: tuple[Path, Path], tmp_path: Path) -> None:
+    root, path = tiny
+    single = uno.simulate(path, out=root / "single", workers=1)
+    with pytest.raises(UnoStatsError, match="not a sweep point"):
+        uno.effects(single)
+    with pytest.raises(UnoStatsError, match="not a distribution"):
+        uno.effects(single, metrics=["dist_turns"])
+    with pytest.raises(UnoStatsError, match="needs a sweep"):
+        uno.effects()
 
 
 def test_errors_are_the_librarys_one_line_errors(tmp_path: Path) -> None:

@@ -124,3 +124,15 @@ def test_readme_states_the_coverage_floor() -> None:
     assert config["run"]["branch"] is True and floor >= 94
     assert f"the floor (`fail_under` in `pyproject.toml`) is {floor}%" in README
     assert "make coverage" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_mutation_scores_cover_every_mutated_module() -> None:
+    """docs/MUTATION.md has a score row for each module under [tool.mutmut] only_mutate."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]
+    text = (ROOT / "docs" / "MUTATION.md").read_text()
+    assert "docs/MUTATION.md" in README
+    for path in config["only_mutate"]:
+        module = path.removesuffix(".py").replace("/", ".")
+        assert f"\n{module} | " in text, module

@@ -8,8 +8,8 @@ polars or numba::
     results = uno.simulate(uno.load_scenario("scenarios/stacking-all.yaml"), games=20_000)
     uno.summarise(results)  # a polars DataFrame
 
-:func:`load_scenario`, :func:`simulate`, :func:`open_results`, :func:`summarise`, :func:`compare`
-and :func:`settle` are defined in :mod:`uno_stats.api`; their names stay here when the
+:func:`load_scenario`, :func:`simulate`, :func:`open_results`, :func:`summarise`, :func:`compare`,
+:func:`settle` and :func:`effects` are defined in :mod:`uno_stats.api`; their names stay here when the
 modules behind them move.
 """
 
@@ -18,6 +18,7 @@ from uno_stats.api import (
     Scenario,
     Settled,
     compare,
+    effects,
     load_scenario,
     open_results,
     settle,
@@ -30,6 +31,7 @@ __all__ = [
     "Scenario",
     "Settled",
     "compare",
+    "effects",
     "load_scenario",
     "open_results",
     "settle",

@@ -1,5 +1,5 @@
 """The library API, for notebooks and scripts: load a scenario, simulate it, open results,
-summarise, compare, settle.
+summarise, compare, settle, and the effects of a sweep's axes.
 
 Exported from the package top (``import uno_stats as uno``). These names stay put when the
 modules behind them move: each function imports its implementation when called, so
@@ -29,6 +29,7 @@ __all__ = [
     "Scenario",
     "Settled",
     "compare",
+    "effects",
     "load_scenario",
     "open_results",
     "settle",
@@ -238,6 +239,56 @@ def compare(
     limit = parse_margin(margin) if margin is not None else None
     found, _notes = compare_runs(_runs([baseline, *others]), metrics, limit)
     return pl.DataFrame(comparison_rows(found), infer_schema_length=None)
+
+
+def effects(
+    *sweeps: Results | str | Path,
+    metrics: Sequence[str] | None = None,
+    interactions: bool | None = None,
+    three_factor: bool = False,
+    margin: str | None = None,
+    allow_incomplete: bool = False,
+) -> pl.DataFrame:
+    """The effects of each sweep's axes, as ``uno-stats effects`` (``--format json``) has
+    them: one row per metric and term (main effects, levels, interactions), ranked by size
+    within each metric, with estimate, 95% interval, p, Holm p, games, method and verdict.
+
+    Each of ``sweeps`` is one sweep's results (a :class:`Results` or its folder).
+    ``metrics``: default the command's (turns, the first mover, comebacks, cards drawn,
+    chains, void and capped rounds). ``interactions``: None for two-factor interactions when
+    a sweep has at most 8 axes; ``three_factor`` adds three-factor ones. ``margin`` (``"2%"``
+    or ``"1.5"``) names the terms with no practical effect. An incomplete sweep is refused
+    unless ``allow_incomplete``.
+    """
+    import polars as pl
+
+    from uno_stats.analysis.effects import effect_spec, sweep_effects
+    from uno_stats.analysis.metrics import parse_margin
+    from uno_stats.analysis.sweep_points import sweep_of
+    from uno_stats.errors import UnoStatsError
+    from uno_stats.present.effects import COLUMNS, effect_rows
+    from uno_stats.run.verify import incomplete_error
+
+    if not sweeps:
+        raise UnoStatsError("effects needs a sweep's results")
+    for name in metrics or []:
+        effect_spec(name)
+    limit = parse_margin(margin) if margin is not None else None
+    rows = []
+    for sweep in sweeps:
+        runs = _runs([sweep])
+        problem = None if allow_incomplete else incomplete_error(runs)
+        if problem:
+            raise UnoStatsError(problem.replace("--allow-incomplete", "allow_incomplete=True"))
+        found = sweep_effects(
+            sweep_of(runs),
+            list(metrics) if metrics else None,
+            interactions=interactions,
+            three_factor=three_factor,
+            margin=limit,
+        )
+        rows += effect_rows(found)
+    return pl.DataFrame(rows, schema=list(COLUMNS), orient="row", infer_schema_length=None)
 
 
 def settle(

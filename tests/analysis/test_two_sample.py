@@ -5,14 +5,15 @@ MetricComparison against the method it names, on hand-made frames."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import polars as pl
 import pytest
 
 from uno_stats.analysis import methods as mt
-from uno_stats.analysis.estimates import proportion
-from uno_stats.analysis.metrics import TOST_LEVEL, metric_spec
+from uno_stats.analysis.estimates import Estimate, proportion
+from uno_stats.analysis.metrics import TOST_LEVEL, MetricComparison, metric_spec
 from uno_stats.analysis.two_sample import compare_means, compare_rates, paired_values
 from uno_stats.errors import ResultsError
 
@@ -304,3 +305,364 @@ def test_empty_distributions_name_what_is_missing() -> None:
     pairs = paired_values(empty, empty, spec)
     with pytest.raises(ResultsError, match=r"^no paired values of turns in these results"):
         compare_distributions(empty, empty, spec, pairs)
+
+
+# --- paired ratios (comeback rates by game) and the first mover's edge --------------------
+
+COUNTS = np.array(  # per game: num_a, den_a, num_b, den_b (winners behind, seat-rounds behind)
+    [[1, 3, 1, 3], [0, 2, 1, 2], [1, 4, 0, 4], [0, 1, 1, 2], [1, 2, 1, 2], [0, 3, 2, 4]],
+    dtype=np.float64,
+)
+
+
+def _delta_by_hand(counts: np.ndarray) -> tuple[float, float, float, float, float]:
+    """R_a, R_b, R_b - R_a, its standard error and that of log(R_b / R_a), by the formulas."""
+    na, da, nb, db = counts.T
+    ra, rb = na.sum() / da.sum(), nb.sum() / db.sum()
+    z = (nb - rb * db) / db.mean() - (na - ra * da) / da.mean()
+    n = len(z)
+    c = np.array([-1 / (ra * da.mean()), 1 / da.mean(), 1 / (rb * db.mean()), -1 / db.mean()])
+    log_var = c @ np.cov(counts, rowvar=False) @ c
+    return ra, rb, rb - ra, z.std(ddof=1) / math.sqrt(n), math.sqrt(log_var / n)
+
+
+def test_paired_comeback_ratio_field_by_field() -> None:
+    from scipy import special
+
+    from uno_stats.analysis.two_sample import compare_paired_ratio
+
+    spec = metric_spec("comeback2_rate")
+    c = compare_paired_ratio(spec, COUNTS)
+    ra, rb, d, se, log_se = _delta_by_hand(COUNTS)
+    assert (ra, rb) == (3 / 15, 6 / 17)
+    assert (c.metric, c.label, c.kind, c.unit, c.question) == (
+        spec.key,
+        spec.label,
+        "comeback",
+        "",
+        "comebacks",
+    )
+    assert (c.test, c.paired, c.status, c.direction, c.effect_name) == (
+        "paired delta method (by game)",
+        True,
+        "tested",
+        1,
+        "Cohen's h",
+    )
+    assert c.baseline == proportion(3, 15) and c.other == proportion(6, 17)
+    z = 1.959963984540054
+    assert c.difference.n == 6 and c.difference.value == pytest.approx(d, abs=1e-15)
+    assert (c.difference.low, c.difference.high) == pytest.approx((d - z * se, d + z * se))
+    assert c.statistic == pytest.approx(d / se)
+    p = float(2 * special.ndtr(-d / se))
+    assert (c.p, c.p_holm) == pytest.approx((p, p))
+    ratio = rb / ra
+    assert c.ratio == Estimate(
+        pytest.approx(ratio),
+        pytest.approx(ratio * math.exp(-z * log_se)),
+        pytest.approx(ratio * math.exp(z * log_se)),
+        6,
+    )
+    half = 1.6448536269514722 * se  # the 90% interval
+    assert c.tost == pytest.approx((d - half, d + half))
+    h = 2 * math.asin(math.sqrt(6 / 17)) - 2 * math.asin(math.sqrt(3 / 15))
+    assert c.effect == pytest.approx(h)
+
+
+def test_paired_comeback_ratio_lower_in_b_points_down() -> None:
+    from uno_stats.analysis.two_sample import compare_paired_ratio
+
+    swapped = COUNTS[:, [2, 3, 0, 1]]
+    c = compare_paired_ratio(metric_spec("comeback2_rate"), swapped)
+    assert c.direction == -1 and c.difference.value < 0 and c.statistic < 0
+    assert c.ratio.value == pytest.approx((3 / 15) / (6 / 17))
+
+
+def test_paired_comeback_ratio_identical_absent_and_without_a_ratio() -> None:
+    from uno_stats.analysis.two_sample import compare_paired_ratio
+
+    spec = metric_spec("comeback2_rate")
+    same = compare_paired_ratio(spec, COUNTS[:, [0, 1, 0, 1]])
+    assert (same.status, same.direction, same.difference.value) == ("identical", 0, 0.0)
+    assert all(math.isnan(x) for x in (same.statistic, same.p, same.p_holm))
+    assert same.ratio.value == 1.0 and same.tost == (0.0, 0.0)
+    more_behind = COUNTS[:, [0, 1, 0, 1]] + [0, 0, 0, 1]  # the same winners, more seats behind
+    fewer = compare_paired_ratio(spec, more_behind)
+    assert fewer.status == "tested" and fewer.direction == -1
+    denominators = COUNTS[:, [1]]
+    lost = compare_paired_ratio(spec, np.hstack([0 * denominators, denominators] * 2))
+    assert (lost.status, lost.baseline, lost.other) == ("absent", proportion(0, 15), lost.other)
+    assert math.isnan(lost.ratio.value) and lost.ratio.n == 0  # R_a = 0: no ratio
+    only_b = COUNTS.copy()
+    only_b[:, 0] = 0  # no winner behind in a, some in b: tested, still no ratio
+    c = compare_paired_ratio(spec, only_b)
+    assert c.status == "tested" and math.isnan(c.ratio.value) and c.p < 0.05
+    one = compare_paired_ratio(spec, COUNTS[:1] + np.array([[0, 0, 1, 0]]))  # one game: no log SE
+    assert math.isnan(one.ratio.value) and one.difference.n == 1
+    assert same.baseline.n == 15 and one.other == proportion(2, 3)
+    with pytest.raises(ResultsError, match=r"^no seat-rounds behind in these results"):
+        compare_paired_ratio(spec, np.array([[0.0, 0.0, 1.0, 2.0]]))
+    with pytest.raises(ResultsError, match=r"^no seat-rounds behind in these results"):
+        compare_paired_ratio(spec, np.array([[1.0, 2.0, 0.0, 0.0]]))
+
+
+def test_paired_counts_join_the_games_of_two_runs() -> None:
+    from uno_stats.analysis.two_sample import paired_counts
+
+    spec = metric_spec("comeback2_rate")
+    # two rounds in game 0, one in game 1; seats' max deficits, winner
+    a = frame(["won"] * 3, [0, 1, 0], [[2, 0], [3, 2], [0, 5]]).with_columns(
+        pl.Series("game", [0, 0, 1])
+    )
+    b = frame(["won", "void", "won"], [1, -1, 1], [[2, 1], [9, 9], [0, 4]]).with_columns(
+        pl.Series("game", [0, 0, 1])
+    )
+    counts = paired_counts(a, b, spec)
+    assert counts is not None and counts.dtype == np.float64
+    # game 0: a behind 3 (seat 0 in round 0, both in round 1), won 2; b behind 1, won 0
+    assert counts.tolist() == [[2.0, 3.0, 0.0, 1.0], [0.0, 1.0, 1.0, 1.0]]
+    other_games = b.with_columns(pl.Series("game", [0, 0, 2]))
+    assert paired_counts(a, other_games, spec) is None
+    assert paired_counts(a, b.filter(pl.col("game") == 0), spec) is None
+
+
+def _rate_comparison(status: str = "tested", direction: int = 1) -> MetricComparison:
+    return MetricComparison(
+        metric="first_mover_edge",
+        label="first mover edge",
+        kind="first_mover_edge",
+        unit="",
+        baseline=Estimate(0.6, 0.5, 0.7, 100),
+        other=Estimate(0.4, 0.3, 0.5, 120),
+        difference=Estimate(-0.2, -0.35, -0.05, 220),
+        ratio=Estimate(0.75, 0.5, 0.9, 220),
+        test="two-proportion z",
+        statistic=-2.5,
+        p=0.01,
+        effect_name="Cohen's h",
+        effect=-0.4,
+        p_holm=0.02,
+        question="first mover",
+        status=status,
+        direction=direction,
+        tost=(-0.3, -0.1),
+    )
+
+
+def test_edge_of_equal_player_counts_keeps_the_win_rate_test() -> None:
+    from uno_stats.analysis.two_sample import shift_edge
+
+    c = _rate_comparison(direction=0)
+    e = shift_edge(c, 0.25, 0.25)
+    assert e.baseline == Estimate(0.6 - 0.25, 0.5 - 0.25, 0.7 - 0.25, 100)
+    assert e.other == Estimate(0.4 - 0.25, 0.3 - 0.25, 0.5 - 0.25, 120)
+    assert math.isnan(e.ratio.value) and e.ratio.n == 0
+    assert e.direction == -1  # the edges' sign, not the one passed in
+    assert (e.difference, e.tost, e.test, e.statistic, e.p, e.p_holm) == (
+        c.difference,
+        c.tost,
+        c.test,
+        c.statistic,
+        c.p,
+        c.p_holm,
+    )
+
+
+def test_edge_of_other_player_counts_shifts_the_difference() -> None:
+    from scipy import special
+
+    from uno_stats.analysis.two_sample import shift_edge
+
+    c = _rate_comparison()
+    e = shift_edge(c, 1 / 2, 1 / 3)  # shift -1/6: the edge difference is -0.2 + 1/6
+    shift = 1 / 3 - 1 / 2
+    assert e.baseline == Estimate(0.6 - 0.5, 0.5 - 0.5, 0.7 - 0.5, 100)
+    assert e.other == Estimate(0.4 - 1 / 3, 0.3 - 1 / 3, 0.5 - 1 / 3, 120)
+    assert e.difference == Estimate(-0.2 - shift, -0.35 - shift, -0.05 - shift, 220)
+    assert e.tost == (-0.3 - shift, -0.1 - shift)
+    se = 0.3 / (2 * 1.959963984540054)
+    assert e.statistic == pytest.approx((-0.2 - shift) / se)
+    p = float(2 * special.ndtr(-abs(-0.2 - shift) / se))
+    assert (e.p, e.p_holm) == pytest.approx((p, p))
+    assert (e.test, e.direction, e.effect, e.metric) == (
+        "z (edge, SE from the interval)",
+        -1,
+        -0.4,
+        "first_mover_edge",
+    )
+    up = shift_edge(c, 1 / 3, 1 / 2)  # shift +1/6 and a difference below it: still down
+    assert up.direction == -1 and up.difference.value == pytest.approx(-0.2 - 1 / 6)
+    flipped = shift_edge(_rate_comparison(direction=-1), 1 / 2, 1 / 5)  # shift -0.3
+    assert flipped.direction == 1 and flipped.difference.value == pytest.approx(0.1)
+
+
+def test_edge_of_an_untested_or_pointlike_comparison_has_no_test() -> None:
+    from uno_stats.analysis.two_sample import shift_edge
+
+    same = shift_edge(_rate_comparison("identical"), 1 / 2, 1 / 3)
+    assert all(math.isnan(x) for x in (same.statistic, same.p, same.p_holm))
+    assert same.difference.value == pytest.approx(-0.2 + 1 / 6)
+    point = replace(_rate_comparison(), difference=Estimate(-0.2, -0.2, -0.2, 220))
+    flat = shift_edge(point, 1 / 2, 1 / 3)  # a zero-width interval: SE 0
+    assert math.isnan(flat.statistic) and math.isnan(flat.p)  # a nonzero value, SE 0
+
+
+def test_a_comeback_rate_at_zero_cards_behind_counts_every_seat_round() -> None:
+    spec = metric_spec("comeback0_rate")
+    a = frame(["won"] * 3, [0, 1, 0], [[2, 0], [3, 2], [0, 5]])  # 6 seat-rounds, 3 winners
+    b = frame(["won"] * 2, [1, 1], [[0, 0], [1, 0]])  # 4 seat-rounds, 2 winners
+    c = compare_rates(a, b, spec, None)
+    assert c.baseline == proportion(3, 6) and c.other == proportion(2, 4)
+
+
+def test_paired_distributions_of_fractional_differences_against_scipy() -> None:
+    from scipy import stats as st
+
+    from uno_stats.analysis.two_sample import compare_distributions
+
+    x = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+    d = [0.5, -0.25, 0.75, -1.5, 0.5, 2.0]  # differences between -1 and 1 count by sign
+    a = pl.LazyFrame({"game": range(6), "round": [0] * 6, "x": x})
+    b = pl.LazyFrame({"game": range(6), "round": [0] * 6, "x": np.add(x, d)})
+    spec = metric_spec("dist_x")
+    c = compare_distributions(a, b, spec, paired_values(a, b, spec))
+    ranks = st.rankdata(np.abs(d))
+    plus, minus = ranks[np.array(d) > 0].sum(), ranks[np.array(d) < 0].sum()
+    assert c.effect == pytest.approx((plus - minus) / (plus + minus))
+    res = st.wilcoxon(d, zero_method="wilcox", method="approx")
+    assert (c.statistic, c.p) == pytest.approx((res.statistic, res.pvalue))
+
+
+def test_means_field_by_field_independent_and_paired() -> None:
+    spec = metric_spec("mean_turns")
+    a = _with_turns(frame(["won"] * 8), [10, 12, 9, 20, 15, 11, 30, 8])
+    b = _with_turns(frame(["won"] * 6), [14, 13, 25, 18, 21, 40])
+    c = compare_means(a, b, spec, None)
+    x, y = np.array([10, 12, 9, 20, 15, 11, 30, 8.0]), np.array([14, 13, 25, 18, 21, 40.0])
+    ma, mb, sa, sb = x.mean(), y.mean(), x.std(ddof=1), y.std(ddof=1)
+    diff = mt.welch(ma, sa * sa, 8, mb, sb * sb, 6)
+    assert (c.difference.value, c.difference.low, c.difference.high) == pytest.approx(
+        tuple(map(float, diff[:3]))
+    )
+    assert (c.statistic, c.p, c.difference.n) == (
+        pytest.approx(diff[3]),
+        pytest.approx(diff[4]),
+        14,
+    )
+    tost = mt.welch(ma, sa * sa, 8, mb, sb * sb, 6, TOST_LEVEL)
+    assert c.tost == pytest.approx((tost[1], tost[2]))
+    ratio = mt.log_ratio(ma, sa * sa / 8, mb, sb * sb / 6)
+    assert (c.ratio.value, c.ratio.low, c.ratio.high) == pytest.approx(tuple(map(float, ratio)))
+    assert c.ratio.n == 14
+    pooled = math.sqrt((7 * sa * sa + 5 * sb * sb) / 12)
+    assert (c.effect_name, c.effect) == ("Cohen's d", pytest.approx((mb - ma) / pooled))
+    assert (c.test, c.status, c.direction, c.paired) == ("Welch t", "tested", 1, False)
+    a6 = _with_turns(frame(["won"] * 6), [10, 12, 9, 20, 15, 11])
+    p = compare_means(a6, b, spec, paired_values(a6, b, spec))
+    x6 = x[:6]
+    d = y - x6
+    paired = mt.paired_t(d.mean(), d.std(ddof=1), 6)
+    assert (p.difference.value, p.difference.low, p.difference.high) == pytest.approx(
+        tuple(map(float, paired[:3]))
+    )
+    tost = mt.paired_t(d.mean(), d.std(ddof=1), 6, TOST_LEVEL)
+    assert p.tost == pytest.approx((tost[1], tost[2])) and p.test == "paired t"
+    cov = np.cov(x6, y)[0, 1]
+    ratio = mt.log_ratio(x6.mean(), x6.var(ddof=1) / 6, y.mean(), y.var(ddof=1) / 6, cov / 6)
+    assert (p.ratio.value, p.ratio.low, p.ratio.high) == pytest.approx(tuple(map(float, ratio)))
+    zeros = _with_turns(frame(["won"] * 3), [0, 0, 0])
+    absent = compare_means(zeros, zeros, spec, None)
+    assert absent.status == "absent" and math.isnan(absent.p)
+    with pytest.raises(ResultsError, match=r"^no values of turns in these results"):
+        compare_means(a, frame([]), spec, None)
+    with pytest.raises(ResultsError, match=r"^no paired values of turns in these results"):
+        compare_means(frame([]), frame([]), spec, paired_values(frame([]), frame([]), spec))
+
+
+def test_quantiles_field_by_field_independent_and_paired() -> None:
+    from uno_stats.analysis.estimates import normal_interval
+    from uno_stats.analysis.quantile_diff import independent_quantile_replicates, paired_resamples
+    from uno_stats.analysis.quantiles import bootstrap_se
+    from uno_stats.analysis.two_sample import compare_quantiles
+
+    spec = metric_spec("median_turns")
+    xs, ys = [10, 12, 9, 20, 15, 11, 30, 8], [14, 13, 25, 18, 21, 40, 16, 12]
+    a, b = _with_turns(frame(["won"] * 8), xs), _with_turns(frame(["won"] * 8), ys)
+    c = compare_quantiles(a, b, spec, None, 200, 3)
+    va, ca = np.unique(xs, return_counts=True)
+    vb, cb = np.unique(ys, return_counts=True)
+    reps = independent_quantile_replicates(va, ca, vb, cb, 0.5, 200, np.random.default_rng(3))
+    assert c.baseline == Estimate(reps.a, *normal_interval(reps.a, bootstrap_se(reps.reps_a)), 8)
+    assert c.other == Estimate(reps.b, *normal_interval(reps.b, bootstrap_se(reps.reps_b)), 8)
+    assert c.difference == Estimate(reps.estimate, *reps.interval(), 16)
+    log_se = bootstrap_se(np.log(reps.reps_b / reps.reps_a))
+    low, high = np.exp(normal_interval(math.log(reps.b / reps.a), log_se))
+    assert c.ratio == Estimate(reps.b / reps.a, float(low), float(high), 16)
+    assert (c.statistic, c.p, c.tost) == (
+        reps.estimate / reps.se,
+        reps.p,
+        reps.interval(TOST_LEVEL),
+    )
+    assert (c.test, c.effect_name, c.effect, c.status) == (
+        "bootstrap SE",
+        "shift",
+        reps.estimate,
+        "tested",
+    )
+    p = compare_quantiles(a, b, spec, paired_values(a, b, spec), 200, 3)
+    joint = pl.DataFrame({"a": xs, "b": ys}).group_by("a", "b").agg(pl.len().alias("k"))
+    joint = joint.sort("a", "b")
+    drawn = paired_resamples(
+        joint["a"].to_numpy(), joint["b"].to_numpy(), joint["k"].to_numpy(), 200,
+        np.random.default_rng(3),
+    )  # fmt: skip
+    paired = drawn.replicates(0.5)
+    assert p.difference == Estimate(paired.estimate, *paired.interval(), 16)
+    assert (p.test, p.status, p.paired) == ("paired bootstrap SE", "tested", True)
+    zero = _with_turns(frame(["won"] * 4), [0, 0, 0, 0])
+    absent = compare_quantiles(zero, zero, spec, None, 50, 1)
+    assert absent.status == "absent" and math.isnan(absent.ratio.value)
+    assert compare_quantiles(a, a, spec, paired_values(a, a, spec), 50, 1).status == "identical"
+
+
+def test_the_first_movers_share_counts_won_rounds_it_won() -> None:
+    spec = metric_spec("first_mover_win_rate")
+    a = frame(["won", "won", "won", "void"], [0, 1, 1, -1]).with_columns(
+        pl.Series("first_player", [0, 0, 1, 1], dtype=pl.Int8)
+    )  # the first mover won rounds 0 and 2 of 3 won rounds
+    b = frame(["won", "won", "won", "won"], [1, 1, 0, 0]).with_columns(
+        pl.Series("first_player", [0, 1, 2, 0], dtype=pl.Int8)
+    )  # rounds 1 and 3 of 4
+    c = compare_rates(a, b, spec, None)
+    assert c.baseline == proportion(2, 3) and c.other == proportion(2, 4)
+    assert c.question == "first mover"
+
+
+def test_quantiles_of_small_values_the_shared_draws_and_empty_results() -> None:
+    from uno_stats.analysis.two_sample import compare_quantiles
+
+    spec = metric_spec("median_turns")
+    a = _with_turns(frame(["won"] * 8), [0, 0, 1, 1, 0, 1, 0, 1])
+    b = _with_turns(frame(["won"] * 8), [1, 1, 2, 1, 0, 2, 1, 1])
+    c = compare_quantiles(a, b, spec, None, 100, 2)
+    assert 0 < c.baseline.value < 1 and c.ratio.value == c.other.value / c.baseline.value
+    se = (c.difference.high - c.difference.low) / (2 * 1.959963984540054)
+    assert 0 < se < 1 and c.statistic == pytest.approx(c.difference.value / se, rel=1e-6)
+    pairs = paired_values(a, b, spec)
+    cache: dict = {}
+    first = compare_quantiles(a, b, spec, pairs, 100, 2, cache)
+    assert list(cache) == [("turns", 100, 2)] and cache[("turns", 100, 2)] is not None
+    p90 = metric_spec("p90_turns")
+    assert compare_quantiles(a, b, p90, pairs, 100, 2, cache) == compare_quantiles(
+        a, b, p90, pairs, 100, 2
+    )
+    assert first == compare_quantiles(a, b, spec, pairs, 100, 2)
+    zero = _with_turns(frame(["won"] * 4), [0, 0, 0, 0])
+    assert compare_quantiles(zero, zero, spec, paired_values(zero, zero, spec), 20, 1).status == (
+        "absent"
+    )
+    empty = frame([])
+    with pytest.raises(ResultsError, match=r"^no values of turns in these results"):
+        compare_quantiles(a, empty, spec, None, 20, 1)
+    with pytest.raises(ResultsError, match=r"^no paired values of turns in these results"):
+        compare_quantiles(empty, empty, spec, paired_values(empty, empty, spec), 20, 1)

@@ -669,6 +669,8 @@ def sweep_effects(
         if not metrics and spec.column is not None and any(spec.column not in n for n in names):
             notes.append(f"{spec.label}: not in these results (no column {spec.column!r})")
             continue
-        effects.extend(metric_effects(sweep, grid, metric, terms, unchanged, margin, resamples))
+        effects.extend(
+            metric_effects(sweep, grid, metric, terms, unchanged, margin, resamples, cache)
+        )
     groups = deal_groups(sweep)
     return SweepEffects(sweep, effects, unchanged, pairing_text(sweep, groups), notes)
