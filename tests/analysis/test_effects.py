@@ -943,3 +943,13 @@ def test_bootstrap_draws_in_batches_give_the_same_replicates(monkeypatch):
     assert sweep_effects(sweep, ["median_turns"], resamples=30).effects == whole
     (two,) = sweep_effects(sweep, ["median_turns"], resamples=2).effects
     assert math.isfinite(two.high - two.low)  # two replicates have a spread
+
+
+def test_a_point_without_values_has_an_undefined_quantile_effect_not_a_crash():
+    turns = {(0,): np.arange(5, 25), (1,): np.array([], dtype=np.int64)}
+    sweep = _sweep_of(
+        {"a": (0, 1)}, {k: {"turns": v} for k, v in turns.items()}, {(1,): (2, 0, 4, 1, 7)}
+    )
+    (e,) = sweep_effects(sweep, ["median_turns"], resamples=40).effects
+    assert e.status == "undefined" and math.isnan(e.estimate) and math.isnan(e.low)
+    assert e.games == 20

@@ -409,6 +409,10 @@ def quantile_data(
     out: dict[float, list[_GroupData]] = {q: [] for q in qs}
     for number, g in enumerate(_split_unaligned(sweep, groups, keys)):
         n = len(keys[g[0]])
+        if n == 0:  # no game of these points has a value: no quantile, no replicate
+            for q in qs:
+                out[q].append(_GroupData(g, np.full((len(g), resamples), math.nan), n))
+            continue
         rng = np.random.default_rng([BOOTSTRAP_SEED, number])
         reps = {q: np.empty((len(g), resamples)) for q in qs}
         batch = max(1, CELLS // max(1, n))
