@@ -953,3 +953,16 @@ def test_a_point_without_values_has_an_undefined_quantile_effect_not_a_crash():
     (e,) = sweep_effects(sweep, ["median_turns"], resamples=40).effects
     assert e.status == "undefined" and math.isnan(e.estimate) and math.isnan(e.low)
     assert e.games == 20
+
+
+def test_aliases_of_a_half_fraction_of_five_stop_at_three_factors():
+    pytest.importorskip("uno_stats.run.designs")  # the alias table (the sweep designs)
+    from uno_stats.analysis.effects import term_aliases
+
+    axes = {name: (0, 1) for name in "abcde"}
+    record = {"kind": "fractional", "resolution": 5, "generators": ["E=ABCD"], "points": 16}
+    sweep = Sweep("half5", axes, (), record)
+    terms = {t.name: t for t in terms_of(axes, 2)}
+    assert term_aliases(sweep, terms["a:b"]) == ("c:d:e",)  # AB x ABCDE = CDE
+    assert term_aliases(sweep, terms["a"]) == ()  # its alias b:c:d:e has four factors
+    assert term_aliases(sweep, terms["a"], 4) == ("b:c:d:e",)

@@ -666,3 +666,158 @@ def test_quantiles_of_small_values_the_shared_draws_and_empty_results() -> None:
         compare_quantiles(a, empty, spec, None, 20, 1)
     with pytest.raises(ResultsError, match=r"^no paired values of turns in these results"):
         compare_quantiles(empty, empty, spec, paired_values(empty, empty, spec), 20, 1)
+
+
+# --- the survivors of the mutation run (docs/MUTATION.md) ---------------------------------
+
+
+def test_sign_of_a_difference_is_zero_when_it_is_not_finite() -> None:
+    from uno_stats.analysis.two_sample import _sign
+
+    assert (_sign(2.5), _sign(-0.1), _sign(0.0)) == (1, -1, 0)
+    assert (_sign(math.inf), _sign(-math.inf), _sign(math.nan)) == (0, 0, 0)
+
+
+def test_the_first_movers_edge_counts_the_rounds_its_share_counts() -> None:
+    a = frame(["won", "won", "won", "void"], [0, 1, 1, -1]).with_columns(
+        pl.Series("first_player", [0, 0, 1, 1], dtype=pl.Int8)
+    )  # the first mover won rounds 0 and 2 of 3 won rounds
+    b = frame(["won", "won", "won", "won"], [1, 1, 0, 0]).with_columns(
+        pl.Series("first_player", [0, 1, 2, 0], dtype=pl.Int8)
+    )  # rounds 1 and 3 of 4
+    c = compare_rates(a, b, metric_spec("first_mover_edge"), None)
+    assert c.baseline == proportion(2, 3) and c.other == proportion(2, 4)
+
+
+def test_a_chain_of_zero_cards_is_in_every_round() -> None:
+    a = frame(["won"] * 4).with_columns(pl.Series("longest_stack", [0, 0, 2, 4], dtype=pl.UInt8))
+    b = frame(["won"] * 3).with_columns(pl.Series("longest_stack", [0, 1, 0], dtype=pl.UInt8))
+    c = compare_rates(a, b, metric_spec("chain0_rate"), None)
+    assert c.baseline == proportion(4, 4) and c.other == proportion(3, 3)
+    two = compare_rates(a, b, metric_spec("chain2_rate"), None)
+    assert two.baseline == proportion(2, 4) and two.other == proportion(0, 3)
+
+
+def test_paired_means_of_two_pairs_have_a_ratio_with_their_covariance() -> None:
+    spec = metric_spec("mean_turns")
+    a = frame(["won", "won"])  # turns 10, 11
+    b = _with_turns(a, [12, 15])
+    c = compare_means(a, b, spec, paired_values(a, b, spec))
+    x, y = np.array([10.0, 11.0]), np.array([12.0, 15.0])
+    cov = float(np.cov(x, y)[0, 1])  # 1.5
+    ratio = mt.log_ratio(10.5, 0.5 / 2, 13.5, 4.5 / 2, cov / 2)
+    assert (c.ratio.value, c.ratio.low, c.ratio.high) == pytest.approx(tuple(map(float, ratio)))
+    assert math.isfinite(c.ratio.low) and cov == 1.5
+
+
+def test_paired_means_whose_differences_cancel_are_tested_not_identical() -> None:
+    spec = metric_spec("mean_turns")
+    a = frame(["won"] * 4)  # turns 10-13
+    b = _with_turns(a, [11, 10, 13, 12])  # differences +1 -1 +1 -1: mean 0, sd > 0
+    c = compare_means(a, b, spec, paired_values(a, b, spec))
+    assert c.status == "tested" and c.p == pytest.approx(1.0) and c.direction == 0
+    same = compare_means(a, a, spec, paired_values(a, a, spec))
+    assert same.status == "identical" and math.isnan(same.p)
+
+
+def test_independent_means_of_one_value_each_have_no_spread() -> None:
+    spec = metric_spec("mean_turns")
+    one = frame(["won"])  # polars gives no sd (null) for one value
+    c = compare_means(one, _with_turns(one, [14]), spec, None)
+    assert (c.baseline.value, c.other.value, c.difference.value) == (10.0, 14.0, 4.0)
+    assert math.isnan(c.baseline.low) and math.isnan(c.difference.low) and math.isnan(c.effect)
+    assert c.status == "tested" and c.direction == 1
+
+
+def test_cohens_d_of_spreads_below_one_and_of_no_spread() -> None:
+    spec = metric_spec("mean_x")
+
+    def xs(values: list[float]) -> pl.LazyFrame:
+        return pl.LazyFrame({"game": range(len(values)), "round": [0] * len(values), "x": values})
+
+    small_a, small_b = [0.0, 0.5, 0.0, 0.5], [0.5, 1.0, 0.5, 0.5]
+    c = compare_means(xs(small_a), xs(small_b), spec, None)
+    pooled = math.sqrt((3 * np.var(small_a, ddof=1) + 3 * np.var(small_b, ddof=1)) / 6)
+    assert 0 < pooled < 1 and c.effect == pytest.approx((0.625 - 0.25) / pooled)
+    flat = compare_means(xs([5.0, 5.0]), xs([5.0, 5.0, 5.0]), spec, None)
+    assert flat.effect == 0.0 and flat.status == "tested"  # no spread, no difference: d = 0
+    apart = compare_means(xs([5.0, 5.0]), xs([7.0, 7.0]), spec, None)
+    assert math.isnan(apart.effect) and apart.status == "tested"  # no spread: d undefined
+    assert apart.direction == 1
+
+
+def test_means_are_absent_only_when_both_runs_are_zero_everywhere() -> None:
+    spec = metric_spec("mean_turns")
+    zeros = _with_turns(frame(["won"] * 3), [0, 0, 0])
+    spread = _with_turns(frame(["won"] * 3), [1, 2, 3])
+    flat = _with_turns(frame(["won"] * 3), [4, 4, 4])
+    for a, b in ((spread, flat), (zeros, spread), (spread, zeros), (flat, flat)):
+        assert compare_means(a, b, spec, None).status == "tested"
+    assert compare_means(zeros, zeros, spec, None).status == "absent"
+
+
+def test_quantiles_are_absent_only_when_both_runs_are_zero_everywhere() -> None:
+    from uno_stats.analysis.two_sample import compare_quantiles
+
+    spec = metric_spec("median_turns")
+    zeros = _with_turns(frame(["won"] * 4), [0, 0, 0, 0])
+    some = _with_turns(frame(["won"] * 4), [0, 3, 1, 2])
+    for a, b in ((zeros, some), (some, zeros)):
+        assert compare_quantiles(a, b, spec, None, 20, 1).status == "tested"
+        assert compare_quantiles(a, b, spec, paired_values(a, b, spec), 20, 1).status == "tested"
+
+
+def _turns_frame(turns: list[int]) -> pl.LazyFrame:
+    return _with_turns(frame(["won"] * len(turns)), turns)
+
+
+def test_quantile_ratio_of_values_below_one_and_zero_replicates() -> None:
+    import warnings
+
+    from uno_stats.analysis.estimates import normal_interval
+    from uno_stats.analysis.quantile_diff import independent_quantile_replicates
+    from uno_stats.analysis.quantiles import bootstrap_se
+    from uno_stats.analysis.two_sample import compare_quantiles
+
+    spec = metric_spec("p25_turns")  # a p25 of 0 in a resample holding half zeros or more
+    xs, ys = [0, 0, 0, 0, 1, 1, 1, 2, 3, 4], [0, 0, 0, 0, 1, 1, 1, 1, 1, 1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # 0/0 and x/0 of zero replicates stay silent
+        c = compare_quantiles(_turns_frame(xs), _turns_frame(ys), spec, None, 200, 5)
+    va, ca = np.unique(xs, return_counts=True)
+    vb, cb = np.unique(ys, return_counts=True)
+    reps = independent_quantile_replicates(va, ca, vb, cb, 0.25, 200, np.random.default_rng(5))
+    ra, rb = reps.reps_a, reps.reps_b
+    assert np.any(ra == 0) and np.any(rb == 0) and np.any((ra == 0) & (rb == 0))
+    assert np.any((rb > 0) & (rb <= 1))
+    both = (ra > 0) & (rb > 0)
+    log_se = bootstrap_se(np.log(rb[both] / ra[both]))
+    ratio = reps.b / reps.a
+    assert 0 < ratio < 1
+    low, high = np.exp(normal_interval(math.log(ratio), log_se))
+    assert c.ratio == Estimate(ratio, float(low), float(high), 20)
+    zero_b = [0, 0, 0, 0, 0, 0, 1, 2, 3, 4]  # its p25 is 0: a ratio of 0, no interval
+    z = compare_quantiles(_turns_frame(xs), _turns_frame(zero_b), spec, None, 200, 5)
+    assert z.ratio.value == 0.0 and math.isnan(z.ratio.low) and math.isnan(z.ratio.high)
+
+
+def test_paired_quantiles_of_one_column_draw_their_resamples_once(monkeypatch) -> None:
+    from uno_stats.analysis import two_sample
+    from uno_stats.analysis.two_sample import compare_quantiles
+
+    calls = []
+
+    def counted(*args, **kwargs):
+        calls.append(args[3])
+        return paired_resamples(*args, **kwargs)
+
+    paired_resamples = two_sample.paired_resamples
+    monkeypatch.setattr(two_sample, "paired_resamples", counted)
+    a, b = _turns_frame([3, 1, 4, 1, 5, 9]), _turns_frame([2, 6, 5, 3, 5, 8])
+    pairs = paired_values(a, b, metric_spec("median_turns"))
+    cache: dict = {}
+    for key in ("median_turns", "p90_turns", "p25_turns"):
+        compare_quantiles(a, b, metric_spec(key), pairs, 30, 4, cache)
+    assert calls == [30]  # drawn for the median, reused for p90 and p25
+    compare_quantiles(a, b, metric_spec("p90_turns"), pairs, 30, 4)
+    assert calls == [30, 30]  # without a cache: drawn again
