@@ -966,3 +966,13 @@ def test_aliases_of_a_half_fraction_of_five_stop_at_three_factors():
     assert term_aliases(sweep, terms["a:b"]) == ("c:d:e",)  # AB x ABCDE = CDE
     assert term_aliases(sweep, terms["a"]) == ()  # its alias b:c:d:e has four factors
     assert term_aliases(sweep, terms["a"], 4) == ("b:c:d:e",)
+
+
+def test_a_point_without_values_before_others_leaves_their_groups_in():
+    turns = {(0,): np.array([], dtype=np.int64), (1,): np.arange(5, 25), (2,): np.arange(6, 26)}
+    sweep = _sweep_of(
+        {"a": (0, 1, 2)}, {k: {"turns": v} for k, v in turns.items()}, {(0,): (2, 0, 4, 1, 7)}
+    )  # the empty point is a deal group of its own, the first
+    effects = {e.term.name: e for e in sweep_effects(sweep, ["median_turns"], resamples=40).effects}
+    assert {e.status for e in effects.values()} == {"undefined"}  # every main effect uses a=0
+    assert all(e.games == 20 for e in effects.values())  # the other group's games counted
