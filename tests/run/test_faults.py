@@ -755,7 +755,7 @@ def test_a_stop_signal_ends_settle(tmp_path):
     )
     assert wait_for(lambda: len(_parts(out)) >= 2)
     err, _ = _stop(proc, signal.SIGINT)
-    assert proc.returncode == 130
+    assert proc.returncode == 130, err
     assert "Interrupted: 1,000 of 1,000 games" not in err
     assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("Interrupted: ")
 

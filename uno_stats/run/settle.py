@@ -38,6 +38,7 @@ from uno_stats.analysis.ratios import RATIO_KINDS, RatioMoments, fair_share, gam
 from uno_stats.analysis.sequential import ALPHA, cs_radius, decide, rho_squared
 from uno_stats.analysis.sequential_quantiles import RunningCounts, difference_bounds
 from uno_stats.errors import RunError
+from uno_stats.run.interrupts import deferred_stops
 from uno_stats.run.results import Run, part_path
 from uno_stats.run.runner import run_scenario
 from uno_stats.run.scenario import Scenario, with_overrides
@@ -283,8 +284,9 @@ def settle(
                     games_limit=limit,
                 )
             before = looks.games
-            looks.add(dirs, look)
-            value_a, value_b, estimate, low, high, spread = looks.interval(rho2)
+            with deferred_stops():  # polars runs Python from Rust: a stop waits for the look
+                looks.add(dirs, look)
+                value_a, value_b, estimate, low, high, spread = looks.interval(rho2)
             bound = None if margin is None else margin.absolute(value_a, spec.kind in RATE_KINDS)
             bar.update(looks.games - before)
             bar.set_postfix_str(f"d={estimate:+.4g} [{low:+.4g}, {high:+.4g}]")
