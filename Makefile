@@ -74,9 +74,11 @@ boundscheck: $(STAMP)
 # the engine and checker tests once more with NUMBA_DISABLE_JIT=1: compiled engine functions
 # run no Python lines, so their branches are measured through the same source run as Python
 # (tests/engine/test_uncompiled.py checks that it plays the same games). Left out of that
-# second pass: tests of the compiled code itself (test_jit.py), the ones that play thousands
-# of rounds and the property tests (minutes in traced Python). Fails below fail_under.
+# second pass: tests of the compiled code itself (test_jit.py, and test_numba_patches.py:
+# the patches act on numba's compile), the ones that play thousands of rounds and the
+# property tests (minutes in traced Python). Fails below fail_under.
 UNCOMPILED_SKIP := --ignore=tests/engine/test_jit.py --ignore=tests/engine/test_statistics.py \
+	--ignore=tests/engine/test_numba_patches.py \
 	--ignore=tests/engine/test_properties.py \
 	--deselect tests/engine/test_deck.py::test_opening_card_and_deal_match_the_counts \
 	--deselect tests/engine/test_simulate.py::test_checkpoints_are_reached_exactly_while_the_round_lasts \
