@@ -3,8 +3,11 @@ defining relations and alias tables, the full factorial and the Latin hypercube.
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import math
+from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 import pytest
@@ -17,6 +20,7 @@ from uno_stats.run.designs import (
     SEARCHED,
     TABLE,
     DesignError,
+    TableRow,
     alias_table,
     aliases,
     defining_words,
@@ -203,6 +207,50 @@ def _no_better_exchange(row) -> None:
                 continue
             trial = [*columns[:j], other, *columns[j + 1 :]]
             assert _pattern(trial, base, row.k) >= pattern, (row.generators, j, other)
+
+
+@pytest.mark.slow
+def test_every_row_is_minimum_aberration_by_exhaustive_search() -> None:
+    """scripts/minimum_aberration.py searches every regular design of each row's size and
+    resolution (up to relabelling): none has a smaller word-length pattern than the row, and
+    from no bound the search finds the row's pattern again."""
+    search = _script("minimum_aberration")
+    for row in TABLE:
+        better, _ = search.check(row)
+        assert better is None, (row.k, row.runs, better)
+        base = row.k - len(row.generators)
+        found, _, _ = search.search(row.k, base, row.resolution)
+        assert (
+            found
+            == word_length_pattern(defining_words(row.generators), row.k)[row.resolution - 3 :]
+        ), (row.k, row.runs)
+
+
+@pytest.mark.slow
+def test_the_exhaustive_search_finds_a_better_design_where_there_is_one() -> None:
+    """A 2^(7-3) of resolution III (E=AB F=AC G=BC) is beaten at resolution III by the
+    resolution IV design (no words of length 3), and a poor 2^(13-5) at resolution V by one
+    with the tabulated pattern; the better design the search returns has the pattern it says."""
+    search = _script("minimum_aberration")
+    poor = TableRow(7, 16, 3, ("E=AB", "F=AC", "G=BC"), "test")
+    better, _ = search.check(poor)
+    assert better is not None
+    assert word_length_pattern(defining_words(better), 7)[0] == 0
+    row13 = next(r for r in TABLE if r.k == 13 and r.runs == 256)
+    pattern = list(word_length_pattern(defining_words(row13.generators), 13))[2:]
+    worse = [pattern[0] + 1, *pattern[1:]]
+    found, generators, _ = search.search(13, 8, 5, worse)
+    assert found == tuple(pattern) and generators is not None
+    assert list(word_length_pattern(defining_words(generators), 13))[2:] == pattern
+
+
+def _script(name: str) -> ModuleType:
+    path = Path(__file__).resolve().parents[2] / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 # --- refusals -----------------------------------------------------------------------------------
