@@ -86,6 +86,17 @@ def test_running_moments_of_a_scalar_stream_by_hand() -> None:
     assert float(moments.sd) == math.sqrt(13.0)
 
 
+def test_running_moments_of_a_float32_stream_are_kept_in_float64() -> None:
+    """A float32 batch is summed in float64: its mean and squares carry no float32 rounding."""
+    x = np.random.default_rng(5).normal(1000.0, 1.0, size=10_001).astype(np.float32)
+    exact = x.astype(np.float64)
+    moments = RunningMoments.empty()
+    moments.update(x)
+    assert moments.mean.dtype == moments.m2.dtype == np.float64
+    assert float(moments.mean) == pytest.approx(exact.mean(), rel=1e-13)
+    assert float(moments.m2) == pytest.approx(((exact - exact.mean()) ** 2).sum(), rel=1e-11)
+
+
 def test_sd_is_nan_below_two_observations_without_a_warning() -> None:
     moments = RunningMoments.empty((2,))
     with warnings.catch_warnings():

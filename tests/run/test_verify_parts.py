@@ -4,6 +4,9 @@ a time (each check of ``check_part`` fails for its own reason and only for it)."
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -14,7 +17,14 @@ from helpers import run_manifest
 
 from uno_stats.engine.schema import COLUMNS, NOT_REACHED
 from uno_stats.run.manifest import Manifest, scenario_hash
-from uno_stats.run.results import PART_META_KEY, PartMeta, arrow_table, part_path, write_part
+from uno_stats.run.results import (
+    PART_DATA_KEY,
+    PART_META_KEY,
+    PartMeta,
+    arrow_table,
+    part_path,
+    write_part,
+)
 from uno_stats.run.verify import (
     RunCheck,
     check_part,
@@ -409,3 +419,146 @@ def test_run_notes_of_unverified_and_locked_runs(tmp_path: Path, manifest: Manif
             f"{folder} is incomplete (a run is writing it now): 1 of 3 chunks, 100 of 250 "
             "games; run the same run command again to finish it"
         ]
+
+
+def _footer_start(path: Path) -> int:
+    """Where a Parquet file's footer begins: everything before it is the data."""
+    raw = path.read_bytes()
+    assert raw[-4:] == b"PAR1"
+    return len(raw) - 8 - int.from_bytes(raw[-8:-4], "little")
+
+
+def _with_records(path: Path, record: PartMeta, data: bytes, first_game: int) -> None:
+    """The part again with ``record`` and the data record ``data`` as written."""
+    table = arrow_table(columns(first_game, record.n_games), PLAYERS)
+    metadata = {PART_META_KEY: record.encode(), PART_DATA_KEY: data}
+    pq.write_table(table.replace_schema_metadata(metadata), path)
+
+
+def test_a_part_of_an_earlier_version_is_checked_by_its_data_digest(
+    tmp_path: Path, manifest: Manifest
+) -> None:
+    """Earlier versions recorded only the digest of the bytes before the footer."""
+    path = write(tmp_path, manifest, 1)
+    record = replace(meta(manifest, 1), rows=100)
+    _with_records(path, record, b"{}", 100)
+    size = _footer_start(path)
+    digest = hashlib.sha256(path.read_bytes()[:size]).hexdigest()
+    legacy = json.dumps({"bytes": size, "sha256": digest}).encode()
+    _with_records(path, record, legacy, 100)
+    assert _footer_start(path) == size  # the footer grew, the data stayed
+    assert hashlib.sha256(path.read_bytes()[:size]).hexdigest() == digest
+    assert check_part(path, manifest, 1) == 100
+    data = bytearray(path.read_bytes())
+    data[size // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+    with pytest.raises(ValueError) as info:
+        check_part(path, manifest, 1)
+    assert str(info.value) == (
+        "corrupt data (checksum mismatch: the file was changed after writing)"
+    )
+    assert check_part(path, manifest, 1, deep=False) == 100
+
+
+def _padded(head: bytes, tail: bytes, size: int) -> bytes:
+    """``head``, as many ``y`` as make ``size`` bytes, ``tail``."""
+    return head + b"y" * (size - len(head) - len(tail)) + tail
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"[1]",
+        b'{"bytes": 1}',
+        b'{"bytes": 1, "sha256": "ab", "file": null, "x": [[1]]}',  # nested 3 deep
+        _padded(b'{"bytes": 1, "sha256": "ab", "file": null, "x": "', b'"}', 10_001),
+    ],
+)
+def test_a_data_record_that_is_not_one_is_no_checksum(
+    tmp_path: Path, manifest: Manifest, data: bytes
+) -> None:
+    path = write(tmp_path, manifest, 1)
+    _with_records(path, replace(meta(manifest, 1), rows=100), data, 100)
+    with pytest.raises(ValueError) as info:
+        check_part(path, manifest, 1)
+    assert str(info.value) == "no data checksum (written by another tool or version)"
+
+
+def test_a_data_record_of_10_000_bytes_is_read(tmp_path: Path, manifest: Manifest) -> None:
+    path = write(tmp_path, manifest, 1)
+    data = _padded(b'{"bytes": 1, "sha256": "ab", "file": null, "x": "', b'"}', 10_000)
+    _with_records(path, replace(meta(manifest, 1), rows=100), data, 100)
+    with pytest.raises(ValueError, match=r"^corrupt data \(checksum mismatch"):
+        check_part(path, manifest, 1)  # read, and "ab" is not the data's digest
+
+
+def _part_record(size: int) -> bytes:
+    """A valid part record of exactly ``size`` bytes (the run id padded)."""
+    base = len(PartMeta("", 1, "h", 0, 0, 100, 100).encode())
+    record = PartMeta("r" * (size - base), 1, "h", 0, 0, 100, 100).encode()
+    assert len(record) == size
+    return record
+
+
+def test_a_part_record_is_read_within_its_limits(tmp_path: Path) -> None:
+    path = tmp_path / "p.parquet"
+    table = arrow_table(columns(0, 100), PLAYERS)
+    for raw, reason in (
+        (b"[1]", "not a JSON object"),
+        (b'{"run_id": {"a": [1]}}', "nested more than 2 levels deep"),
+        (_part_record(10_001), "larger than 10,000 bytes"),
+    ):
+        pq.write_table(table.replace_schema_metadata({PART_META_KEY: raw}), path)
+        with pytest.raises(ValueError) as info:
+            read_part_meta(path)
+        assert str(info.value) == f"garbled part record ({reason})"
+    pq.write_table(table.replace_schema_metadata({PART_META_KEY: _part_record(10_000)}), path)
+    record, footer = read_part_meta(path)
+    assert len(record.run_id) > 9_000 and footer.num_rows == 100
+
+
+def test_game_bounds_of_a_part_without_row_groups(tmp_path: Path) -> None:
+    from uno_stats.run.verify import _game_bounds
+
+    path = tmp_path / "p.parquet"
+    pq.ParquetWriter(path, arrow_table(columns(0, 1), PLAYERS).schema).close()
+    footer = pq.read_metadata(path)
+    assert footer.num_row_groups == 0 and "game" in footer.schema.names
+    assert _game_bounds(footer) is None
+
+
+def test_a_folder_or_a_fifo_under_a_part_name_is_never_opened(
+    tmp_path: Path, manifest: Manifest
+) -> None:
+    good = write(tmp_path, manifest, 2)
+    folder, fifo = part_path(tmp_path, 0), part_path(tmp_path, 1)
+    folder.mkdir()
+    os.mkfifo(fifo)  # opening it to read would hang
+    check = check_run(tmp_path, manifest)
+    assert [(b.path, b.reason) for b in check.bad] == [
+        (folder, "a folder, not a part file"),
+        (fifo, "a FIFO (named pipe), not a part file"),
+    ]
+    assert check.good == {2: good} and (check.games_done, check.rows) == (50, 50)
+
+
+def test_an_incomplete_run_names_its_first_bad_part(tmp_path: Path, manifest: Manifest) -> None:
+    from uno_stats.run.results import Run
+    from uno_stats.run.verify import incomplete_error, verified_runs
+
+    folder = folder_with(tmp_path, manifest, [0, 1])
+    part_path(folder, 1).write_bytes(b"")
+    (part_path(folder, 2)).mkdir()
+    (run,) = verified_runs(folder)
+    assert run.check is not None and len(run.check.bad) == 2
+    assert incomplete_error([run]) == (
+        f"{folder}: incomplete run, 1 of 3 chunks, 100 of 250 games (part-000001.parquet "
+        f"failed verification: {run.check.bad[0].reason}); finish it by running the same run "
+        "command again, or pass --allow-incomplete"
+    )
+    assert run.check.bad[0].reason.startswith("unreadable (")
+    unverified = Run(folder, replace(manifest, complete=False, chunks_done=1))
+    assert incomplete_error([unverified]) == (
+        f"{folder}: incomplete run, 1 of 3 chunks of 250 games; finish it by running the "
+        "same run command again, or pass --allow-incomplete"
+    )
