@@ -8,6 +8,8 @@ a control shows the scores do depend on the dealt cards (so a peeking search wou
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,8 +17,9 @@ from hypothesis import strategies as st
 from test_properties import scenarios
 
 from uno_stats.check.games import check_played_game
-from uno_stats.engine import EngineConfig, _new_table, simulate
-from uno_stats.engine.cards import N_CARD_TYPES, WILD, build_deck
+from uno_stats.engine import EngineConfig, _new_table, simulate, trace_game
+from uno_stats.engine.cards import MAX_CARDS, N_CARD_TYPES, WILD, build_deck, card_id
+from uno_stats.engine.piles import playable
 from uno_stats.engine.rules import preset_rules
 from uno_stats.engine.search import deal_hidden, search_scores
 from uno_stats.engine.state import (
@@ -32,9 +35,20 @@ from uno_stats.engine.state import (
     T_HANDS,
     T_MEMORY,
     T_PILE,
+    T_RULES,
     table_rows,
 )
-from uno_stats.engine.strategies import COLOR_BASE, SCORE_BASE
+from uno_stats.engine.strategies import (
+    COLOR_BASE,
+    LACKS_BASE,
+    SCORE_BASE,
+    SEEN_HANDS_MOVED,
+    SEEN_NO_PLAY,
+    SEEN_PLAY,
+    SEEN_ROUND_START,
+    no_play_value,
+    observe,
+)
 from uno_stats.engine.strategy_table import ROLLOUT_POLICIES, S_KIND, default_seat, strategy_id
 
 PLAYERS = 4
@@ -203,3 +217,99 @@ def test_search_seats_keep_their_strategy_id() -> None:
     config = EngineConfig.build(2, preset_rules("mattel-2001"), [_seat(), _seat("basic")], seed=1)
     simulate(config, 0, 5)
     assert config.seats[0, S_KIND] == strategy_id("search")
+
+
+# --- inference from turns without a play, and the trace ----------------------------------------
+
+
+def test_search_remembers_a_turn_without_a_play_until_hands_move() -> None:
+    """A seat seen drawing for lack of a play on (Red 5, red) with 6 cards: 6 of its cards are
+    known not to fit; each card it plays since may have been one of them; moved hands (7-0)
+    and a new deal forget it."""
+    row = np.zeros(MAX_CARDS, dtype=np.int64)
+    top = card_id("Red 5")
+    observe(row, PLAYERS, SEEN_NO_PLAY, 2, no_play_value(0, top, 6))
+    assert row[2] & 1 == 1  # color-denier's bit for red is set alike
+    known = row[LACKS_BASE + 2]
+    assert (known & 63) - 1 == top and known >> 6 & 7 == 0 and known >> 9 & 255 == 6
+    assert known >> 17 == 6
+    observe(row, PLAYERS, SEEN_PLAY, 2, card_id("Blue 7"))
+    observe(row, PLAYERS, SEEN_PLAY, 1, card_id("Blue 8"))  # another seat's play: no change
+    assert row[LACKS_BASE + 2] >> 17 == 5
+    observe(row, PLAYERS, SEEN_HANDS_MOVED, 0, 0)
+    assert row[LACKS_BASE + 2] == 0
+    observe(row, PLAYERS, SEEN_NO_PLAY, 3, no_play_value(1, top, 4))
+    observe(row, PLAYERS, SEEN_ROUND_START, -1, 0)
+    assert not row[LACKS_BASE : LACKS_BASE + PLAYERS].any()
+
+
+def test_a_seat_seen_unable_to_play_is_dealt_none_of_the_cards_it_could_have_played() -> None:
+    """deal_hidden gives seat 1 (seen unable to play on the top card with its present hand,
+    one card played since) at least hand size - 1 cards that would not fit that top card; the
+    cards dealt stay exactly the unseen ones; seats without an inference are dealt freely."""
+    fitting_share = []
+    for seed in range(40):
+        _config, table, _gen = _position(seed)
+        top = int(table.disc[table.st[ST_DISC_N] - 1])
+        color = int(table.st[ST_COLOR])
+        size = int(table.hn[1])
+        rules = table.tab[T_RULES]
+        memory = table.tab[T_MEMORY]
+        observe(memory, PLAYERS, SEEN_NO_PLAY, 1, no_play_value(color, top, size + 1))
+        observe(memory, PLAYERS, SEEN_PLAY, 1, top)
+        rows = table_rows(PLAYERS)
+        sim = table.tab[rows : 2 * rows]
+        sim[:, :] = table.tab[:rows]
+        unseen = sorted(
+            np.concatenate(
+                [table.hands[s, : table.hn[s]] for s in range(1, PLAYERS)]
+                + [table.pile[: table.st[ST_PILE_N]]]
+            ).tolist()
+        )
+        counts = np.zeros(table.tab.shape[1], dtype=np.int64)
+        pool = np.zeros(table.tab.shape[1], dtype=np.int64)
+        deal_hidden(sim, 0, counts, pool, np.array([seed], dtype=np.uint64))
+        hands = sim[T_HANDS:]
+        dealt = np.concatenate(
+            [hands[s, : table.hn[s]] for s in range(1, PLAYERS)]
+            + [sim[T_PILE, : table.st[ST_PILE_N]]]
+        )
+        assert sorted(dealt.tolist()) == unseen
+        fits = [playable(int(c), size + 1, top, color, True, rules) for c in hands[1, :size]]
+        assert not any(fits), (seed, hands[1, :size])
+        fitting_share += [
+            playable(int(c), size + 1, top, color, True, rules)
+            for s in (2, 3)
+            for c in hands[s, : table.hn[s]]
+        ]
+    assert 0.15 < np.mean(fitting_share) < 0.6  # the other seats: cards that fit, as dealt
+
+
+def test_trace_shows_each_move_search_weighed_and_it_plays_the_best() -> None:
+    """uno-stats trace: after a search seat's turn line, one line per move weighed (a wild
+    once per color) with rollouts won of rollouts; the card played scores highest (a
+    colored card 4 x its wins, a wild its wins summed over the colors)."""
+    seats = [_seat(rollouts=6), _seat("random")]
+    config = EngineConfig.build(2, preset_rules("mattel-2001"), seats, seed=3)
+    weighed = re.compile(r"^  seat 0 weighs (.+?)(?: naming (\w+))?: won (\d) of 6 rollouts")
+    decisions = 0
+    for game in range(6):
+        lines = trace_game(config, game)
+        for i, line in enumerate(lines):
+            if not (line.startswith("turn ") and "seat 0 to play" in line):
+                continue
+            moves = []
+            j = i + 1
+            while weighed.match(lines[j]):
+                moves.append(weighed.match(lines[j]).groups())
+                j += 1
+            if not moves:
+                continue
+            decisions += 1
+            score: dict[str, int] = {}
+            for card, named, wins in moves:
+                score[card] = score.get(card, 0) + int(wins) * (1 if named else 4)
+            played = re.match(r"^  seat 0 plays (.+?) \(", lines[j])
+            assert played is not None, lines[j]
+            assert score[played.group(1)] == max(score.values()), lines[i : j + 1]
+    assert decisions > 20

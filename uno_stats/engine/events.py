@@ -39,6 +39,7 @@ EV_IGNORED = 26  # seat starting, card: an opening action card without effect (S
 EV_EXHAUSTED = 27  # seat that found the draw pile empty (reshuffle: false, S17)
 EV_DEFLECT = 28  # seat now owing the pending total, the total (deflect, S18)
 EV_MULTI = 29  # seat, cards played together, first card, last card (multi_play, S20)
+EV_SEARCH = 30  # seat, card, color named (-1: none), rollouts won, rollouts (search's estimate)
 
 DRAW_TURN, DRAW_PENALTY, DRAW_CHALLENGE, DRAW_UNO, DRAW_MISTAKE, DRAW_FINAL = 0, 1, 2, 3, 4, 5
 # why a seat loses its turn (EV_LOSE_TURN): a Skip, a penalty drawn, a challenge lost

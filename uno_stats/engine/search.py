@@ -26,10 +26,10 @@ one) follow the basic rules of thumb of strategies.py.
 from __future__ import annotations
 
 from uno_stats.engine.cards import N_CARD_TYPES, N_COLORS, WILD
-from uno_stats.engine.events import PLAY_NORMAL
+from uno_stats.engine.events import EV_SEARCH, PLAY_NORMAL, emit
 from uno_stats.engine.hands import measure
 from uno_stats.engine.jit import engine_jit
-from uno_stats.engine.piles import collect_playable, find_card
+from uno_stats.engine.piles import collect_playable, find_card, playable
 from uno_stats.engine.play import play_card
 from uno_stats.engine.rng import below, next_u64, shuffle
 from uno_stats.engine.rules import R_MAX_TURNS, R_WD4_CHALLENGE
@@ -65,6 +65,7 @@ from uno_stats.engine.state import (
 from uno_stats.engine.strategies import (
     COLOR_BASE,
     COLOR_SLOT,
+    LACKS_BASE,
     SCORE_BASE,
     SEARCH,
     bluffs,
@@ -127,12 +128,43 @@ def deal_hidden(sim, p, counts, pool, srng):
             pool[m] = c
             m += 1
     shuffle(pool, m, srng)
-    k = 0
+    memory = sim[T_MEMORY]
+    rules = sim[T_RULES]
+    kept = counts  # reused: by seat, how many of its cards are dealt under an inference
+    k = 0  # first the cards each seat surely kept from its last turn without a play: none
+    for q in range(st[ST_PLAYERS]):  # it could have played then (strategies._search_observe)
+        kept[q] = 0
+        known = memory[LACKS_BASE + q]
+        if q == p or known == 0:
+            continue
+        top = (known & 63) - 1
+        color = known >> 6 & 7
+        size = known >> 9 & 255
+        need = min(known >> 17, hn[q])
+        j = k
+        while kept[q] < need:
+            while j < m and playable(pool[j], size, top, color, True, rules):
+                j += 1
+            if j == m:  # no such card left: the rest of the hand is dealt freely
+                break
+            tmp = pool[k]
+            pool[k] = pool[j]
+            pool[j] = tmp
+            k += 1
+            j += 1
+            kept[q] += 1
+    if k > 0:  # the rest in a fresh random order (the scan moved the cards it passed over)
+        shuffle(pool[k:], m - k, srng)
+    front = 0
     for q in range(st[ST_PLAYERS]):
         if q != p:
             for i in range(hn[q]):
-                hands[q, i] = pool[k]
-                k += 1
+                if i < kept[q]:
+                    hands[q, i] = pool[front]
+                    front += 1
+                else:
+                    hands[q, i] = pool[k]
+                    k += 1
     for i in range(st[ST_PILE_N]):
         pile[i] = pool[k]
         k += 1
@@ -232,18 +264,23 @@ def search_scores(tab, p, seats, rng, ev):
             seats[q, S_KIND] = seats[q, S_ROLLOUT_POLICY]
     sim = tab[rows : 2 * rows]
     srng = rng[RNG_SEARCH : RNG_SEARCH + 1]
+    worlds = srng[0]  # every move is tried in the same dealt worlds (common random numbers)
     for card in range(N_CARD_TYPES):
         if memory[SCORE_BASE + card] != -2:
             continue
         if card < WILD:  # scored N_COLORS x its wins, a wild the sum over its colors
+            srng[0] = worlds
             wins = _wins(tab, sim, p, card, -1, rollouts, seats, rng, ev)
+            emit(st, ev, EV_SEARCH, p, card, -1, wins, rollouts)
             memory[SCORE_BASE + card] = N_COLORS * wins
             continue
         best = -1
         ties = 0
         total = 0
         for color in range(N_COLORS):
+            srng[0] = worlds
             wins = _wins(tab, sim, p, card, color, rollouts, seats, rng, ev)
+            emit(st, ev, EV_SEARCH, p, card, color, wins, rollouts)
             total += wins
             if wins > best:
                 best = wins

@@ -58,9 +58,17 @@ COLOR_BASE = COLOR_SLOT + 1
 if COLOR_BASE + N_CARD_TYPES - WILD > MAX_CARDS:
     raise ImportError("search's scores do not fit the memory row")
 
+# Then, at LACKS_BASE + q, what search infers from seat q's last turn without a play
+# (0: nothing): 1 + the top card | the active color << 6 | q's hand size then << 9 | how
+# many of its cards now are surely from that hand << 17 (see _search_observe).
+LACKS_BASE = 20
+if LACKS_BASE + 20 > SCORE_BASE:
+    raise ImportError("search's inferences do not fit the memory row")
+
 # Public events the engine announces to strategies that keep a memory (see observe).
 SEEN_ROUND_START = 0  # a new deal
-SEEN_NO_PLAY = 1  # seat took its turn without playing from hand, not by choice; value: color
+SEEN_NO_PLAY = 1  # seat took its turn without playing from hand, not by choice; value:
+# the active color | the top card << 3 | the seat's hand size << 9 (no_play_value)
 SEEN_PLAY = 2  # seat played card ``value``
 SEEN_HANDS_MOVED = 3  # hands changed seats (7, 0, Shuffle Hands)
 
@@ -292,12 +300,18 @@ def wants_challenge(knobs, hand, accused_size, discards, deck, restriction, prev
     return False
 
 
+@engine_inline
+def no_play_value(color, top, hand_size):
+    """The value of a ``SEEN_NO_PLAY`` event: the active color, the top card, the hand size."""
+    return color | (top << 3) | (hand_size << 9)
+
+
 @engine_jit
 def _denier_observe(row, players, what, seat, value):
     """color-denier's memory: ``row[q]`` bit c - seat q was seen unable to play on color c
     (cleared when q later plays that color, and for everyone when hands move or a round starts)."""
     if what == SEEN_NO_PLAY:
-        row[seat] |= 1 << value
+        row[seat] |= 1 << (value & 7)
     elif what == SEEN_PLAY:
         if value < WILD:  # it holds that color after all
             row[seat] &= ~(1 << CARD_COLOR[value])
@@ -307,7 +321,30 @@ def _denier_observe(row, players, what, seat, value):
 
 
 @engine_jit
+def _search_observe(row, players, what, seat, value):
+    """search's memory: ``row[LACKS_BASE + q]``, seat q's last turn without a play: the top
+    card and active color it could not play on and its hand size then, and a lower bound on
+    how many of its cards are still from that hand (each card it plays since lowers it by
+    one: the card may have been one of them; cards it draws since are new). Cleared for
+    everyone when hands move or a round starts: what was known is lost.
+
+    Inference, not a rule of the engine: a seat that draws without playing (not a voluntary
+    draw, which the engine shows as such) held no card it could play then."""
+    if what == SEEN_NO_PLAY:
+        size = min(value >> 9, 255)
+        row[LACKS_BASE + seat] = 1 + (value >> 3 & 63) | (value & 7) << 6 | size << 9 | size << 17
+    elif what == SEEN_PLAY:
+        known = row[LACKS_BASE + seat]
+        if known != 0 and known >> 17 > 0:
+            row[LACKS_BASE + seat] = known - (1 << 17)
+    else:
+        for q in range(players):
+            row[LACKS_BASE + q] = 0
+
+
+@engine_jit
 def observe(memory, players, what, seat, value):
     """A public event (``SEEN_*``), seen alike by every seat: the shared memory row of the
-    strategies that keep one (color-denier's, the only one) takes it in."""
+    strategies that keep one (color-denier's and search's) takes it in."""
     _denier_observe(memory, players, what, seat, value)
+    _search_observe(memory, players, what, seat, value)

@@ -58,7 +58,7 @@ STRATEGIES: tuple[StrategyInfo, ...] = (
     StrategyInfo("aggressive"),
     StrategyInfo("hoarder"),
     StrategyInfo("color-denier", memory=True),
-    StrategyInfo("search"),  # last: the rollout policies are the strategies before it
+    StrategyInfo("search", memory=True),  # last: the rollout policies are the strategies before it
 )
 STRATEGIES_BY_NAME: dict[str, StrategyInfo] = {s.name: s for s in STRATEGIES}
 

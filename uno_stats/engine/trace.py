@@ -100,6 +100,12 @@ def _line(ev: np.ndarray) -> str | None:
         return f"  {s} finds the draw pile empty (reshuffle: false): round over, {who}"
     if kind == E.EV_IGNORED:
         return f"  the opening {card_name(a)} has no effect (opening_action: ignore)"
+    if kind == E.EV_SEARCH:
+        named = f" naming {COLOR_NAMES[b]}" if b >= 0 else ""
+        return (
+            f"  {s} weighs {card_name(a)}{named}: won {c} of {d} rollouts "
+            f"(estimated win chance {c / d:.0%})"
+        )
     if kind == E.EV_START:
         return f"seat {seat} starts, {_direction(b)}, color {COLOR_NAMES[c]}; dealer seat {a}"
     if kind == E.EV_END:
@@ -129,6 +135,7 @@ def describe(
     game's result columns ``cols``, each round's result."""
     lines: list[str] = []
     dealt: dict[int, list[int]] = {}
+    estimates: list[str] = []  # search's estimates for the coming turn
     rnd = 0
     for ev in events:
         kind = int(ev[0])
@@ -142,8 +149,14 @@ def describe(
         if kind == E.EV_END:
             rnd += 1
         text = _line(ev)
+        if kind == E.EV_SEARCH:  # search weighs its moves before the turn: shown after its line
+            estimates.append(str(text))
+            continue
         if text is not None:
             lines.append(text)
+        if kind == E.EV_TURN and estimates:
+            lines += estimates
+            estimates = []
     if truncated:
         lines.append("(trace truncated: event buffer full)")
     if cols is None:

@@ -110,6 +110,7 @@ from uno_stats.engine.strategies import (
     choose_stack,
     draws_instead,
     keeps_drawn,
+    no_play_value,
     strategy_of,
     wants_challenge,
 )
@@ -330,7 +331,7 @@ def normal_turn(tab, p, seats, rng, ev):
         if voluntary:
             emit(st, ev, EV_VOLUNTARY, p, 0, 0, 0, 0)
         else:  # seen not playing, and not by choice: it lacks the active color
-            announce(tab, SEEN_NO_PLAY, p, color)
+            announce(tab, SEEN_NO_PLAY, p, no_play_value(color, top, hn[p]))
         idx = _draw_for_turn(tab, p, top, color, rng, ev)
         if st[ST_STATUS] >= 0:  # S17: the pile ran out, the round is over
             return
