@@ -208,6 +208,38 @@ RULE_HELP: dict[str, RuleHelp] = {
         ),
         "-",
     ),
+    "stack_draws": RuleHelp(
+        (
+            "UNO Show 'Em No Mercy stacking, beside the classic keys: a player owing a draw "
+            "total may answer with any draw card (+2, +4, +6, +10) of equal or higher value "
+            "than the top one (equal-or-higher), of equal value only (equal), or of any value "
+            "(any), color ignored; off: only stack_draw_two / stack_draw_four / stack_cross"
+        ),
+        "005",
+    ),
+    "mercy_limit": RuleHelp(
+        (
+            "the mercy rule: a player whose hand reaches this many cards during play is "
+            "knocked out at once (nothing more is drawn for them); a round ends when a hand "
+            "is empty or one player is left; 0: off"
+        ),
+        "005",
+    ),
+    "mercy_cards": RuleHelp(
+        (
+            "where a knocked-out player's cards go: under the discard pile (discard-bottom, "
+            "reshuffled in with the discards) or under the draw pile (draw-bottom)"
+        ),
+        "005",
+    ),
+    "roulette_namer": RuleHelp(
+        (
+            "who names the color of a Wild Color Roulette: the next player, who then turns "
+            "up cards until that color shows and takes them all (victim), or the player of "
+            "the card, as for any wild (player)"
+        ),
+        "005",
+    ),
 }
 
 STRATEGY_HELP: dict[str, str] = {
@@ -329,6 +361,10 @@ COLUMN_HELP: dict[str, str] = {
     "seating": "at each position, which scenario seat sat there (0..P-1 unless seating: random)",
     "multi_plays": "plays of two cards or more at once (multi_play; 0 when off)",
     "multi_cards": "cards put down in those multi-plays (over multi_plays: cards per multi-play)",
+    "eliminated": "players knocked out by the mercy rule in the round (mercy_limit)",
+    "last_standing": "1 when the round was won by the last player left (the mercy rule), else 0",
+    "roulette_draws": "cards turned up and taken by Wild Color Roulette victims",
+    "knocked_out": "by seat: 0, or k when the seat was the k-th knocked out in the round",
     CHECKPOINTS: (
         "every seat's cards after turns 5, 10, ..., 100, as bytes: byte k*players+s is seat s "
         f"after turn 5(k+1), {NOT_REACHED} when the round ended earlier"

@@ -245,7 +245,7 @@ def test_a_wild_draw_four_opens_only_when_the_pile_holds_nothing_else():
     doctored = events.copy()
     doctored[up, 2] = WILD_DRAW_FOUR
     doctored[start, 5] = WILD_DRAW_FOUR
-    assert "a Wild Draw Four opens the round" in _messages(check_game(config, doctored))
+    assert "a wild draw card opens the round" in _messages(check_game(config, doctored))
     # the documented engine gap: a pile of nothing but Wild Draw Fours keeps one
     deck = ["blue 1", "blue 3", "blue 2", "blue 4", "Wild Draw Four", "Wild Draw Four"]
     pos = deal_position(deck, 2, rules={"hand_size": 2}, turns=None)

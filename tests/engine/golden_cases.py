@@ -71,6 +71,12 @@ def _cross_stack(events: np.ndarray) -> bool:
     return False
 
 
+def _roulette_named_by_its_player(events: np.ndarray) -> bool:
+    """A Color Roulette whose color its player named (EV_ROULETTE: victim, color, namer)."""
+    rows = events[events[:, 0] == E.EV_ROULETTE]
+    return bool((rows[:, 1] != rows[:, 3]).any())
+
+
 def _won_on_action_card(events: np.ndarray) -> bool:
     """A round won by playing an action card or wild as the last card."""
     plays = events[(events[:, 0] == E.EV_PLAY) & (events[:, 4] == 0)]
@@ -82,7 +88,8 @@ _CHALLENGERS = {"challenge": "always", "bluff": 0.5}
 
 PRESET_CASES: tuple[GoldenCase, ...] = tuple(
     GoldenCase(f"preset-{preset}", preset, games=(0, 1), strategies=MIXED[:4])
-    for preset in ("mattel-2022", "mattel-2001", "classic-house", "draw-until-playable")
+    # no-mercy: the 168-card No Mercy deck (S21), whose new cards all act in these games
+    for preset in ("mattel-2022", "mattel-2001", "classic-house", "draw-until-playable", "no-mercy")
 )
 
 MATCH_CASES: tuple[GoldenCase, ...] = (
@@ -414,6 +421,44 @@ RULE_CASES: tuple[GoldenCase, ...] = (
         witness=_multi_of_actions,
         shows="a seat plays Skips, Reverses or Draw Twos together, each acting once",
     ),
+    # Issue 25 keys (S21-S23): No Mercy stacking on the classic deck, the mercy rule on it,
+    # and the two No Mercy readings on the No Mercy preset
+    GoldenCase(
+        "rule-stack_draws",
+        "classic-house",
+        games=(0,),
+        rules={"stack_draws": "equal-or-higher"},
+        key="stack_draws",
+        witness=_has(E.EV_STACK),
+        shows="a draw card of equal or higher value answers a pending total, color ignored",
+    ),
+    GoldenCase(
+        "rule-mercy_limit",
+        "classic-house",
+        games=(35,),
+        rules={"mercy_limit": 12, "draw": "until-playable"},
+        key="mercy_limit",
+        witness=_has(E.EV_KNOCKOUT),
+        shows="a hand reaching 12 cards is knocked out, its cards under the discard pile",
+    ),
+    GoldenCase(
+        "rule-mercy_cards",
+        "no-mercy",
+        games=(35,),
+        rules={"mercy_cards": "draw-bottom"},
+        key="mercy_cards",
+        witness=_has(E.EV_KNOCKOUT),
+        shows="a knocked-out hand goes under the draw pile",
+    ),
+    GoldenCase(
+        "rule-roulette_namer",
+        "no-mercy",
+        games=(23,),
+        rules={"roulette_namer": "player"},
+        key="roulette_namer",
+        witness=_roulette_named_by_its_player,
+        shows="the player of a Color Roulette names the color its victim turns up",
+    ),
 )
 
 # Values added to a key that already has its rule case (issue 12): traced and checked too.
@@ -440,6 +485,15 @@ CHOICE_CASES: tuple[GoldenCase, ...] = (
 )
 
 CHOICE_CASES += (
+    GoldenCase(
+        "choice-stack_draws-equal",
+        "no-mercy",
+        games=(16,),
+        rules={"stack_draws": "equal"},
+        key="stack_draws",
+        witness=_has(E.EV_STACK),
+        shows="only a draw card of the same value answers a pending total",
+    ),
     GoldenCase(
         "choice-multi_play-same-number-color",
         "classic-house",

@@ -34,7 +34,7 @@ def _classic_order(shuffles: int, customs: int) -> list[int]:
     """The deck as every seed's games were dealt before S19 (written out independently)."""
     cards = []
     for color in range(4):
-        base = color * 13
+        base = color * 16  # the id layout of cards.py: color * 16 + symbol
         cards.append(base)
         for sym in range(1, 13):
             cards += [base + sym, base + sym]
@@ -62,10 +62,10 @@ def test_counts_are_per_color_and_per_deck() -> None:
     deck = build_deck(1, 0, {"seven": 5, "zero": 0, "wild_draw_four": 9, "skip": 0}, 2).tolist()
     assert len(deck) == 2 * (108 + 4 * (5 - 2) - 4 - 8 + 5 + 1)
     for color in range(4):
-        assert deck.count(color * 13 + 7) == 2 * 5
-        assert deck.count(color * 13) == 0
-        assert deck.count(color * 13 + SKIP) == 0
-        assert deck.count(color * 13 + 3) == 2 * 2  # not named: classic
+        assert deck.count(color * 16 + 7) == 2 * 5
+        assert deck.count(color * 16) == 0
+        assert deck.count(color * 16 + SKIP) == 0
+        assert deck.count(color * 16 + 3) == 2 * 2  # not named: classic
     assert deck.count(WILD_DRAW_FOUR) == 18 and deck.count(WILD) == 8
     assert deck.count(WILD_SHUFFLE) == 2
     assert len(build_deck(4, 4, None, 3)) == MAX_DECK_CARDS

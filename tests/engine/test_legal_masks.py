@@ -11,10 +11,20 @@ from uno_stats.engine.cards import (
     COLOR_MASK,
     MAX_CARDS,
     N_CARD_TYPES,
+    NO_MERCY_COUNTS,
+    OTHER_WILDS_MASK,
+    WILD,
+    WILD_DRAW_FOUR,
     build_deck,
 )
 from uno_stats.engine.legal import blocks_wd4, wd4_top_key
-from uno_stats.engine.piles import collect_playable, playable, wd4_allowed, wd4_blockers
+from uno_stats.engine.piles import (
+    collect_playable,
+    playable,
+    wd4_allowed,
+    wd4_blockers,
+    wild_wd4_blockers,
+)
 from uno_stats.engine.rules import (
     R_NO_ACTION_FINISH,
     R_WD4_RESTRICTION,
@@ -31,20 +41,27 @@ RESTRICTIONS = (WD4_COLOR, WD4_COLOR_OR_WILD, WD4_COLOR_OR_NUMBER, WD4_NO_OTHER_
 
 
 def test_action_and_color_masks_name_the_cards() -> None:
-    assert sum(1 << c for c in range(N_CARD_TYPES) if CARD_IS_ACTION[c]) == ACTION_MASK
-    assert int(np.bitwise_or.reduce(COLOR_MASK)) == (1 << 52) - 1  # every colored card, once
-    assert sum(bin(int(m)).count("1") for m in COLOR_MASK) == 52
+    # colored cards are bits of one int64 (bit 63 its sign), the wilds bits card - WILD
+    unsigned = 1 << 64
+    actions = sum(1 << c for c in range(WILD) if CARD_IS_ACTION[c])
+    assert actions == ACTION_MASK % unsigned
+    assert all(CARD_IS_ACTION[c] for c in range(WILD, N_CARD_TYPES))  # every wild acts
+    assert int(np.bitwise_or.reduce(COLOR_MASK)) % unsigned == (1 << 64) - 1  # every colored card
+    assert sum(bin(int(m) % unsigned).count("1") for m in COLOR_MASK) == 64
+    assert OTHER_WILDS_MASK == ((1 << (N_CARD_TYPES - WILD)) - 1) ^ (1 << (WILD_DRAW_FOUR - WILD))
 
 
 @pytest.mark.parametrize("restriction", RESTRICTIONS)
 def test_wd4_blockers_is_blocks_wd4_as_a_mask(restriction: int) -> None:
     for color in range(4):
         for top in range(N_CARD_TYPES):
-            mask = int(wd4_blockers(color, top, restriction))
+            mask = int(wd4_blockers(color, top, restriction)) % (1 << 64)
+            wild_mask = int(wild_wd4_blockers(restriction))
             number = wd4_top_key(top, restriction)
             for card in range(N_CARD_TYPES):
                 expected = bool(blocks_wd4(card, color, number, restriction))
-                assert bool((mask >> card) & 1) == expected, (color, top, card)
+                bit = (mask >> card) & 1 if card < WILD else (wild_mask >> (card - WILD)) & 1
+                assert bool(bit) == expected, (color, top, card)
 
 
 @pytest.mark.parametrize("restriction", (*RESTRICTIONS, WD4_NONE))
@@ -53,7 +70,8 @@ def test_collect_playable_is_playable_card_by_card(restriction: int, no_action_f
     rules = encode_rules(preset_rules("mattel-2022"))
     rules[R_WD4_RESTRICTION] = restriction
     rules[R_NO_ACTION_FINISH] = 1 if no_action_finish else 0
-    deck = build_deck(1, 3).astype(np.int64)
+    # the classic cards, the special wilds and every No Mercy card (S21)
+    deck = np.concatenate([build_deck(1, 3), build_deck(0, 0, NO_MERCY_COUNTS)]).astype(np.int64)
     gen = np.random.default_rng(restriction * 2 + no_action_finish)
     hands = np.zeros((2, MAX_CARDS), dtype=np.int64)
     hn = np.zeros(2, dtype=np.int64)

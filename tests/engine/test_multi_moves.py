@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
-from uno_stats.engine.cards import CARD_SYMBOL, WILD, build_deck, card_id
+from uno_stats.engine.cards import CARD_SYMBOL, N_CARD_TYPES, WILD, build_deck, card_id
 from uno_stats.engine.multi_moves import MOVE_SHIFT, count_moves, random_move
 from uno_stats.engine.rules import MULTI_SAME_CARD, MULTI_SAME_NUMBER
 
@@ -41,6 +41,13 @@ def _brute(hand, legal, mode, actions, no_action_finish) -> set:
     return moves
 
 
+def _split(legal: int) -> tuple[int, int]:
+    """A set of legal card ids (bit c of a Python int) as the engine's two masks: the colored
+    cards as an int64 (bit 63 its sign), the wilds as bits ``card - WILD``."""
+    colored = legal & ((1 << WILD) - 1)
+    return colored - (1 << 64) if colored >= 1 << 63 else colored, legal >> WILD
+
+
 def _hands(trials: int):
     gen = np.random.default_rng(7)
     deck = build_deck().astype(np.int64)
@@ -65,11 +72,11 @@ def test_the_closed_form_count_is_the_enumerated_one():
             (MULTI_SAME_NUMBER, MULTI_SAME_CARD), (0, 1), (0, 1)
         ):
             expected = len(_brute(hand, legal, mode, actions, naf))
-            assert count_moves(hand, legal, counts, mode, actions, naf) == expected
+            assert count_moves(hand, *_split(legal), counts, mode, actions, naf) == expected
 
 
 def _decode(move: int, out: np.ndarray) -> tuple[tuple[int, ...], int]:
-    cards = tuple(c for c in range(56) for _ in range(int(out[c])))
+    cards = tuple(c for c in range(N_CARD_TYPES) for _ in range(int(out[c])))
     return cards, move % MOVE_SHIFT
 
 
@@ -83,13 +90,13 @@ def test_random_picks_uniformly_among_the_moves(mode):
     moves = sorted(_brute(hand, legal, mode, 1, 0))
     counts = np.zeros(128, dtype=np.int64)
     out = np.zeros(128, dtype=np.int64)
-    assert count_moves(hand, legal, counts, mode, 1, 0) == len(moves)
+    assert count_moves(hand, *_split(legal), counts, mode, 1, 0) == len(moves)
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = 12345
     draws = 400 * len(moves)
     seen: Counter = Counter()
     for _ in range(draws):
-        move = random_move(hand, legal, counts, out, mode, 1, 0, rng)
+        move = random_move(hand, *_split(legal), counts, out, mode, 1, 0, rng)
         seen[_decode(move, out)] += 1
     assert set(seen) == set(moves)  # every move reachable, nothing else
     # chi-square of the counts against uniform: a fair picker fails 1 run in 10,000

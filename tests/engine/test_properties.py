@@ -14,7 +14,19 @@ from hypothesis import strategies as st
 from uno_stats.check.games import check_played_game
 from uno_stats.engine import EngineConfig, simulate, trace_events
 from uno_stats.engine import events as E
-from uno_stats.engine.cards import CLASSIC_COUNTS, DECK_KINDS, MAX_DECK_CARDS, build_deck
+from uno_stats.engine.cards import (
+    CARD_DRAW,
+    CLASSIC_COUNTS,
+    DECK_KINDS,
+    MAX_DECK_CARDS,
+    NO_MERCY_COUNTS,
+    SKIP,
+    WILD,
+    WILD_KINDS,
+    build_deck,
+    card_symbol,
+    changed_counts,
+)
 from uno_stats.engine.chunk import MATCH_ROUND_CAP
 from uno_stats.engine.rules import RULES, deck_size
 from uno_stats.engine.strategy_table import CHALLENGE_CHOICES, STRATEGIES
@@ -29,6 +41,8 @@ def _rule_value(spec):
         return st.sampled_from(spec.choices)
     if spec.key == "max_turns":
         return st.sampled_from([10, 60, 400, 1500])
+    if spec.key == "mercy_limit":  # S22: off, or limits a round reaches (above hand_size)
+        return st.sampled_from([0, 0, 21, 25, 40])
     return st.integers(spec.low, spec.high)
 
 
@@ -36,8 +50,9 @@ def _opens(rules, deck) -> bool:
     """The deck passes the scenario checks of RULES.md S19 (size, an opening card)."""
     counts, copies = deck.get("counts", {}), deck["decks"]
     cards = build_deck(rules["shuffle_hands_cards"], rules["custom_cards"], counts, copies)
-    numbers = any(c < 52 and c % 13 < 10 for c in cards.tolist())
-    if not 0 < len(cards) <= MAX_DECK_CARDS or (cards == 53).all():
+    numbers = any(card_symbol(c) < SKIP for c in cards.tolist())
+    wild_draws = all(c >= WILD and CARD_DRAW[c] > 0 for c in cards.tolist())
+    if not 0 < len(cards) <= MAX_DECK_CARDS or wild_draws:
         return False
     return numbers or rules["opening_action"] != "redraw"
 
@@ -47,9 +62,10 @@ def decks(draw, rules):
     """Half the time the classic deck; else 1-3 copies with some kinds' counts changed."""
     if draw(st.booleans()):
         return None
+    # a quarter of the time the No Mercy deck (S21), its kinds changed too
+    base = changed_counts(NO_MERCY_COUNTS) if draw(st.integers(0, 3)) == 0 else {}
     kinds = draw(st.lists(st.sampled_from(DECK_KINDS), max_size=6, unique=True))
-    top = {"wild": 16, "wild_draw_four": 16}
-    counts = {k: draw(st.integers(0, top.get(k, 8))) for k in kinds}
+    counts = {**base, **{k: draw(st.integers(0, 16 if k in WILD_KINDS else 8)) for k in kinds}}
     counts = {k: v for k, v in counts.items() if v != CLASSIC_COUNTS[k]}
     deck = {"decks": draw(st.integers(1, 3)), "counts": counts}
     while not _opens(rules, deck) and deck["counts"]:  # drop kinds until the deck opens
@@ -67,9 +83,13 @@ def scenarios(draw):
     most = min(20, size - 1)  # S19: up to 20 players when the deck deals them a card each
     seated = st.one_of(st.integers(2, min(10, most)), st.integers(2, most))
     players = 4 if rules["scoring"] == "partners" else draw(seated)
+    if rules["scoring"] in ("partners", "low-score"):  # S22: mercy plays no such match
+        rules["mercy_limit"] = 0
     max_hand = min(20, (size - 1) // players)
     if players * rules["hand_size"] >= size:
         rules["hand_size"] = draw(st.integers(1, max_hand))
+    if rules["mercy_limit"] <= rules["hand_size"]:  # S22: the limit is above the deal
+        rules["mercy_limit"] = 0
     seat = st.fixed_dictionaries(
         {
             # search plays out rollouts at every decision: test_search.py runs it through
@@ -130,16 +150,31 @@ def test_simulated_columns_are_consistent(scenario):
     else:
         assert (cols["reshuffles"] == 0).all()
     score = cols["hand_sizes"] if rules["exhausted_winner"] == "fewest-cards" else cols["points"]
+    out = cols["knocked_out"].astype(int)  # S22: 0, or the seat's place in the knock-outs
     for row in np.flatnonzero(status == 3):  # S17: the unique fewest, else no winner
-        fewest = np.flatnonzero(score[row] == score[row].min())
+        seats_in = np.flatnonzero(out[row] == 0)
+        low = score[row][seats_in].min()
+        fewest = seats_in[score[row][seats_in] == low]
         assert winner[row] == (fewest[0] if fewest.size == 1 else -1)
     assert (cols["turns"] <= rules["max_turns"]).all()
     assert ((status != 2) | (cols["turns"] >= rules["max_turns"])).all()
     hs = cols["hand_sizes"].astype(int)
     assert (hs.sum(axis=1) <= size - 1).all()
-    won = np.flatnonzero(status == 0)
+    # S22: every round won is won by an empty hand or by the last seat standing
+    last = cols["last_standing"].astype(bool)
+    won = np.flatnonzero((status == 0) & ~last)
     assert (hs[won, winner[won]] == 0).all()
     assert (cols["points"][won, winner[won]] == 0).all()
+    standing = np.flatnonzero(last)
+    assert (status[standing] == 0).all() and (out[standing, winner[standing]] == 0).all()
+    assert (cols["eliminated"][standing] == players - 1).all()
+    assert ((out > 0).sum(axis=1) == cols["eliminated"]).all()  # one place per knock-out
+    for row in np.flatnonzero(cols["eliminated"]):  # places 1..k, each once; hands handed in
+        k = int(cols["eliminated"][row])
+        assert sorted(out[row][out[row] > 0]) == list(range(1, k + 1))
+        assert (hs[row][out[row] > 0] == 0).all()
+    if rules["mercy_limit"] == 0:
+        assert (out == 0).all() and not last.any()
     assert (cols["first_player"] < players).all() and (cols["dealer"] < players).all()
     seating = cols["seating"].astype(int)
     assert (np.sort(seating, axis=1) == np.arange(players)).all()  # a permutation (S16)

@@ -6,11 +6,14 @@ import numpy as np
 
 from uno_stats.engine.rules import RULES_BY_KEY
 from uno_stats.engine.schema import COLUMNS_BY_NAME, ROUND_COUNTERS
+from uno_stats.engine.state import MAX_SEATS
 from uno_stats.run.scenario_deck import MAX_DECK_CARDS
 
 # Cards are conserved, so no hand can hold more than the deck; every other count can grow
 # by one on each turn (a stack chain too: its cards come back through reshuffles).
 BOUNDED_BY_DECK = {"largest_hand"}
+# At most one knock-out per seat (S22) and one flag per round: bounded by the table's seats.
+BOUNDED_BY_SEATS = {"eliminated", "last_standing"}
 
 
 def _max(name: str) -> int:
@@ -21,8 +24,13 @@ def test_counts_of_turn_events_fit_the_longest_round_allowed() -> None:
     longest = RULES_BY_KEY["max_turns"].high
     assert longest == 1_000_000
     for name in ROUND_COUNTERS:
-        if name not in BOUNDED_BY_DECK:
+        if name not in BOUNDED_BY_DECK | BOUNDED_BY_SEATS:
             assert _max(name) >= longest, name
+
+
+def test_counts_bounded_by_the_seats_fit_the_largest_table() -> None:
+    for name in (*BOUNDED_BY_SEATS, "knocked_out"):
+        assert _max(name) >= MAX_SEATS, name
 
 
 def test_counts_bounded_by_the_deck_fit_the_largest_deck() -> None:

@@ -231,11 +231,11 @@ def test_search_remembers_a_turn_without_a_play_until_hands_move() -> None:
     observe(row, PLAYERS, SEEN_NO_PLAY, 2, no_play_value(0, top, 6))
     assert row[2] & 1 == 1  # color-denier's bit for red is set alike
     known = row[LACKS_BASE + 2]
-    assert (known & 63) - 1 == top and known >> 6 & 7 == 0 and known >> 9 & 255 == 6
-    assert known >> 17 == 6
+    assert (known & 127) - 1 == top and known >> 7 & 7 == 0 and known >> 10 & 255 == 6
+    assert known >> 18 == 6
     observe(row, PLAYERS, SEEN_PLAY, 2, card_id("Blue 7"))
     observe(row, PLAYERS, SEEN_PLAY, 1, card_id("Blue 8"))  # another seat's play: no change
-    assert row[LACKS_BASE + 2] >> 17 == 5
+    assert row[LACKS_BASE + 2] >> 18 == 5
     observe(row, PLAYERS, SEEN_HANDS_MOVED, 0, 0)
     assert row[LACKS_BASE + 2] == 0
     observe(row, PLAYERS, SEEN_NO_PLAY, 3, no_play_value(1, top, 4))

@@ -117,18 +117,25 @@ def _decisions(config, table, seed: int, card_rule: Callable[..., Any]) -> tuple
         rules = tab[T_RULES].copy()
         rules[R_MULTI_PLAY] = MULTI_SAME_NUMBER
         rules[R_MULTI_PLAY_ACTIONS] = 1
-        legal = 0
+        legal = legal_wild = 0  # colored cards by id, wilds by id - WILD
         for k in range(n):
-            legal |= 1 << int(hand[cand[k]])
+            c = int(hand[cand[k]])
+            if c < WILD:
+                legal |= 1 << c
+            else:
+                legal_wild |= 1 << (c - WILD)
+        legal = legal - (1 << 64) if legal >= 1 << 63 else legal
         counts = np.zeros(128, dtype=np.int64)
         out = np.zeros(128, dtype=np.int64)
         rng[0] = seed
-        code = int(choose_move(kind, hand, legal, card, counts, out, rules, memory, nxt, rng))
+        code = int(
+            choose_move(kind, hand, legal, legal_wild, card, counts, out, rules, memory, nxt, rng)
+        )
         move = (code, tuple(out.tolist()))
     rng[0] = seed
     named = int(choose_color(kind, hand, nxt, memory, rng))
     rng[0] = seed
-    target = int(choose_swap_target(kind, 0, PLAYERS, int(st[ST_PARTNERS]), hn, rng))
+    target = int(choose_swap_target(kind, 0, PLAYERS, int(st[ST_PARTNERS]), 0, hn, rng))
     challenge = bool(
         wants_challenge(
             config.seats[0],

@@ -18,7 +18,7 @@ import numpy as np
 from uno_stats.check.legality import decode_rules
 from uno_stats.engine import EngineConfig, trace_events, trace_game
 from uno_stats.engine.cards import card_id
-from uno_stats.engine.rules import preset_rules
+from uno_stats.engine.rules import preset_deck, preset_rules
 from uno_stats.engine.scripted import Position, deal_position
 from uno_stats.engine.strategy_table import default_seat
 
@@ -70,6 +70,7 @@ class GoldenCase:
             self.seats(),
             self.match_target,
             self.seed,
+            preset_deck(self.preset),
         )
 
     def baseline(self) -> EngineConfig:

@@ -25,7 +25,7 @@ class MultiPlays:
 
     def __init__(self, rules: dict[str, Any], players: int) -> None:
         self.rules = rules
-        self.players = players
+        self.players = players  # seats still in the round: the replay lowers it (S22)
         self.open_move: dict[str, Any] | None = None
 
     def _joinable(self, card: int) -> bool:

@@ -6,16 +6,44 @@ from __future__ import annotations
 from typing import Any
 
 from uno_stats.engine import events as E
-from uno_stats.engine.cards import CARD_SYMBOL, WILD, WILD_DRAW_FOUR
+from uno_stats.engine.cards import (
+    CARD_SYMBOL,
+    DRAW_FOUR,
+    DRAW_TWO,
+    WILD,
+    WILD_DRAW_FOUR,
+    WILD_DRAW_SIX,
+    WILD_DRAW_TEN,
+    WILD_REVERSE_DRAW_FOUR,
+)
 
-_DRAW_TWO_SYMBOL = 12
+# RULES.md S6 and S21: what each wild draw card adds; colored draw cards by symbol below
+_WILD_DRAWS = {WILD_DRAW_FOUR: 4, WILD_REVERSE_DRAW_FOUR: 4, WILD_DRAW_SIX: 6, WILD_DRAW_TEN: 10}
+_COLORED_DRAWS = {DRAW_TWO: 2, DRAW_FOUR: 4}
 
 
 def draw_value(card: int) -> int:
-    """What a card adds to the pending draw total: 2 for a Draw Two, 4 for a Wild Draw Four."""
-    if card == WILD_DRAW_FOUR:
-        return 4
-    return 2 if card < WILD and CARD_SYMBOL[card] == _DRAW_TWO_SYMBOL else 0
+    """What a card adds to the pending draw total: 2 for a Draw Two, 4 for a (Wild) Draw Four
+    or Wild Reverse Draw Four, 6 and 10 for the Wild Draw Six and Ten, 0 otherwise."""
+    if card >= WILD:
+        return _WILD_DRAWS.get(card, 0)
+    return _COLORED_DRAWS.get(int(CARD_SYMBOL[card]), 0)
+
+
+def stacks_on(rules: dict[str, Any], on: int, card: int) -> bool:
+    """RULES.md S6 and S23: may ``card`` answer a chain whose top adds ``on``? By the classic
+    keys (a Draw Two on +2, a Wild Draw Four on +4, across with stack_cross) or by
+    ``stack_draws`` (by value, color ignored)."""
+    value = draw_value(card)
+    if on == 0 or value == 0:
+        return False
+    draw_two = card < WILD and CARD_SYMBOL[card] == DRAW_TWO
+    classic = (draw_two and on == 2 and rules["stack_draw_two"]) or (
+        card == WILD_DRAW_FOUR and on == 4 and rules["stack_draw_four"]
+    )
+    across = (draw_two and on == 4) or (card == WILD_DRAW_FOUR and on == 2)
+    by_value = {"off": False, "equal-or-higher": value >= on, "equal": value == on, "any": True}
+    return bool(classic or (across and rules["stack_cross"]) or by_value[rules["stack_draws"]])
 
 
 class Penalties:
@@ -48,7 +76,8 @@ class Penalties:
                 self.owed = [seat, int(self.rules["uno_penalty"]), E.DRAW_UNO, 0]
             return None
         expected = {
-            E.DRAW_PENALTY: self.pending if started else 2,  # 2: an opening Draw Two
+            # an opening Draw Two (S4) or Draw Four (S24) before the start
+            E.DRAW_PENALTY: self.pending if started else draw_value(top),
             E.DRAW_FINAL: self.pending if self.rules["final_penalty"] else 0,
             E.DRAW_CHALLENGE: 4 if self.challenge_won else int(self.rules["challenge_penalty"]),
             E.DRAW_MISTAKE: int(self.rules["invalid_play_penalty"]),
@@ -60,9 +89,15 @@ class Penalties:
             return f"seat {seat} owes {a} cards (reason {b}); the rules make it {expected}"
         return None
 
+    def knocked_out(self, seat: int) -> None:
+        """S22: ``seat`` is out: what it still owed lapses (it drew short, as allowed)."""
+        if self.owed is not None and self.owed[0] == seat:
+            self.owed = None
+
     def drew(self, seat: int, reason: int) -> str | None:
-        """``seat`` drew a card for ``reason`` (a DRAW_* code)."""
-        if reason == E.DRAW_TURN:
+        """``seat`` drew a card for ``reason`` (a DRAW_* code; the Color Roulette's turned-up
+        cards are judged by the replay)."""
+        if reason in (E.DRAW_TURN, E.DRAW_ROULETTE):
             return None
         if self.owed is None or self.owed[0] != seat or self.owed[2] != reason:
             return f"seat {seat} drew a penalty card (reason {reason}) it did not owe"

@@ -23,8 +23,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from uno_stats.check.legality import card_points, decode_rules, matches, wd4_allowed
+from uno_stats.check.mercy import NoMercyReplay
 from uno_stats.check.multi import MultiPlays
-from uno_stats.check.penalties import Penalties, draw_value
+from uno_stats.check.penalties import Penalties, draw_value, stacks_on
 from uno_stats.engine import EngineConfig
 from uno_stats.engine import events as E
 from uno_stats.engine.cards import (
@@ -33,8 +34,10 @@ from uno_stats.engine.cards import (
     CARD_SYMBOL,
     REVERSE,
     SKIP,
+    SKIP_EVERYONE,
     WILD,
     WILD_DRAW_FOUR,
+    WILD_ROULETTE,
 )
 from uno_stats.engine.schema import (
     STATUS_CAPPED,
@@ -70,7 +73,7 @@ class Violation:
         return f"event {self.event} (round {self.round}): {self.message}"
 
 
-class Replay:
+class Replay(NoMercyReplay):
     """A table rebuilt from trace events only; feed it rows with :meth:`event`.
 
     Broken rules are collected in :attr:`violations` (the replay goes on after one, so
@@ -125,6 +128,10 @@ class Replay:
         self.exhausted = -2  # S17: the winner EV_EXHAUSTED named (-2: none yet)
         self.deflected = 0  # S18: the kind (2 or 4) of a draw total deflected onto the top
         self.multi = MultiPlays(self.rules, self.players)  # S20: the turn's multi-play
+        self.out: list[int] = []  # S22: the seats knocked out, in order
+        self.knock_due = -1  # S22: the seat whose hand reached the mercy limit: out next
+        self.roulette: list[int] | None = None  # S21: victim, color, cards turned up
+        self.player = -1  # the seat that played the last card (a roulette's player)
 
     def hand_sizes(self) -> list[int]:
         """Cards held by each seat, as replayed."""
@@ -181,7 +188,12 @@ class Replay:
         """Apply one event row ``(kind, seat, a, b, c, d)`` and check it."""
         self.index = index
         kind, seat, a, b, c, d = (int(x) for x in row)
-        if kind not in (E.EV_DRAW, E.EV_REFILL):
+        if self.knock_due >= 0 and kind != E.EV_KNOCKOUT:
+            self._fail(f"seat {self.knock_due} reached the mercy limit and was not knocked out")
+            self.knock_due = -1
+        if kind not in (E.EV_DRAW, E.EV_REFILL, E.EV_KNOCKOUT):
+            self._close_roulette()
+        if kind not in (E.EV_DRAW, E.EV_REFILL, E.EV_KNOCKOUT):  # S22: a knock-out ends a draw
             self.finish()
         if kind in (E.EV_TURN, E.EV_LOSE_TURN, E.EV_JUMP, E.EV_END):
             self._kept_drawn()
@@ -219,6 +231,9 @@ class Replay:
             self._check(self.penalties.drew(seat, b))
             if b == E.DRAW_TURN:
                 self.drawn = (seat, a)
+            if b == E.DRAW_ROULETTE:
+                self._roulette_card(seat, a)
+            self._mercy(seat)
         elif kind in (E.EV_PENALTY, E.EV_CHALLENGE, E.EV_UNO):
             self._check(self.penalties.event(kind, seat, a, b, self.started, self.top))
         elif kind == E.EV_REFILL:
@@ -251,11 +266,21 @@ class Replay:
             if self.rules["reshuffle"] or self.pile.total() != 0:
                 self._fail("the round ran out of cards with reshuffle on or cards in the pile")
             self.exhausted = a
+        elif kind == E.EV_KNOCKOUT:  # S22
+            self._knock_out(seat, a, b)
+        elif kind == E.EV_SKIP_ALL:  # S21: the same seat plays again
+            if self.top >= WILD or CARD_SYMBOL[self.top] != SKIP_EVERYONE:
+                self._fail(f"seat {seat} skipped everyone without a Skip Everyone on top")
+            self.cursor = (seat - self.direction) % self.players
+        elif kind == E.EV_DISCARD_ALL:  # S21
+            self._discard_all(seat, a, b)
+        elif kind == E.EV_ROULETTE:  # S21
+            self._open_roulette(seat, a, b)
 
     def _turn_up(self, card: int, kept: int) -> None:
-        if kept == E.TURN_UP_RETURNED:  # a Wild Draw Four went back into the reshuffled deck
-            if card != WILD_DRAW_FOUR:
-                self._fail(f"card {card} went back into the deck; only a Wild Draw Four does")
+        if kept == E.TURN_UP_RETURNED:  # a wild draw card went back into the reshuffled deck
+            if not self._wild_draw(card):
+                self._fail(f"card {card} went back into the deck; only a wild draw card does")
             return
         self._take(self.pile, card, "turned up from the draw pile")
         self.discards[card] += 1
@@ -279,8 +304,8 @@ class Replay:
         # Documented engine gap (round.py `_turn_up`): a Wild Draw Four opens only when
         # the draw pile holds nothing else.
         left = self.pile_at_opening
-        if card == WILD_DRAW_FOUR and any(c != WILD_DRAW_FOUR for c in left):
-            self._fail("a Wild Draw Four opens the round although the pile holds other cards")
+        if self._wild_draw(card) and any(not self._wild_draw(c) for c in left):
+            self._fail("a wild draw card opens the round although the pile holds other cards")
         if self.rules["opening_action"] == "redraw" and CARD_IS_ACTION[card] and left:
             self._fail(f"redraw: the round opens on action card {card} with cards left to turn")
         if not 0 <= first < self.players or direction not in (-1, 1):
@@ -338,12 +363,20 @@ class Replay:
                 self._fail(f"seat {seat} jumped in with card {card} on {self.top}")
         else:
             self._fail(f"seat {seat} played card {card} in unknown way {how}")
+        self.player = seat
         self._take(self.hands[seat], card, f"seat {seat} played from its hand")
         if self.hands[seat].total() != size_after:
             self._fail(
                 f"seat {seat} holds {self.hands[seat].total()} cards after playing, "
                 f"the trace says {size_after}"
             )
+        if (
+            card == WILD_ROULETTE
+            and self.rules["roulette_namer"] == "victim"
+            and how != E.PLAY_MULTI
+            and self.hands[seat].total() > 0
+        ):
+            self.color = -1  # S21: the victim names it; until then no color is in play
         # S18: a deflect keeps the chain's kind for stacking although its card is on top
         if how == E.PLAY_DEFLECT:
             self.deflected = draw_value(self.top) or self.deflected
@@ -360,7 +393,7 @@ class Replay:
     def _turn_order(self, seat: int, what: str, direction: int | None = None) -> None:
         """``seat`` takes or loses the next turn: it must be the next seat in play."""
         if self.cursor >= 0:
-            expected = (self.cursor + self.direction) % self.players
+            expected = self.next_in(self.cursor)
             if seat != expected:
                 self._fail(f"seat {seat} {what}; seat {expected} was next")
         if direction is not None and direction != self.direction:
@@ -425,12 +458,10 @@ class Replay:
         self.drawn = None
 
     def _may_stack(self, card: int, seat: int) -> bool:
-        """RULES.md S6: which draw card may answer the one on top, by the stacking keys."""
-        on, with_ = draw_value(self.top) or self.deflected, draw_value(card)
-        if on == 0 or with_ == 0 or not self.may_finish(card, seat):
-            return False
-        key = {(2, 2): "stack_draw_two", (4, 4): "stack_draw_four"}.get((on, with_), "stack_cross")
-        return bool(self.rules[key])
+        """RULES.md S6 and S23: may ``card`` answer the draw card on top (or the total a
+        deflect left there)?"""
+        on = draw_value(self.top) or self.deflected
+        return self.may_finish(card, seat) and stacks_on(self.rules, on, card)
 
     def _mistake(self, seat: int, card: int) -> None:
         if self.hands[seat][card] <= 0:
@@ -441,11 +472,14 @@ class Replay:
 
     def _move_hands(self, kind: int, seat: int, a: int) -> None:
         if kind == E.EV_SWAP:
-            if seat == a:
-                self._fail(f"seat {seat} swapped hands with itself")
+            if seat == a or a in self.out:
+                self._fail(f"seat {seat} swapped hands with seat {a}")
             self.hands[seat], self.hands[a] = self.hands[a], self.hands[seat]
-        elif kind == E.EV_ROTATE:
-            self.hands = [self.hands[(s - a) % self.players] for s in range(self.players)]
+        elif kind == E.EV_ROTATE:  # S22: from seat still in to seat still in
+            seats = self.seats_in()
+            moved = [self.hands[s] for s in seats]
+            for i, s in enumerate(seats):
+                self.hands[s] = moved[(i - a) % len(seats)]
         elif kind == E.EV_SHUFFLE_HANDS:
             if sum(h.total() for h in self.hands) != a:
                 self._fail(f"Shuffle Hands collected {a} cards; the hands held a different count")
@@ -453,27 +487,29 @@ class Replay:
             for h in self.hands:
                 self.pool += h
             self.hands = [Counter() for _ in range(self.players)]
-            self.shuffle_next = (seat + 1) % self.players
+            self.shuffle_next = self.next_in(seat, 1)
         else:  # EV_HAND: one card dealt out by Shuffle Hands
             if seat != self.shuffle_next:
                 self._fail("Shuffle Hands deals one card at a time clockwise from the left")
-            self.shuffle_next = (seat + 1) % self.players
+            self.shuffle_next = self.next_in(seat, 1)
             self._take(self.pool, a, "dealt out by Shuffle Hands")
             self.hands[seat][a] += 1
 
     def fewest(self) -> int:
         """S17: the seat with the fewest cards (or card points), -1 on a tie for fewest."""
+        seats = self.seats_in()  # S22: a seat knocked out takes no part
         if self.rules["exhausted_winner"] == "fewest-cards":
-            scores = self.hand_sizes()
+            scores = [self.hands[s].total() for s in seats]
         else:
-            scores = [sum(card_points(c) * n for c, n in h.items()) for h in self.hands]
+            scores = [sum(card_points(c) * n for c, n in self.hands[s].items()) for s in seats]
         low = min(scores)
-        return scores.index(low) if scores.count(low) == 1 else -1
+        return seats[scores.index(low)] if scores.count(low) == 1 else -1
 
     def _end(self, winner: int, status: int, turns: int) -> None:
         max_turns = int(self.rules["max_turns"])
-        if status == STATUS_WON:
-            if not 0 <= winner < self.players or self.hands[winner].total() != 0:
+        if status == STATUS_WON:  # an empty hand, or the last seat standing (S22)
+            last = self.seats_in() == [winner]
+            if not 0 <= winner < self.players or (self.hands[winner].total() != 0 and not last):
                 self._fail(f"round won by seat {winner}, whose hand is not empty")
         elif status in (STATUS_VOID, STATUS_CAPPED):
             if winner != -1:
@@ -486,7 +522,7 @@ class Replay:
         else:
             self._fail(f"round ends with unknown status {status}")
         if status == STATUS_VOID and (
-            self.rules["deadlock"] != "void-round" or self.passes < self.players
+            self.rules["deadlock"] != "void-round" or self.passes < len(self.seats_in())
         ):
             self._fail(f"void round after {self.passes} passes in a row under {self.rules}")
         if status == STATUS_CAPPED and turns < max_turns:

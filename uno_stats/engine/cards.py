@@ -1,10 +1,13 @@
 """Cards as small integers, with lookup tables for color, symbol, points and names.
 
-A colored card is ``color * 13 + symbol`` (symbols 0-9 are numbers, then Skip,
-Reverse, Draw Two); the wilds follow at 52-55. The engine reads the tables as
-compile-time constants.
+A colored card is ``color * 16 + symbol`` (symbols 0-9 are numbers, then Skip, Reverse,
+Draw Two and the No Mercy kinds Draw Four, Skip Everyone, Discard All: RULES.md "UNO Show 'Em
+No Mercy"); the wilds follow at 64-71. Every colored card is below ``WILD`` and the ids keep
+the order of the classic deck's 56 cards, so every choice that walks cards in id order is the
+same as before the No Mercy cards. The engine reads the tables as compile-time constants.
 
-The numpy tables (``CARD_*`` and the ``*_MASK`` sets) are built on first use (the module's
+The numpy tables (``CARD_*`` and the ``*_MASK`` sets: colored cards as bits of one int64, the
+wilds as bits ``card - WILD`` of another) are built on first use (the module's
 ``__getattr__``), so that reading a scenario, which needs only the plain constants and
 :func:`deck_cards`, imports no numpy.
 """
@@ -22,60 +25,85 @@ NO_COLOR = 4
 COLOR_NAMES = ("red", "yellow", "green", "blue")
 
 SKIP, REVERSE, DRAW_TWO = 10, 11, 12
-SYMBOLS_PER_COLOR = 13
-WILD, WILD_DRAW_FOUR, WILD_SHUFFLE, WILD_CUSTOM = 52, 53, 54, 55
-N_CARD_TYPES = 56
+DRAW_FOUR, SKIP_EVERYONE, DISCARD_ALL = 13, 14, 15  # the No Mercy colored kinds (S21)
+N_CLASSIC_SYMBOLS = 13  # numbers, Skip, Reverse, Draw Two
+SYMBOLS_PER_COLOR = 16
+WILD, WILD_DRAW_FOUR, WILD_SHUFFLE, WILD_CUSTOM = 64, 65, 66, 67
+# The No Mercy wilds (S21): Wild Reverse Draw Four, Wild Draw Six, Wild Draw Ten, Color Roulette
+WILD_REVERSE_DRAW_FOUR, WILD_DRAW_SIX, WILD_DRAW_TEN, WILD_ROULETTE = 68, 69, 70, 71
+N_CARD_TYPES = 72
+N_WILDS = N_CARD_TYPES - WILD
 # Symbols of the wilds: never equal to a colored card's symbol, so they only match by color.
-SYM_WILD, SYM_WILD_DRAW_FOUR, SYM_SHUFFLE, SYM_CUSTOM = 13, 14, 15, 16
+SYM_WILD = SYMBOLS_PER_COLOR
+SYM_WILD_DRAW_FOUR, SYM_SHUFFLE, SYM_CUSTOM = SYM_WILD + 1, SYM_WILD + 2, SYM_WILD + 3
+N_SYMBOLS = SYM_WILD + N_WILDS
 
-MAX_CARDS = 128  # a table's narrowest width: room for one classic deck (108 + 4 + 4)
+# A table's narrowest width: room for one classic deck (108 + 4 + 4) and for two rows of every
+# card id side by side in the scratch rows (multi-play's counts, search's scores)
+MAX_CARDS = 160
 MAX_DECKS = 3  # the most copies of one deck a scenario may shuffle together (RULES.md S19)
 MAX_DECK_CARDS = MAX_DECKS * (108 + 4 + 4)  # 348: the most cards a scenario's deck may hold
 
 
-_WILD_SYMBOLS = {
-    WILD: SYM_WILD,
-    WILD_DRAW_FOUR: SYM_WILD_DRAW_FOUR,
-    WILD_SHUFFLE: SYM_SHUFFLE,
-    WILD_CUSTOM: SYM_CUSTOM,
-}
-
-
 def card_symbol(card: int) -> int:
     """The symbol of card id ``card`` (plain Python; ``CARD_SYMBOL`` holds the same values)."""
-    return card % SYMBOLS_PER_COLOR if card < WILD else _WILD_SYMBOLS[card]
+    return card % SYMBOLS_PER_COLOR if card < WILD else SYM_WILD + card - WILD
 
 
-def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+DRAW_VALUES = {
+    DRAW_TWO: 2,
+    DRAW_FOUR: 4,
+    SYM_WILD_DRAW_FOUR: 4,
+    SYM_WILD + WILD_REVERSE_DRAW_FOUR - WILD: 4,
+    SYM_WILD + WILD_DRAW_SIX - WILD: 6,
+    SYM_WILD + WILD_DRAW_TEN - WILD: 10,
+}
+"""What each draw card adds to a pending total, by symbol (RULES.md S6, S21)."""
+
+
+def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     import numpy as np
 
     color = np.full(N_CARD_TYPES, NO_COLOR, dtype=np.int64)
     symbol = np.array([card_symbol(c) for c in range(N_CARD_TYPES)], dtype=np.int64)
+    # Reading (S21: the No Mercy sheet scores nothing): every colored action card 20, every
+    # wild 50, numbers at face value, as the classic cards
     points = np.full(N_CARD_TYPES, 50, dtype=np.int64)  # every wild
     for c in range(WILD):
         color[c] = c // SYMBOLS_PER_COLOR
         points[c] = symbol[c] if symbol[c] < 10 else 20
-    is_action = (symbol >= SKIP).astype(np.int64)  # Skip, Reverse, Draw Two and every wild
-    return color, symbol, points, is_action
+    is_action = (symbol >= SKIP).astype(np.int64)  # every colored action card and every wild
+    draw = np.array([DRAW_VALUES.get(int(s), 0) for s in symbol], dtype=np.int64)
+    return color, symbol, points, is_action, draw
+
+
+def _signed(mask: int) -> int:
+    """A 64-bit mask as the int64 the engine holds (bit 63 is the sign bit)."""
+    return mask - (1 << 64) if mask >= 1 << 63 else mask
 
 
 def _masks(
     card_color: np.ndarray, card_symbol: np.ndarray, card_is_action: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, int, int]:
-    """Sets of card ids as 64-bit masks (bit ``c`` stands for card ``c``; 56 ids fit)."""
+    """Sets of cards as 64-bit masks: colored cards as bit ``c`` (their 64 ids fill an
+    int64), wilds as bit ``c - WILD`` of a mask of their own."""
     import numpy as np
 
-    color = np.zeros(N_COLORS + 1, dtype=np.int64)  # by color; NO_COLOR holds nothing
-    symbol = np.zeros(SYM_CUSTOM + 1, dtype=np.int64)  # colored cards by symbol
-    for c in range(4 * SYMBOLS_PER_COLOR):
+    color = [0] * (N_COLORS + 1)  # by color; NO_COLOR holds nothing
+    symbol = [0] * N_SYMBOLS  # colored cards by symbol (none for a wild's symbol)
+    action = 0
+    for c in range(WILD):
         color[card_color[c]] |= 1 << c
         symbol[card_symbol[c]] |= 1 << c
-    action = 0
-    for c in range(N_CARD_TYPES):
         if card_is_action[c]:
             action |= 1 << c
-    other_wilds = (1 << WILD) | (1 << WILD_SHUFFLE) | (1 << WILD_CUSTOM)
-    return color, symbol, action, other_wilds
+    other_wilds = ((1 << N_WILDS) - 1) & ~WD4_BIT
+    return (
+        np.array([_signed(m) for m in color], dtype=np.int64),
+        np.array([_signed(m) for m in symbol], dtype=np.int64),
+        _signed(action),
+        other_wilds,
+    )
 
 
 if TYPE_CHECKING:  # built on first use by __getattr__ below
@@ -83,21 +111,26 @@ if TYPE_CHECKING:  # built on first use by __getattr__ below
     CARD_SYMBOL: np.ndarray
     CARD_POINTS: np.ndarray
     CARD_IS_ACTION: np.ndarray
+    CARD_DRAW: np.ndarray
+    """``CARD_DRAW[c]``: what card ``c`` adds to a pending draw total (0: not a draw card)."""
     COLOR_MASK: np.ndarray
     """``COLOR_MASK[c]``: the cards of color ``c``."""
     SYMBOL_MASK: np.ndarray
     """``SYMBOL_MASK[s]``: the colored cards of symbol ``s`` (none for a wild's symbol)."""
     ACTION_MASK: int
-    """Skip, Reverse, Draw Two and every wild."""
+    """The colored action cards: Skip, Reverse, Draw Two, Draw Four, Skip Everyone, Discard
+    All (every wild is an action card too: see ``CARD_IS_ACTION``)."""
     OTHER_WILDS_MASK: int
-    """The wilds but the Wild Draw Four."""
-WD4_BIT = 1 << WILD_DRAW_FOUR
+    """The wilds but the Wild Draw Four, as a mask of wild bits (bit ``card - WILD``)."""
+WD4_BIT = 1 << (WILD_DRAW_FOUR - WILD)
+"""The Wild Draw Four as a wild bit."""
 
 _TABLE_NAMES = (
     "CARD_COLOR",
     "CARD_SYMBOL",
     "CARD_POINTS",
     "CARD_IS_ACTION",
+    "CARD_DRAW",
     "COLOR_MASK",
     "SYMBOL_MASK",
     "ACTION_MASK",
@@ -114,10 +147,10 @@ def __getattr__(name: str) -> Any:
     with _BUILDING:  # two threads asking at once get the same arrays
         tables = globals()
         if name not in tables:
-            color, symbol, points, is_action = _tables()
+            color, symbol, points, is_action, draw = _tables()
             masks = _masks(color, symbol, is_action)
             tables.update(
-                zip(_TABLE_NAMES, (color, symbol, points, is_action, *masks), strict=True)
+                zip(_TABLE_NAMES, (color, symbol, points, is_action, draw, *masks), strict=True)
             )
     return tables[name]
 
@@ -136,19 +169,88 @@ DECK_KINDS: tuple[str, ...] = (
     "skip",
     "reverse",
     "draw_two",
+    "draw_four",
+    "skip_everyone",
+    "discard_all",
     "wild",
     "wild_draw_four",
+    "wild_reverse_draw_four",
+    "wild_draw_six",
+    "wild_draw_ten",
+    "wild_color_roulette",
 )
-"""The card kinds a scenario's ``deck.counts`` may set (RULES.md S19): the colored kinds
-(symbols 0-12, in symbol order) count per color, the two wilds count per deck."""
+"""The card kinds a scenario's ``deck.counts`` may set (RULES.md S19, S21): the colored kinds
+(symbols 0-15, in symbol order) count per color, the wilds count per deck."""
 COLORED_KINDS = DECK_KINDS[:SYMBOLS_PER_COLOR]
+WILD_KINDS = DECK_KINDS[SYMBOLS_PER_COLOR:]
+NO_MERCY_KINDS = (
+    "draw_four",
+    "skip_everyone",
+    "discard_all",
+    "wild_reverse_draw_four",
+    "wild_draw_six",
+    "wild_draw_ten",
+    "wild_color_roulette",
+)
+"""The kinds the No Mercy deck adds (S21): none of them in the classic deck."""
+# the card id of each wild kind, in deck order (the classic two first)
+_WILD_IDS = {
+    "wild": WILD,
+    "wild_draw_four": WILD_DRAW_FOUR,
+    "wild_reverse_draw_four": WILD_REVERSE_DRAW_FOUR,
+    "wild_draw_six": WILD_DRAW_SIX,
+    "wild_draw_ten": WILD_DRAW_TEN,
+    "wild_color_roulette": WILD_ROULETTE,
+}
 CLASSIC_COUNTS: dict[str, int] = {
     **{kind: 2 for kind in COLORED_KINDS},
+    **{kind: 0 for kind in NO_MERCY_KINDS},
     "zero": 1,
     "wild": 4,
     "wild_draw_four": 4,
 }
 """How many of each kind one classic deck holds (per color for the colored kinds)."""
+NO_MERCY_COUNTS: dict[str, int] = {
+    **{kind: 2 for kind in COLORED_KINDS},
+    "skip": 3,
+    "reverse": 3,
+    "draw_two": 3,
+    "draw_four": 2,
+    "skip_everyone": 2,
+    "discard_all": 3,
+    "wild": 0,
+    "wild_draw_four": 0,
+    "wild_reverse_draw_four": 8,
+    "wild_draw_six": 4,
+    "wild_draw_ten": 4,
+    "wild_color_roulette": 8,
+}
+"""The official 168-card No Mercy deck (RULES.md S21, Mattel HWV18): per color two each of
+0-9, three Skips, Reverses, Draw Twos and Discard Alls, two Draw Fours and Skip Everyones;
+8 Wild Reverse Draw Fours, 4 Wild Draw Sixes, 4 Wild Draw Tens, 8 Wild Color Roulettes."""
+
+NO_MERCY_CLASSIC_PLUS_COUNTS: dict[str, int] = {
+    **CLASSIC_COUNTS,
+    "skip_everyone": 2,
+    "discard_all": 2,
+    "wild_draw_six": 4,
+    "wild_draw_ten": 4,
+}
+"""A circulating breakdown (RULES.md S21): the classic 108 cards plus two Skip Everyones and
+two Discard Alls per color and four Wild Draw Sixes and Tens (132 cards)."""
+DECK_PRESETS: dict[str, dict[str, int]] = {
+    "classic": CLASSIC_COUNTS,
+    "no-mercy": NO_MERCY_COUNTS,
+    "no-mercy-classic-plus": NO_MERCY_CLASSIC_PLUS_COUNTS,
+}
+"""The named decks of ``deck: {preset: NAME}`` (SCENARIO.md "The deck"): counts per kind."""
+
+
+def changed_counts(counts: dict[str, int]) -> dict[str, int]:
+    """The kinds whose count differs from the classic deck's, in :data:`DECK_KINDS` order."""
+    return {
+        k: counts[k] for k in DECK_KINDS if counts.get(k, CLASSIC_COUNTS[k]) != CLASSIC_COUNTS[k]
+    }
 
 
 def build_deck(
@@ -173,8 +275,8 @@ def deck_cards(
     """The deck as card ids: ``decks`` copies of one deck (S19), each the classic 108 with
     the kinds of ``counts`` changed, plus the special wilds asked for.
 
-    One copy lists, per color, its zeros then each symbol's cards, then the Wilds, Wild Draw
-    Fours, Shuffle Hands and Customizable wilds; copies follow each other. The classic deck
+    One copy lists, per color, its zeros then each symbol's cards, then the wilds of
+    :data:`WILD_KINDS` in order, Shuffle Hands and Customizable wilds; copies follow each other. The classic deck
     (no ``counts``, one copy) is the order every seed's games were played from. ``counts``
     names kinds of :data:`DECK_KINDS` only (ValueError otherwise).
     """
@@ -187,19 +289,31 @@ def deck_cards(
         base = color * SYMBOLS_PER_COLOR
         for sym in range(SYMBOLS_PER_COLOR):  # classic: one 0, two each of 1-9, Skip, ...
             cards += [base + sym] * have[COLORED_KINDS[sym]]
-    cards += [WILD] * have["wild"] + [WILD_DRAW_FOUR] * have["wild_draw_four"]
+    for kind in WILD_KINDS:
+        cards += [_WILD_IDS[kind]] * have[kind]
     cards += [WILD_SHUFFLE] * shuffle_hands_cards + [WILD_CUSTOM] * custom_cards
     # Reading: the copies lie one after another before the shuffle (only a scripted deal,
     # which keeps the order, could tell); the classic deck keeps the order it always had
     return cards * decks
 
 
-_SYMBOL_NAMES = {SKIP: "Skip", REVERSE: "Reverse", DRAW_TWO: "Draw Two"}
+_SYMBOL_NAMES = {
+    SKIP: "Skip",
+    REVERSE: "Reverse",
+    DRAW_TWO: "Draw Two",
+    DRAW_FOUR: "Draw Four",
+    SKIP_EVERYONE: "Skip Everyone",
+    DISCARD_ALL: "Discard All",
+}
 _WILD_NAMES = {
     WILD: "Wild",
     WILD_DRAW_FOUR: "Wild Draw Four",
     WILD_SHUFFLE: "Wild Shuffle Hands",
     WILD_CUSTOM: "Wild Customizable",
+    WILD_REVERSE_DRAW_FOUR: "Wild Reverse Draw Four",
+    WILD_DRAW_SIX: "Wild Draw Six",
+    WILD_DRAW_TEN: "Wild Draw Ten",
+    WILD_ROULETTE: "Wild Color Roulette",
 }
 
 

@@ -36,6 +36,7 @@ from uno_stats.engine.state import (
     T_DEFICIT,
     T_HANDS,
     T_HN,
+    T_OUT,
     T_RULES,
     T_SEATING,
     T_ST,
@@ -72,11 +73,12 @@ OC_LARGEST_CHECKPOINT = SCALAR_COLUMNS.index("largest_checkpoint")
 N_SCALAR = len(SCALAR_COLUMNS)
 # Planes of the per-seat output array: hand sizes, points, max deficit, seating. The hand-size
 # checkpoints have an output array of their own, already in the bytes stored on disk.
-SEAT_PLANES: tuple[str, ...] = ("hand_sizes", "points", "max_deficit", "seating")
+SEAT_PLANES: tuple[str, ...] = ("hand_sizes", "points", "max_deficit", "seating", "knocked_out")
 OP_HAND = SEAT_PLANES.index("hand_sizes")
 OP_POINTS = SEAT_PLANES.index("points")
 OP_DEFICIT = SEAT_PLANES.index("max_deficit")
 OP_SEATING = SEAT_PLANES.index("seating")
+OP_OUT = SEAT_PLANES.index("knocked_out")
 N_SEAT_PLANES = len(SEAT_PLANES)
 
 MATCH_ROUND_CAP = 5000  # a match still undecided after this many rounds is recorded as such
@@ -114,6 +116,7 @@ def _record(tab, out_s, out_p, out_c, row, game, rnd):
         out_p[OP_POINTS, row, s] = _hand_points(hands, hn, s)
         out_p[OP_DEFICIT, row, s] = max_deficit[s]
         out_p[OP_SEATING, row, s] = tab[T_SEATING, s]
+        out_p[OP_OUT, row, s] = tab[T_OUT, s]
     largest = 0
     for k in range(N_CHECKPOINTS):  # NOT_REACHED where the round ended first (null on disk)
         recorded = (st[ST_CHECKPOINTS] >> k) & 1

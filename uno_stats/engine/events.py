@@ -40,8 +40,13 @@ EV_EXHAUSTED = 27  # seat that found the draw pile empty (reshuffle: false, S17)
 EV_DEFLECT = 28  # seat now owing the pending total, the total (deflect, S18)
 EV_MULTI = 29  # seat, cards played together, first card, last card (multi_play, S20)
 EV_SEARCH = 30  # seat, card, color named (-1: none), rollouts won, rollouts (search's estimate)
+EV_KNOCKOUT = 31  # seat knocked out by the mercy rule, cards it held, k-th out (S22)
+EV_SKIP_ALL = 32  # seat whose Skip Everyone skips every other seat: it plays again (S21)
+EV_DISCARD_ALL = 33  # seat, color, cards of that color it discards with its Discard All (S21)
+EV_ROULETTE = 34  # seat turning up cards for a Color Roulette, color named, seat that named it
 
 DRAW_TURN, DRAW_PENALTY, DRAW_CHALLENGE, DRAW_UNO, DRAW_MISTAKE, DRAW_FINAL = 0, 1, 2, 3, 4, 5
+DRAW_ROULETTE = 6  # a card turned up by a Color Roulette's victim and taken (S21)
 # why a seat loses its turn (EV_LOSE_TURN): a Skip, a penalty drawn, a challenge lost
 LOST_TO_SKIP, LOST_TO_PENALTY, LOST_TO_CHALLENGE = 0, 1, 2
 # the UNO call (EV_UNO): called; forgotten and not caught; forgotten and caught

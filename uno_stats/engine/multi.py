@@ -13,6 +13,7 @@ from __future__ import annotations
 from uno_stats.engine.cards import (
     CARD_COLOR,
     CARD_SYMBOL,
+    MAX_CARDS,
     N_CARD_TYPES,
     REVERSE,
     SKIP,
@@ -54,11 +55,11 @@ from uno_stats.engine.state import (
     ST_CUR,
     ST_DIR,
     ST_DISC_N,
+    ST_LEFT,
     ST_MULTI_CARDS,
     ST_MULTI_PLAYS,
     ST_PASSES,
     ST_PENDING,
-    ST_PLAYERS,
     ST_STATUS,
     T_CAND,
     T_DISC,
@@ -76,26 +77,37 @@ from uno_stats.engine.strategies import (
     strategy_of,
 )
 
-MOVE_OUT = 64  # the chosen move's cards, by card id, lie in the rank row from here
+MOVE_OUT = 80  # the chosen move's cards, by card id, lie in the rank row from here
+if MOVE_OUT < N_CARD_TYPES or MOVE_OUT + N_CARD_TYPES > MAX_CARDS:
+    raise ImportError("a move's counts and cards do not fit the rank row side by side")
 
 
 @engine_jit
-def _legal_mask(hands, p, cand, n):
-    """The card ids (a mask) of the candidates ``cand[:n]``: the legal first cards."""
+def _legal_mask(hands, p, cand, n, wilds):
+    """The legal first cards among the candidates ``cand[:n]``: a mask of the colored card
+    ids (``wilds`` False) or of the wilds, bit ``card - WILD`` (``wilds`` True)."""
     mask = 0
     for k in range(n):
-        mask |= 1 << hands[p, cand[k]]
+        card = hands[p, cand[k]]
+        if card < WILD and not wilds:
+            mask |= 1 << card
+        elif card >= WILD and wilds:
+            mask |= 1 << (card - WILD)
     return mask
 
 
 @engine_jit
 def _seat_at(st, p, k):
-    """The seat ``k`` places after ``p`` in the direction of play (wrapping round)."""
-    return (p + st[ST_DIR] * k) % st[ST_PLAYERS]
+    """The seat ``k`` places after ``p`` in the direction of play (wrapping round, passing
+    by the seats knocked out, S22)."""
+    q = p
+    for _ in range(k):
+        q = next_seat(st, q)
+    return q
 
 
 @engine_jit
-def _choose(tab, p, kind, first, legal, rng):
+def _choose(tab, p, kind, first, legal, legal_wild, rng):
     """The seat's move (cards written to the rank row from ``MOVE_OUT``)."""
     st = tab[T_ST]
     hands = tab[T_HANDS:]
@@ -106,6 +118,7 @@ def _choose(tab, p, kind, first, legal, rng):
         kind,
         hands[p, : hn[p]],
         legal,
+        legal_wild,
         first,
         rank[:N_CARD_TYPES],
         rank[MOVE_OUT : MOVE_OUT + N_CARD_TYPES],
@@ -131,7 +144,8 @@ def multi_normal(tab, p, kind, n, seats, rng, ev):
         nxt = next_seat(st, p)
         memory = tab[T_MEMORY]
         first = hand[choose_card(kind, hand, n, cand, rank, st[ST_COLOR], hn, nxt, memory, rng)]
-    move = _choose(tab, p, kind, first, _legal_mask(hands, p, cand, n), rng)
+    legal, legal_wild = _legal_mask(hands, p, cand, n, False), _legal_mask(hands, p, cand, n, True)
+    move = _choose(tab, p, kind, first, legal, legal_wild, rng)
     play_move(tab, p, move, PLAY_NORMAL, seats, rng, ev)
 
 
@@ -142,7 +156,10 @@ def multi_drawn(tab, p, idx, kind, seats, rng, ev):
     hands = tab[T_HANDS:]
     card = hands[p, idx]
     # Reading: after drawing, only the drawn card may start a multi-play (S20.2).
-    move = _choose(tab, p, kind, card, 1 << card, rng)
+    if card < WILD:
+        move = _choose(tab, p, kind, card, 1 << card, 0, rng)
+    else:
+        move = _choose(tab, p, kind, card, 0, 1 << (card - WILD), rng)
     play_move(tab, p, move, PLAY_DRAWN, seats, rng, ev)
 
 
@@ -156,7 +173,8 @@ def multi_answer(tab, p, n, seats, rng, ev):
     first = -1
     if picks_first(kind):
         first = hands[p, choose_stack(kind, cand, n, rng)]
-    move = _choose(tab, p, kind, first, _legal_mask(hands, p, cand, n), rng)
+    legal, legal_wild = _legal_mask(hands, p, cand, n, False), _legal_mask(hands, p, cand, n, True)
+    move = _choose(tab, p, kind, first, legal, legal_wild, rng)
     how = PLAY_STACK if draw_value(move // MOVE_SHIFT) > 0 else PLAY_DEFLECT
     play_move(tab, p, move, how, seats, rng, ev)
 
@@ -209,7 +227,7 @@ def _effect(tab, p, k, last, how, seats, rng, ev):
     """The effect of k cards of ``last``'s symbol: one number card's, or one per action card."""
     st = tab[T_ST]
     rules = tab[T_RULES]
-    players = st[ST_PLAYERS]
+    left = st[ST_LEFT]  # two players: two seats still in (S22)
     symbol = CARD_SYMBOL[last]
     # Reading: deflecting per card (S20.4): each further Skip passes the total one seat on
     # (the seats passed over lose their turn); each Reverse turns play round once more.
@@ -222,7 +240,7 @@ def _effect(tab, p, k, last, how, seats, rng, ev):
             _reverse(tab, p, k, ev)
             st[ST_CUR] = next_seat(st, p)
         emit(st, ev, EV_DEFLECT, st[ST_CUR], st[ST_PENDING], 0, 0, 0)
-    elif symbol == SKIP or (symbol == REVERSE and players == 2 and rules[R_TWO_PLAYER_RULES] != 0):
+    elif symbol == SKIP or (symbol == REVERSE and left == 2 and rules[R_TWO_PLAYER_RULES] != 0):
         _skip(tab, p, k, ev)  # with two players each Reverse acts as a Skip
     elif symbol == REVERSE:
         _reverse(tab, p, k, ev)

@@ -35,7 +35,7 @@ from uno_stats.engine.rules import (
 )
 from uno_stats.engine.strategies import COLOR_DENIER, HOARDER, RANDOM
 
-MOVE_SHIFT = 64  # a move is returned as first * MOVE_SHIFT + last
+MOVE_SHIFT = 128  # a move is returned as first * MOVE_SHIFT + last (card ids are below 128)
 
 
 @engine_jit
@@ -174,10 +174,19 @@ def _unrank(symbol, gm, counts, t, legal, forbid_full, r, out):
 
 
 @engine_jit
-def _singles(counts, legal):
+def is_legal(card, legal, legal_wild):
+    """Whether ``card`` is in the legal set: colored cards as bits of ``legal``, wilds as
+    bits ``card - WILD`` of ``legal_wild`` (card ids 64 and up do not fit one int64)."""
+    if card < WILD:
+        return (legal >> card) & 1 != 0
+    return (legal_wild >> (card - WILD)) & 1 != 0
+
+
+@engine_jit
+def _singles(counts, legal, legal_wild):
     n = 0
     for card in range(N_CARD_TYPES):
-        if counts[card] > 0 and (legal >> card) & 1:
+        if counts[card] > 0 and is_legal(card, legal, legal_wild):
             n += 1
     return n
 
@@ -208,26 +217,27 @@ def _walk(counts, legal, mode, actions, forbid_actions, size, r, out):
 
 
 @engine_jit
-def count_moves(hand, legal, counts, mode, actions, forbid_actions):
+def count_moves(hand, legal, legal_wild, counts, mode, actions, forbid_actions):
     """How many moves (single cards and multi-plays) the hand allows with the legal first
-    cards ``legal`` (a mask of card ids)."""
+    cards ``legal`` (a mask of colored card ids) and ``legal_wild`` (of wilds, bit
+    ``card - WILD``)."""
     _count_ids(hand, counts)
     size = hand.shape[0]
-    return _singles(counts, legal) + _walk(
+    return _singles(counts, legal, legal_wild) + _walk(
         counts, legal, mode, actions, forbid_actions, size, -1, counts
     )
 
 
 @engine_jit
-def random_move(hand, legal, counts, out, mode, actions, forbid_actions, rng):
+def random_move(hand, legal, legal_wild, counts, out, mode, actions, forbid_actions, rng):
     """``random``: a move uniform among every legal move, single cards and multi-plays alike
     (identical cards are one move). Writes the cards into ``out``; returns the move."""
     for card in range(N_CARD_TYPES):
         out[card] = 0
-    total = count_moves(hand, legal, counts, mode, actions, forbid_actions)
+    total = count_moves(hand, legal, legal_wild, counts, mode, actions, forbid_actions)
     r = below(rng, total)
     for card in range(N_CARD_TYPES):
-        if counts[card] > 0 and (legal >> card) & 1:
+        if counts[card] > 0 and is_legal(card, legal, legal_wild):
             if r == 0:
                 out[card] = 1
                 return card * MOVE_SHIFT + card
@@ -296,9 +306,9 @@ def _last_color_score(out, first, symbol, held, lacks, j):
 
 
 @engine_jit
-def choose_move(kind, hand, legal, first, counts, out, rules, memory, nxt, rng):
+def choose_move(kind, hand, legal, legal_wild, first, counts, out, rules, memory, nxt, rng):
     """The move of a seat of strategy ``kind``: :func:`random_move` among the moves whose
-    first card is in ``legal`` for ``random``, else :func:`extend_move` of the card
+    first card is in ``legal`` / ``legal_wild`` for ``random``, else :func:`extend_move` of the card
     ``first`` its single-card logic chose (``memory``: the memory row of public events;
     ``nxt``: the seat after it)."""
     mode = rules[R_MULTI_PLAY]
@@ -306,7 +316,7 @@ def choose_move(kind, hand, legal, first, counts, out, rules, memory, nxt, rng):
     forbid_actions = rules[R_NO_ACTION_FINISH]
     lacks = memory[nxt] if kind == COLOR_DENIER else 0
     if kind == RANDOM:
-        return random_move(hand, legal, counts, out, mode, actions, forbid_actions, rng)
+        return random_move(hand, legal, legal_wild, counts, out, mode, actions, forbid_actions, rng)
     return extend_move(kind, hand, first, counts, out, mode, actions, forbid_actions, lacks, rng)
 
 

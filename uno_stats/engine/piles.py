@@ -18,10 +18,12 @@ from uno_stats.engine.cards import (
 from uno_stats.engine.events import EV_DRAW, EV_EXHAUSTED, EV_REFILL, emit
 from uno_stats.engine.jit import engine_inline, engine_jit
 from uno_stats.engine.legal import blocks_wd4, wd4_top_key
+from uno_stats.engine.mercy import is_out, knock_out
 from uno_stats.engine.rng import shuffle
 from uno_stats.engine.rules import (
     EXHAUSTED_FEWEST_POINTS,
     R_EXHAUSTED_WINNER,
+    R_MERCY_LIMIT,
     R_NO_ACTION_FINISH,
     R_RESHUFFLE,
     R_WD4_RESTRICTION,
@@ -84,13 +86,17 @@ def exhaust(tab, p, ev):
     by_points = tab[T_RULES, R_EXHAUSTED_WINNER] == EXHAUSTED_FEWEST_POINTS
     best = -1
     low = 0
+    first = True
     for s in range(st[ST_PLAYERS]):
+        if is_out(st, s):  # S22: a seat knocked out takes no part
+            continue
         score = hn[s]
         if by_points:
             score = 0
             for i in range(hn[s]):
                 score += CARD_POINTS[hands[s, i]]
-        if s == 0 or score < low:
+        if first or score < low:
+            first = False
             low = score
             best = s
         elif score == low:
@@ -102,7 +108,10 @@ def exhaust(tab, p, ev):
 
 @engine_inline
 def draw_card(tab, p, rng, ev, reason):
-    """Seat ``p`` draws one card into its hand; returns it, or -1 when none can be drawn."""
+    """Seat ``p`` draws one card into its hand; returns it, or -1 when none can be drawn.
+
+    S22: a hand that reaches ``mercy_limit`` cards while the round is in play is knocked
+    out at once (callers stop drawing for a seat that is out)."""
     st, hands, hn, pile = tab[T_ST], tab[T_HANDS:], tab[T_HN], tab[T_PILE]
     if st[ST_PILE_N] == 0:
         if tab[T_RULES, R_RESHUFFLE] == 0:  # S17: no reshuffle, the round is over
@@ -120,6 +129,9 @@ def draw_card(tab, p, rng, ev, reason):
     st[ST_CARDS_DRAWN] += 1
     st[ST_PASSES] = 0
     emit(st, ev, EV_DRAW, p, card, reason, 0, 0)
+    limit = tab[T_RULES, R_MERCY_LIMIT]
+    if limit > 0 and hn[p] >= limit and st[ST_STATUS] < 0:
+        knock_out(tab, p, ev)
     return card
 
 
@@ -131,6 +143,8 @@ def draw_cards(tab, p, n, rng, ev, reason):
         if draw_card(tab, p, rng, ev, reason) < 0:
             break
         got += 1
+        if is_out(tab[T_ST], p):  # S22: the rest of the draw lapses
+            break
     return got
 
 
@@ -195,42 +209,60 @@ def playable(card, hand_size, top, color, wd4_ok, rules):
 
 @engine_jit
 def wd4_blockers(color, top, restriction):
-    """The cards (a :data:`cards.COLOR_MASK`-style mask) whose holding makes a Wild Draw Four
-    illegal under ``restriction``: the mask form of :func:`legal.blocks_wd4`."""
+    """The colored cards (a :data:`cards.COLOR_MASK`-style mask) whose holding makes a Wild
+    Draw Four illegal under ``restriction``: the mask form of :func:`legal.blocks_wd4`."""
     blockers = COLOR_MASK[color]
     if restriction in (WD4_COLOR_OR_NUMBER, WD4_NO_OTHER_PLAY):
         key = wd4_top_key(top, restriction)
         if key >= 0:
             blockers |= SYMBOL_MASK[key]
-    if restriction in (WD4_COLOR_OR_WILD, WD4_NO_OTHER_PLAY):
-        blockers |= OTHER_WILDS_MASK
     return blockers
+
+
+@engine_jit
+def wild_wd4_blockers(restriction):
+    """The wilds (bits ``card - WILD``) whose holding makes a Wild Draw Four illegal: every
+    wild but another Wild Draw Four under ``color-or-wild`` and ``no-other-play``."""
+    if restriction in (WD4_COLOR_OR_WILD, WD4_NO_OTHER_PLAY):
+        return OTHER_WILDS_MASK
+    return 0
 
 
 @engine_inline
 def collect_playable(hands, hn, p, top, color, bluff, rules, cand):
     """Fill ``cand`` with the hand indices of every playable card; returns how many.
 
-    The same test as :func:`playable`, as one 64-bit mask of the playable card ids built
-    once per turn, so the one scan of the hand (this runs every turn) has no branch. A Wild
-    Draw Four is playable when ``bluff`` is set or the hand holds none of
-    :func:`wd4_blockers`; when it is not, its entries are dropped after the scan.
+    The same test as :func:`playable`, as one 64-bit mask of the playable colored cards built
+    once per turn (every wild is playable), so the one scan of the hand (this runs every
+    turn) has no branch. A Wild Draw Four is playable when ``bluff`` is set or the hand holds
+    none of its blockers; when it is not, its entries are dropped after the scan.
     """
     size = hn[p]
-    legal = COLOR_MASK[color] | SYMBOL_MASK[CARD_SYMBOL[top]] | OTHER_WILDS_MASK | WD4_BIT
+    legal = COLOR_MASK[color] | SYMBOL_MASK[CARD_SYMBOL[top]]
+    wilds = 1  # every wild is playable (a Wild Draw Four until judged below)
     if size == 1 and rules[R_NO_ACTION_FINISH] != 0:
         legal &= ~ACTION_MASK
-    held = 0
+        wilds = 0
+    held = 0  # colored cards held, by bit
+    held_wild = 0  # wilds held, by bit card - WILD
     n = 0
-    for i in range(size):  # a Wild Draw Four counts as playable until judged below
+    for i in range(size):
         card = hands[p, i]
-        held |= 1 << card
+        wild = card >> 6  # 1 for a wild (ids 64-71), 0 for a colored card (ids 0-63)
+        bit = card & 63
+        held |= (wild ^ 1) << bit
+        held_wild |= wild << bit
         cand[n] = i
-        n += (legal >> card) & 1
-    if held & legal & WD4_BIT != 0:
+        n += ((legal >> bit) & 1 & (wild ^ 1)) | (wild & wilds)
+    if held_wild & WD4_BIT != 0 and wilds != 0:
         restriction = rules[R_WD4_RESTRICTION]
         if not (
-            bluff or restriction == WD4_NONE or held & wd4_blockers(color, top, restriction) == 0
+            bluff
+            or restriction == WD4_NONE
+            or (
+                held & wd4_blockers(color, top, restriction) == 0
+                and held_wild & wild_wd4_blockers(restriction) == 0
+            )
         ):
             kept = 0  # illegal after all: drop the Wild Draw Fours, keeping the order
             for k in range(n):

@@ -9,28 +9,37 @@ from __future__ import annotations
 
 from uno_stats.engine.cards import (
     CARD_COLOR,
+    CARD_DRAW,
     CARD_SYMBOL,
-    DRAW_TWO,
+    DISCARD_ALL,
     REVERSE,
     SKIP,
+    SKIP_EVERYONE,
     WILD,
     WILD_CUSTOM,
     WILD_DRAW_FOUR,
+    WILD_REVERSE_DRAW_FOUR,
+    WILD_ROULETTE,
     WILD_SHUFFLE,
 )
 from uno_stats.engine.events import (
     DRAW_FINAL,
+    DRAW_ROULETTE,
     DRAW_UNO,
     EV_COLOR,
     EV_DEFLECT,
+    EV_DISCARD_ALL,
     EV_EXTRA_TURN,
     EV_JUMP,
     EV_LOSE_TURN,
     EV_PENALTY,
     EV_PLAY,
     EV_REVERSE,
+    EV_ROULETTE,
+    EV_SKIP_ALL,
     EV_STACK,
     EV_UNO,
+    LOST_TO_PENALTY,
     LOST_TO_SKIP,
     PLAY_DEFLECT,
     PLAY_JUMP,
@@ -42,7 +51,9 @@ from uno_stats.engine.events import (
 from uno_stats.engine.hands import measure, rotate_hands, shuffle_hands, swap_hands
 from uno_stats.engine.jit import engine_inline, engine_jit
 from uno_stats.engine.legal import is_opponent
+from uno_stats.engine.mercy import is_out
 from uno_stats.engine.piles import (
+    draw_card,
     draw_cards,
     find_card,
     may_finish_on,
@@ -56,9 +67,11 @@ from uno_stats.engine.rules import (
     R_FINAL_PENALTY,
     R_JUMP_IN,
     R_MAX_TURNS,
+    R_ROULETTE_NAMER,
     R_SEVEN_ZERO,
     R_TWO_PLAYER_RULES,
     R_UNO_PENALTY,
+    ROULETTE_VICTIM,
 )
 from uno_stats.engine.schema import STATUS_WON
 from uno_stats.engine.state import (
@@ -68,14 +81,17 @@ from uno_stats.engine.state import (
     ST_DISC_N,
     ST_HAND_SHUFFLES,
     ST_JUMP_INS,
+    ST_LEFT,
     ST_LONGEST_STACK,
     ST_OBSERVED,
+    ST_OUT,
     ST_PARTNERS,
     ST_PASSES,
     ST_PEND_CARDS,
     ST_PEND_KIND,
     ST_PENDING,
     ST_PLAYERS,
+    ST_ROULETTE_DRAWS,
     ST_SEVEN_SWAPS,
     ST_STACK_TOTAL,
     ST_STATUS,
@@ -93,11 +109,13 @@ from uno_stats.engine.state import (
     T_MEMORY,
     T_RULES,
     T_ST,
+    deck_of,
 )
 from uno_stats.engine.strategies import (
     SEEN_HANDS_MOVED,
     SEEN_PLAY,
     choose_color,
+    choose_roulette_color,
     choose_swap_target,
     observe,
     strategy_of,
@@ -106,13 +124,24 @@ from uno_stats.engine.strategy_table import S_CATCH_UNO, S_FORGET_UNO
 
 
 @engine_jit
-def next_seat(st, p):
-    """The seat after ``p`` in the direction of play (a wrap, not a division: every turn)."""
+def _step(st, p):
+    """The seat after ``p`` in the direction of play, knocked out or not."""
     q = p + st[ST_DIR]
     if q >= st[ST_PLAYERS]:
         return q - st[ST_PLAYERS]
     if q < 0:
         return q + st[ST_PLAYERS]
+    return q
+
+
+@engine_jit
+def next_seat(st, p):
+    """The seat after ``p`` in the direction of play (a wrap, not a division: every turn),
+    passing by the seats knocked out (S22)."""
+    q = _step(st, p)
+    if st[ST_OUT] != 0:
+        while (st[ST_OUT] >> q) & 1 != 0 and q != p:
+            q = _step(st, q)
     return q
 
 
@@ -127,12 +156,10 @@ def announce(tab, what, seat, value):
 
 @engine_jit
 def draw_value(card):
-    """2 for a Draw Two, 4 for a Wild Draw Four, 0 otherwise."""
-    if card == WILD_DRAW_FOUR:
-        return 4
-    if card < WILD and CARD_SYMBOL[card] == DRAW_TWO:
-        return 2
-    return 0
+    """What ``card`` adds to a pending draw total: 2 for a Draw Two, 4 for a Wild Draw Four
+    or a No Mercy Draw Four or Wild Reverse Draw Four, 6 and 10 for the Wild Draw Six and
+    Ten (S21); 0 for any other card."""
+    return CARD_DRAW[card]
 
 
 @engine_inline
@@ -148,7 +175,11 @@ def uno_call(tab, p, seats, rng, ev):
         return
     caught = False
     for q in range(st[ST_PLAYERS]):
-        if is_opponent(st[ST_PARTNERS], p, q) and chance(rng, seats[q, S_CATCH_UNO]):
+        if (
+            is_opponent(st[ST_PARTNERS], p, q)
+            and (st[ST_OUT] >> q) & 1 == 0  # S22: a seat knocked out catches nobody
+            and chance(rng, seats[q, S_CATCH_UNO])
+        ):
             caught = True
             break
     if caught:
@@ -198,6 +229,9 @@ def go_out(tab, p, card, rng, ev):
     st[ST_WINNER] = p
     if rules[R_FINAL_PENALTY] != 0 and draw_value(card) > 0:
         add_penalty(st, card)
+        if card == WILD_REVERSE_DRAW_FOUR:  # S21: it reverses, then the next seat draws
+            st[ST_DIR] = -st[ST_DIR]
+            emit(st, ev, EV_REVERSE, p, st[ST_DIR], 0, 0, 0)
         victim = next_seat(st, p)
         emit(st, ev, EV_PENALTY, victim, st[ST_PENDING], DRAW_FINAL, 0, 0)
         draw_cards(tab, victim, st[ST_PENDING], rng, ev, DRAW_FINAL)
@@ -215,6 +249,10 @@ def apply_effect(tab, p, card, seats, rng, ev):
     sym = CARD_SYMBOL[card]
     nxt = next_seat(st, p)
     if draw_value(card) > 0:
+        if card == WILD_REVERSE_DRAW_FOUR:  # S21: it reverses, then the next seat owes 4
+            st[ST_DIR] = -st[ST_DIR]
+            emit(st, ev, EV_REVERSE, p, st[ST_DIR], 0, 0, 0)
+            nxt = next_seat(st, p)
         add_penalty(st, card)
         if st[ST_PEND_CARDS] > 1:
             emit(st, ev, EV_STACK, p, st[ST_PENDING], 0, 0, 0)
@@ -223,7 +261,8 @@ def apply_effect(tab, p, card, seats, rng, ev):
         emit(st, ev, EV_LOSE_TURN, nxt, LOST_TO_SKIP, 0, 0, 0)
         st[ST_CUR] = next_seat(st, nxt)
     elif card < WILD and sym == REVERSE:
-        if players == 2 and rules[R_TWO_PLAYER_RULES] != 0:
+        # two players (S22: two seats left) with two_player_rules: a Reverse acts as a Skip
+        if st[ST_LEFT] == 2 and rules[R_TWO_PLAYER_RULES] != 0:
             emit(st, ev, EV_LOSE_TURN, nxt, LOST_TO_SKIP, 0, 0, 0)  # a Reverse acts as a Skip
             st[ST_CUR] = p
         else:
@@ -240,7 +279,7 @@ def apply_effect(tab, p, card, seats, rng, ev):
         st[ST_CUR] = p
     elif card < WILD and rules[R_SEVEN_ZERO] != 0 and sym == 7:
         kind = strategy_of(seats, p)
-        q = choose_swap_target(kind, p, players, st[ST_PARTNERS], hn, rng)  # S9
+        q = choose_swap_target(kind, p, players, st[ST_PARTNERS], st[ST_OUT], hn, rng)  # S9
         swap_hands(st, hands, hn, p, q, ev)
         announce(tab, SEEN_HANDS_MOVED, p, 0)
         st[ST_SEVEN_SWAPS] += 1
@@ -250,8 +289,85 @@ def apply_effect(tab, p, card, seats, rng, ev):
         announce(tab, SEEN_HANDS_MOVED, p, 0)
         st[ST_ZERO_PASSES] += 1
         st[ST_CUR] = nxt
+    elif sym == SKIP_EVERYONE:  # S21: every other seat is skipped, its player plays again
+        emit(st, ev, EV_SKIP_ALL, p, 0, 0, 0, 0)
+        st[ST_CUR] = p
+    elif sym == DISCARD_ALL:
+        discard_all(tab, p, card, seats, rng, ev)
+    elif card == WILD_ROULETTE:
+        roulette(tab, p, seats, rng, ev)
     else:
         st[ST_CUR] = nxt
+
+
+@engine_jit
+def discard_all(tab, p, card, seats, rng, ev):
+    """S21: the Discard All's player also discards every card of its color, beneath it (the
+    Discard All stays on top); a hand it empties goes out (S5), one left of two or more is
+    judged for the UNO call (S10, as a multi-play's, S20.5)."""
+    st = tab[T_ST]
+    hands = tab[T_HANDS:]
+    hn = tab[T_HN]
+    disc = tab[T_DISC]
+    color = CARD_COLOR[card]
+    top = st[ST_DISC_N] - 1  # the Discard All: the discarded cards go where it lies
+    before = hn[p]
+    i = 0
+    while i < hn[p]:
+        c = hands[p, i]
+        if c < WILD and CARD_COLOR[c] == color:
+            take_from_hand(hands, hn, p, i)  # the last card fills the gap: look at i again
+            announce(tab, SEEN_PLAY, p, c)
+            disc[top] = c
+            top += 1
+        else:
+            i += 1
+    disc[top] = card
+    st[ST_DISC_N] = top + 1
+    emit(st, ev, EV_DISCARD_ALL, p, color, before - hn[p], 0, 0)
+    if hn[p] == 0:
+        go_out(tab, p, card, rng, ev)
+        return
+    if hn[p] == 1 and before > 1:
+        uno_call(tab, p, seats, rng, ev)
+        if st[ST_STATUS] >= 0:  # S17: the UNO penalty ran the pile out
+            return
+    st[ST_CUR] = next_seat(st, p)
+
+
+@engine_jit
+def roulette(tab, p, seats, rng, ev):
+    """S21: a Wild Color Roulette: the next seat names a color (``roulette_namer: victim``;
+    with ``player`` the color its player named), turns up cards from the draw pile into its
+    hand until one of that color shows, and loses its turn (S22: a hand reaching the mercy
+    limit is out at once; a pile run dry stops the turning up, S3)."""
+    st = tab[T_ST]
+    hands = tab[T_HANDS:]
+    hn = tab[T_HN]
+    disc = tab[T_DISC]
+    victim = next_seat(st, p)
+    namer = p
+    if tab[T_RULES, R_ROULETTE_NAMER] == ROULETTE_VICTIM:
+        namer = victim
+        kind = strategy_of(seats, victim)
+        st[ST_COLOR] = choose_roulette_color(
+            kind, hands[victim, : hn[victim]], disc[: st[ST_DISC_N]], deck_of(tab), rng
+        )
+        emit(st, ev, EV_COLOR, victim, st[ST_COLOR], 0, 0, 0)
+    color = st[ST_COLOR]
+    emit(st, ev, EV_ROULETTE, victim, color, namer, 0, 0)
+    while True:
+        c = draw_card(tab, victim, rng, ev, DRAW_ROULETTE)
+        if c < 0:  # nothing left to turn up (or S17: the round is over)
+            break
+        st[ST_ROULETTE_DRAWS] += 1
+        if st[ST_STATUS] >= 0 or is_out(st, victim) or (c < WILD and CARD_COLOR[c] == color):
+            break
+    if st[ST_STATUS] >= 0:
+        return
+    if not is_out(st, victim):
+        emit(st, ev, EV_LOSE_TURN, victim, LOST_TO_PENALTY, 0, 0, 0)
+    st[ST_CUR] = next_seat(st, victim)
 
 
 @engine_jit
@@ -289,7 +405,8 @@ def play_card(tab, p, idx, how, seats, rng, ev):
         st[ST_PASSES] = 0
         emit(st, ev, EV_PLAY, p, card, how, hn[p], 0)
         if card >= WILD:
-            if hn[p] > 0:
+            # S21: the victim of a Color Roulette names its color, unless roulette_namer: player
+            if hn[p] > 0 and (card != WILD_ROULETTE or rules[R_ROULETTE_NAMER] != ROULETTE_VICTIM):
                 kind = strategy_of(seats, p)
                 memory = tab[T_MEMORY]
                 st[ST_COLOR] = choose_color(kind, hands[p, : hn[p]], next_seat(st, p), memory, rng)
@@ -299,6 +416,9 @@ def play_card(tab, p, idx, how, seats, rng, ev):
         if hn[p] == 1:
             uno_call(tab, p, seats, rng, ev)
             if st[ST_STATUS] >= 0:  # S17: the UNO penalty ran the pile out
+                return
+            if is_out(st, p):  # S22: knocked out by the UNO penalty: the card's effect lapses
+                st[ST_CUR] = next_seat(st, p)
                 return
         if hn[p] == 0:
             go_out(tab, p, card, rng, ev)

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from uno_stats.engine.cards import (
     CARD_COLOR,
+    CARD_DRAW,
     CARD_IS_ACTION,
     CARD_SYMBOL,
+    DRAW_FOUR,
     DRAW_TWO,
     REVERSE,
     SKIP,
+    SKIP_EVERYONE,
     WILD,
-    WILD_DRAW_FOUR,
 )
 from uno_stats.engine.events import (
     DRAW_PENALTY,
@@ -55,6 +57,8 @@ from uno_stats.engine.state import (
     ST_DISC_N,
     ST_FIRST,
     ST_LARGEST_HAND,
+    ST_LEFT,
+    ST_OUT,
     ST_PASSES,
     ST_PEND_CARDS,
     ST_PEND_KIND,
@@ -69,6 +73,7 @@ from uno_stats.engine.state import (
     T_HANDS,
     T_HN,
     T_MEMORY,
+    T_OUT,
     T_PILE,
     T_RULES,
     T_ST,
@@ -85,8 +90,11 @@ from uno_stats.engine.turn import CONTINUE_TURN, normal_turn, resolve_penalty
 
 
 @engine_jit
-def reset_round(st, hn, max_deficit, dealer):
+def reset_round(st, hn, max_deficit, out, dealer):
     """Clear the round's state and counters before a deal."""
+    st[ST_OUT] = 0
+    st[ST_LEFT] = st[ST_PLAYERS]
+    out[:] = 0
     st[ST_STATUS] = -1
     st[ST_WINNER] = -1
     st[ST_DIR] = 1
@@ -102,9 +110,16 @@ def reset_round(st, hn, max_deficit, dealer):
 
 
 @engine_jit
+def _wild_draw(card):
+    """A wild that makes the next player draw: the Wild Draw Four, or a No Mercy Wild Reverse
+    Draw Four, Draw Six or Draw Ten (S21), which open a round no more than it does (S4)."""
+    return card >= WILD and CARD_DRAW[card] > 0
+
+
+@engine_jit
 def _only_draw_fours_left(st, pile):
     for i in range(st[ST_PILE_N]):
-        if pile[i] != WILD_DRAW_FOUR:
+        if not _wild_draw(pile[i]):
             return False
     return True
 
@@ -124,7 +139,7 @@ def _turn_up(tab, rng, ev):
     while True:
         st[ST_PILE_N] -= 1
         card = pile[st[ST_PILE_N]]
-        if card == WILD_DRAW_FOUR and not _only_draw_fours_left(st, pile):
+        if _wild_draw(card) and not _only_draw_fours_left(st, pile):
             pile[st[ST_PILE_N]] = card
             st[ST_PILE_N] += 1
             shuffle(pile, st[ST_PILE_N], rng)
@@ -168,12 +183,15 @@ def _open(tab, card, seats, rng, ev):
             emit(st, ev, EV_IGNORED, first, card, 0, 0, 0)
         return
     sym = CARD_SYMBOL[card]
-    if sym == SKIP:
+    # Reading (S24): an opening Skip Everyone acts as a Skip (nobody played it), a Draw Four
+    # as a Draw Two of 4, a Discard All has no effect (nobody holds its cards)
+    if sym in (SKIP, SKIP_EVERYONE):
         emit(st, ev, EV_LOSE_TURN, first, LOST_TO_SKIP, 0, 0, 0)
         st[ST_CUR] = (first + 1) % players
-    elif sym == DRAW_TWO:
-        emit(st, ev, EV_PENALTY, first, 2, DRAW_PENALTY, 0, 0)
-        draw_cards(tab, first, 2, rng, ev, DRAW_PENALTY)
+    elif sym in (DRAW_TWO, DRAW_FOUR):
+        owed = CARD_DRAW[card]
+        emit(st, ev, EV_PENALTY, first, owed, DRAW_PENALTY, 0, 0)
+        draw_cards(tab, first, owed, rng, ev, DRAW_PENALTY)
         emit(st, ev, EV_LOSE_TURN, first, LOST_TO_PENALTY, 0, 0, 0)
         st[ST_CUR] = (first + 1) % players
     elif sym == REVERSE:
@@ -197,7 +215,7 @@ def setup_round(tab, seats, rng, ev, dealer, shuffled=False):
     max_deficit = tab[T_DEFICIT]
     rules = tab[T_RULES]
     deck = deck_of(tab)
-    reset_round(st, hn, max_deficit, dealer)
+    reset_round(st, hn, max_deficit, tab[T_OUT], dealer)
     announce(tab, SEEN_ROUND_START, -1, 0)
     players = st[ST_PLAYERS]
     n = deck.shape[0]

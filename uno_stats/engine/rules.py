@@ -23,6 +23,7 @@ PRESET_NAMES: tuple[str, ...] = (
     "mattel-2001",
     "classic-house",
     "draw-until-playable",
+    "no-mercy",
 )
 
 
@@ -75,23 +76,31 @@ def _int(
 
 RULES: tuple[RuleSpec, ...] = (
     # Deck and deal
-    _int("shuffle_hands_cards", 0, 0, 4, (1, 0, 0, 0)),
-    _int("custom_cards", 0, 0, 4, (3, 0, 0, 0)),
+    _int("shuffle_hands_cards", 0, 0, 4, (1, 0, 0, 0, 0)),
+    _int("custom_cards", 0, 0, 4, (3, 0, 0, 0, 0)),
     _enum("custom_card_rule", ("extra-turn", "wild")),
     _int("hand_size", 7, 1, 20),
     # Opening card
-    _enum("opening_action", ("apply", "redraw", "ignore"), ("redraw", "apply", "apply", "apply")),
+    _enum(
+        "opening_action",
+        ("apply", "redraw", "ignore"),
+        ("redraw", "apply", "apply", "apply", "redraw"),
+    ),
     _enum(
         "opening_reverse",
         ("dealer-starts", "dealer-right-starts"),
-        ("dealer-starts", "dealer-starts", "dealer-starts", "dealer-right-starts"),
+        ("dealer-starts", "dealer-starts", "dealer-starts", "dealer-right-starts", "dealer-starts"),
     ),
     # A turn
-    _enum("draw", ("one", "until-playable"), ("one", "one", "one", "until-playable")),
+    _enum(
+        "draw",
+        ("one", "until-playable"),
+        ("one", "one", "one", "until-playable", "until-playable"),
+    ),
     _enum(
         "drawn_card",
         ("may-play", "must-play"),
-        ("may-play", "may-play", "may-play", "must-play"),
+        ("may-play", "may-play", "may-play", "must-play", "must-play"),
     ),
     _bool("voluntary_draw", True),
     _bool("two_player_rules", True),
@@ -102,9 +111,9 @@ RULES: tuple[RuleSpec, ...] = (
     _enum(
         "wd4_restriction",
         ("color", "color-or-wild", "color-or-number", "none", "no-other-play"),
-        ("color-or-wild", "color", "color", "color-or-number"),
+        ("color-or-wild", "color", "color", "color-or-number", "none"),
     ),
-    _bool("wd4_challenge", True, (True, True, True, False)),
+    _bool("wd4_challenge", True, (True, True, True, False, False)),
     _int("challenge_penalty", 6, 0, 20),
     _bool("stack_draw_two", False),
     _bool("stack_draw_four", False),
@@ -112,16 +121,16 @@ RULES: tuple[RuleSpec, ...] = (
     _bool("stack_victim_skips", True),
     _bool("final_penalty", True),
     # Hand-changing cards and out-of-turn play
-    _bool("seven_zero", False),
+    _bool("seven_zero", False, (False, False, False, False, True)),
     _bool("jump_in", False),
     # UNO calls and mistakes
-    _enum("uno_penalty", (2, 4, 0), (2, 4, 2, 4)),
+    _enum("uno_penalty", (2, 4, 0), (2, 4, 2, 4, 2)),
     _enum("invalid_play_penalty", (0, 1, 2)),
     # Scoring
     _enum(
         "scoring",
         ("none", "points", "low-score", "partners"),
-        ("points", "points", "points", "none"),
+        ("points", "points", "points", "none", "none"),
     ),
     # Issue 12 keys, appended so the indices above stay put
     _enum("seating", ("fixed", "random")),
@@ -130,6 +139,15 @@ RULES: tuple[RuleSpec, ...] = (
     _bool("deflect", False),
     _enum("multi_play", ("off", "same-number", "same-number-color")),
     _bool("multi_play_actions", False),
+    # Issue 25 keys: UNO Show 'Em No Mercy (RULES.md S21-S24)
+    _enum(
+        "stack_draws",
+        ("off", "equal-or-higher", "equal", "any"),
+        ("off", "off", "off", "off", "equal-or-higher"),
+    ),
+    _int("mercy_limit", 0, 0, 200, (0, 0, 0, 0, 25)),
+    _enum("mercy_cards", ("discard-bottom", "draw-bottom")),
+    _enum("roulette_namer", ("victim", "player")),
 )
 
 RULES_BY_KEY: dict[str, RuleSpec] = {spec.key: spec for spec in RULES}
@@ -167,6 +185,10 @@ R_EXHAUSTED_WINNER = 28
 R_DEFLECT = 29
 R_MULTI_PLAY = 30
 R_MULTI_PLAY_ACTIONS = 31
+R_STACK_DRAWS = 32
+R_MERCY_LIMIT = 33
+R_MERCY_CARDS = 34
+R_ROULETTE_NAMER = 35
 R_COUNT = len(RULES)
 check_slots(globals(), "R_", [spec.key for spec in RULES], extra=("R_COUNT",))
 
@@ -201,6 +223,32 @@ EXHAUSTED_FEWEST_CARDS = code("exhausted_winner", "fewest-cards")
 EXHAUSTED_FEWEST_POINTS = code("exhausted_winner", "fewest-points")
 MULTI_OFF, MULTI_SAME_NUMBER = code("multi_play", "off"), code("multi_play", "same-number")
 MULTI_SAME_CARD = code("multi_play", "same-number-color")
+STACK_OFF, STACK_EQUAL_OR_HIGHER = (
+    code("stack_draws", "off"),
+    code("stack_draws", "equal-or-higher"),
+)
+STACK_EQUAL, STACK_ANY = code("stack_draws", "equal"), code("stack_draws", "any")
+MERCY_DISCARD_BOTTOM = code("mercy_cards", "discard-bottom")
+MERCY_DRAW_BOTTOM = code("mercy_cards", "draw-bottom")
+ROULETTE_VICTIM, ROULETTE_PLAYER = (
+    code("roulette_namer", "victim"),
+    code("roulette_namer", "player"),
+)
+
+
+PRESET_DECKS: dict[str, str] = {"no-mercy": "no-mercy"}
+"""The deck a rules preset plays when the scenario names none (``cards.DECK_PRESETS``)."""
+
+
+def preset_deck(preset: str) -> dict[str, Any] | None:
+    """The resolved ``deck`` section (S19) a rules preset plays by default: None (the classic
+    deck) but for ``no-mercy``, whose 168 cards are a deck of their own (S21)."""
+    from uno_stats.engine.cards import DECK_PRESETS, changed_counts
+
+    name = PRESET_DECKS.get(preset)
+    if name is None:
+        return None
+    return {"decks": 1, "counts": changed_counts(DECK_PRESETS[name])}
 
 
 def preset_rules(preset: str) -> dict[str, Any]:

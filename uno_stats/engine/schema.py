@@ -47,6 +47,9 @@ ROUND_COUNTERS: tuple[str, ...] = (
     "turn_draw_cards",
     "multi_plays",
     "multi_cards",
+    "eliminated",
+    "last_standing",
+    "roulette_draws",
 )
 """The per-round scalar columns the engine counts in its state and records as they stand
 (the single list: engine state slots, chunk outputs and test fixtures follow it)."""
@@ -106,6 +109,10 @@ COLUMNS: tuple[Column, ...] = (
     Column("multi_plays", "uint32", False),
     Column("multi_cards", "uint32", False),
     Column(CHECKPOINTS, "uint8", True, per_checkpoint=True),  # NOT_REACHED: the round had ended
+    Column("eliminated", "uint8", False),
+    Column("last_standing", "uint8", False),
+    Column("roulette_draws", "uint32", False),
+    Column("knocked_out", "uint8", True),
 )
 COLUMNS_BY_NAME: dict[str, Column] = {c.name: c for c in COLUMNS}
 

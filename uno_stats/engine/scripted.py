@@ -18,16 +18,19 @@ from uno_stats.engine.cards import CARD_COLOR, COLOR_NAMES, card_id, card_name
 from uno_stats.engine.events import EV_END
 from uno_stats.engine.rng import seed_stream
 from uno_stats.engine.round import play_turns, setup_round
-from uno_stats.engine.rules import R_MAX_TURNS, preset_rules
+from uno_stats.engine.rules import R_MAX_TURNS, preset_deck, preset_rules
 from uno_stats.engine.schema import ROUND_COUNTERS, STATUS_CAPPED, STATUS_NAMES
 from uno_stats.engine.state import (
     ST_COLOR,
     ST_CUR,
     ST_DIR,
     ST_DISC_N,
+    ST_ELIMINATED,
     ST_EV_N,
     ST_FIRST,
     ST_LARGEST_HAND,
+    ST_LEFT,
+    ST_OUT,
     ST_PASSES,
     ST_PEND_CARDS,
     ST_PEND_KIND,
@@ -37,6 +40,7 @@ from uno_stats.engine.state import (
     ST_TRACE,
     ST_TURNS,
     ST_WINNER,
+    T_OUT,
     T_RULES,
 )
 from uno_stats.engine.strategy_table import default_seat
@@ -64,6 +68,7 @@ class Position:
     pending: int
     pending_cards: int
     counters: dict[str, int]
+    knocked_out: list[int] = field(default_factory=list)  # by seat: 0, or k-th out (S22)
     trace: list[str] = field(default_factory=list)
     events: np.ndarray | None = None
 
@@ -81,7 +86,8 @@ def _config(
     deck: dict[str, Any] | None = None,
 ) -> EngineConfig:
     """Rules from ``preset`` with ``rules`` overridden; seats completed with default knobs;
-    ``deck`` a resolved scenario ``deck`` section (S19), None for one classic deck."""
+    ``deck`` a resolved scenario ``deck`` section (S19), None for the preset's own deck (one
+    classic deck but under ``no-mercy``, S21)."""
     resolved = preset_rules(preset)
     resolved.update(rules or {})
     if seats is None:
@@ -90,6 +96,8 @@ def _config(
         seats = [{**default_seat(), **seats} for _ in range(players)]
     else:
         seats = [{**default_seat(), **s} for s in seats]
+    if deck is None:
+        deck = preset_deck(preset)
     return EngineConfig.build(players, resolved, seats, seed=seed, deck=deck)
 
 
@@ -146,6 +154,7 @@ def _position(config: EngineConfig, table: Any) -> Position:
         pending=int(st[ST_PENDING]),
         pending_cards=int(st[ST_PEND_CARDS]),
         counters={name: int(st[i]) for name, i in _COUNTERS.items()},
+        knocked_out=[int(x) for x in table.tab[T_OUT, :players]],
         trace=describe(events, players),
         events=events,
     )
@@ -169,8 +178,11 @@ def play_position(
     turns: int | None = 1,
     seed: int = 0,
     deck: dict[str, Any] | None = None,
+    out: Sequence[int] = (),
 ) -> Position:
     """Play from a written position; stop after ``turns`` turns (``None``: to the round's end).
+
+    ``out``: seats already knocked out by the mercy rule (S22), whose hands must be empty.
 
     ``discard`` lists cards under ``top`` (used by refills); ``color`` is the active
     color (default: the top card's). Rules are ``preset`` with ``rules`` overridden. A
@@ -185,6 +197,13 @@ def play_position(
     st[ST_TRACE] = 1
     st[ST_STATUS] = -1
     st[ST_WINNER] = -1
+    st[ST_LEFT] = players - len(out)
+    for k, s in enumerate(out):
+        if hands[s]:
+            raise ValueError(f"seat {s} is knocked out but holds cards")
+        st[ST_OUT] |= 1 << s
+        table.tab[T_OUT, s] = k + 1
+        st[ST_ELIMINATED] = k + 1
     for s, hand in enumerate(hands):
         ids = _ids(hand)
         table.hands[s, : len(ids)] = ids

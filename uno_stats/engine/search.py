@@ -137,10 +137,10 @@ def deal_hidden(sim, p, counts, pool, srng):
         known = memory[LACKS_BASE + q]
         if q == p or known == 0:
             continue
-        top = (known & 63) - 1
-        color = known >> 6 & 7
-        size = known >> 9 & 255
-        need = min(known >> 17, hn[q])
+        top = (known & 127) - 1
+        color = known >> 7 & 7
+        size = known >> 10 & 255
+        need = min(known >> 18, hn[q])
         j = k
         while kept[q] < need:
             while j < m and playable(pool[j], size, top, color, True, rules):

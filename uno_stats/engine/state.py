@@ -42,6 +42,8 @@ STATE_SLOTS: tuple[str, ...] = (
     "bluff",  # the active seat treats illegal Wild Draw Fours as playable this turn
     "partners",  # 1 under partners scoring: a partner is not an opponent
     "observed",  # 1 when some seat's strategy keeps a memory of public events
+    "out",  # bit s set: seat s is knocked out by the mercy rule (S22)
+    "left",  # seats still in the round (players, less those knocked out)
     # Tracing
     "trace",
     "ev_n",
@@ -72,27 +74,32 @@ ST_PASSES = 18
 ST_BLUFF = 19
 ST_PARTNERS = 20
 ST_OBSERVED = 21
-ST_TRACE = 22
-ST_EV_N = 23
-ST_TURNS = 24  # the first round counter
-ST_CARDS_DRAWN = 25
-ST_RESHUFFLES = 26
-ST_LONGEST_STACK = 27
-ST_STACK_TOTAL = 28
-ST_CHALLENGES = 29
-ST_CHALLENGES_WON = 30
-ST_UNO_PENALTIES = 31
-ST_SEVEN_SWAPS = 32
-ST_ZERO_PASSES = 33
-ST_JUMP_INS = 34
-ST_MISTAKES = 35
-ST_HAND_SHUFFLES = 36
-ST_LARGEST_HAND = 37
-ST_TURN_DRAWS = 38
-ST_TURN_DRAW_CARDS = 39
-ST_MULTI_PLAYS = 40
-ST_MULTI_CARDS = 41
-ST_CHECKPOINTS = 42
+ST_OUT = 22
+ST_LEFT = 23
+ST_TRACE = 24
+ST_EV_N = 25
+ST_TURNS = 26  # the first round counter
+ST_CARDS_DRAWN = 27
+ST_RESHUFFLES = 28
+ST_LONGEST_STACK = 29
+ST_STACK_TOTAL = 30
+ST_CHALLENGES = 31
+ST_CHALLENGES_WON = 32
+ST_UNO_PENALTIES = 33
+ST_SEVEN_SWAPS = 34
+ST_ZERO_PASSES = 35
+ST_JUMP_INS = 36
+ST_MISTAKES = 37
+ST_HAND_SHUFFLES = 38
+ST_LARGEST_HAND = 39
+ST_TURN_DRAWS = 40
+ST_TURN_DRAW_CARDS = 41
+ST_MULTI_PLAYS = 42
+ST_MULTI_CARDS = 43
+ST_ELIMINATED = 44
+ST_LAST_STANDING = 45
+ST_ROULETTE_DRAWS = 46
+ST_CHECKPOINTS = 47
 ST_SIZE = len(STATE_SLOTS)
 N_COUNTERS = len(ROUND_COUNTERS)
 
@@ -122,7 +129,8 @@ T_CHECKPOINTS = 9  # N_CHECKPOINTS rows: hand sizes by seat after turns 5, 10, .
 # public events (strategies.observe); kept once, it is updated once per event.
 T_MEMORY = T_CHECKPOINTS + N_CHECKPOINTS
 T_SEATING = T_MEMORY + 1  # by position, the scenario seat sitting there (S16)
-T_HANDS = T_SEATING + 1  # one row per seat, then a scratch row
+T_OUT = T_SEATING + 1  # by seat: 0, or k when it was the k-th knocked out this round (S22)
+T_HANDS = T_OUT + 1  # one row per seat, then a scratch row
 # After the scratch row: the search strategy's scratch (strategies.SEARCH, search.py), allocated
 # with the table and never touched by the other strategies: a whole copy of the rows above
 # (``table_rows(players)`` of them, the position a rollout plays on) and two work rows.

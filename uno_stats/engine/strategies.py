@@ -16,8 +16,10 @@ import numpy as np
 
 from uno_stats.engine.cards import (
     CARD_COLOR,
+    CARD_DRAW,
     CARD_POINTS,
     CARD_SYMBOL,
+    DISCARD_ALL,
     MAX_CARDS,
     N_CARD_TYPES,
     N_COLORS,
@@ -59,8 +61,8 @@ if COLOR_BASE + N_CARD_TYPES - WILD > MAX_CARDS:
     raise ImportError("search's scores do not fit the memory row")
 
 # Then, at LACKS_BASE + q, what search infers from seat q's last turn without a play
-# (0: nothing): 1 + the top card | the active color << 6 | q's hand size then << 9 | how
-# many of its cards now are surely from that hand << 17 (see _search_observe).
+# (0: nothing): 1 + the top card | the active color << 7 | q's hand size then << 10 | how
+# many of its cards now are surely from that hand << 18 (see _search_observe).
 LACKS_BASE = 20
 if LACKS_BASE + 20 > SCORE_BASE:
     raise ImportError("search's inferences do not fit the memory row")
@@ -68,7 +70,7 @@ if LACKS_BASE + 20 > SCORE_BASE:
 # Public events the engine announces to strategies that keep a memory (see observe).
 SEEN_ROUND_START = 0  # a new deal
 SEEN_NO_PLAY = 1  # seat took its turn without playing from hand, not by choice; value:
-# the active color | the top card << 3 | the seat's hand size << 9 (no_play_value)
+# the active color | the top card << 3 | the seat's hand size << 10 (no_play_value)
 SEEN_PLAY = 2  # seat played card ``value``
 SEEN_HANDS_MOVED = 3  # hands changed seats (7, 0, Shuffle Hands)
 
@@ -93,10 +95,27 @@ def _best_by_rank(cand, n, rank, rng):
 
 @engine_jit
 def _basic_rank(card, color):
-    """basic: same color first, then a number/symbol match, then Wilds, Wild Draw Four last."""
+    """basic: same color first, then a number/symbol match, then Wilds, Wild Draw Four last;
+    the No Mercy draw cards of 4 or more (S21) last too: kept to answer a stack."""
     if card < WILD:
+        if CARD_DRAW[card] >= 4:
+            return 0
         return 3 if CARD_COLOR[card] == color else 2
-    return 0 if card == WILD_DRAW_FOUR else 1
+    return 0 if CARD_DRAW[card] >= 4 else 1
+
+
+@engine_jit
+def _shed_rank(card, hand, rank):
+    """basic: a Discard All that would discard other cards of its color ranks above every
+    other card, the one that empties the hand most first (S21); other cards keep ``rank``."""
+    if card >= WILD or CARD_SYMBOL[card] != DISCARD_ALL:
+        return rank
+    color = CARD_COLOR[card]
+    shed = -1  # the Discard All itself is of its color
+    for i in range(hand.shape[0]):
+        if hand[i] < WILD and CARD_COLOR[hand[i]] == color:
+            shed += 1
+    return 3 + shed if shed > 0 else rank
 
 
 @engine_jit
@@ -119,7 +138,8 @@ def choose_card(kind, hand, n, cand, rank, color, sizes, nxt, memory, rng):
         return cand[below(rng, n)]
     if kind == BASIC:
         for k in range(n):
-            rank[k] = _basic_rank(hand[cand[k]], color)
+            card = hand[cand[k]]
+            rank[k] = _shed_rank(card, hand, _basic_rank(card, color))
         return _best_by_rank(cand, n, rank, rng)
     if kind == HOARDER:
         for k in range(n):
@@ -191,16 +211,23 @@ def _color_score(packed, allowed, color):
 
 
 @engine_jit
-def choose_swap_target(kind, p, players, partners, sizes, rng):
-    """The opponent seat ``p`` swaps hands with on a 7 (``sizes``: every seat's hand size)."""
+def _target(partners, out, p, q):
+    """Whether seat ``q`` may be swapped with: an opponent of ``p`` still in (S22)."""
+    return is_opponent(partners, p, q) and (out >> q) & 1 == 0
+
+
+@engine_jit
+def choose_swap_target(kind, p, players, partners, out, sizes, rng):
+    """The opponent seat ``p`` swaps hands with on a 7 (``sizes``: every seat's hand size;
+    ``out``: the seats knocked out, a bit each, never a target)."""
     if kind == RANDOM:
         count = 0
         for q in range(players):
-            if is_opponent(partners, p, q):
+            if _target(partners, out, p, q):
                 count += 1
         k = below(rng, count)
         for q in range(players):
-            if is_opponent(partners, p, q):
+            if _target(partners, out, p, q):
                 if k == 0:
                     return q
                 k -= 1
@@ -208,7 +235,7 @@ def choose_swap_target(kind, p, players, partners, sizes, rng):
     fewest = 1 << 30
     ties = 0
     for q in range(players):
-        if is_opponent(partners, p, q):  # the fewest cards, ties uniform
+        if _target(partners, out, p, q):  # the fewest cards, ties uniform
             if sizes[q] < fewest:
                 fewest = sizes[q]
                 ties = 1
@@ -216,11 +243,38 @@ def choose_swap_target(kind, p, players, partners, sizes, rng):
                 ties += 1
     pick = tie_pick(ties, rng)
     for q in range(players):
-        if is_opponent(partners, p, q) and sizes[q] == fewest:
+        if _target(partners, out, p, q) and sizes[q] == fewest:
             if pick == 0:
                 return q
             pick -= 1
     return -1
+
+
+@engine_jit
+def choose_roulette_color(kind, hand, discards, deck, rng):
+    """The color the victim of a Color Roulette names (S21): ``random`` uniformly; the other
+    strategies the color with the most cards it has not seen (the deck less its own hand and
+    the discard pile: the color likeliest to show soonest), ties uniform."""
+    if kind == RANDOM:
+        return below(rng, N_COLORS)
+    packed = 0  # 16 bits per color: unseen cards of that color
+    for i in range(deck.shape[0]):
+        if deck[i] < WILD:
+            packed += 1 << (16 * CARD_COLOR[deck[i]])
+    for i in range(hand.shape[0]):
+        if hand[i] < WILD:
+            packed -= 1 << (16 * CARD_COLOR[hand[i]])
+    for i in range(discards.shape[0]):
+        if discards[i] < WILD:
+            packed -= 1 << (16 * CARD_COLOR[discards[i]])
+    every = (1 << N_COLORS) - 1
+    scores = (
+        _color_score(packed, every, 0),
+        _color_score(packed, every, 1),
+        _color_score(packed, every, 2),
+        _color_score(packed, every, 3),
+    )
+    return max(0, pick_best(scores, N_COLORS, rng))
 
 
 @engine_jit
@@ -303,7 +357,7 @@ def wants_challenge(knobs, hand, accused_size, discards, deck, restriction, prev
 @engine_inline
 def no_play_value(color, top, hand_size):
     """The value of a ``SEEN_NO_PLAY`` event: the active color, the top card, the hand size."""
-    return color | (top << 3) | (hand_size << 9)
+    return color | (top << 3) | (hand_size << 10)
 
 
 @engine_jit
@@ -331,12 +385,12 @@ def _search_observe(row, players, what, seat, value):
     Inference, not a rule of the engine: a seat that draws without playing (not a voluntary
     draw, which the engine shows as such) held no card it could play then."""
     if what == SEEN_NO_PLAY:
-        size = min(value >> 9, 255)
-        row[LACKS_BASE + seat] = 1 + (value >> 3 & 63) | (value & 7) << 6 | size << 9 | size << 17
+        size = min(value >> 10, 255)
+        row[LACKS_BASE + seat] = 1 + (value >> 3 & 127) | (value & 7) << 7 | size << 10 | size << 18
     elif what == SEEN_PLAY:
         known = row[LACKS_BASE + seat]
-        if known != 0 and known >> 17 > 0:
-            row[LACKS_BASE + seat] = known - (1 << 17)
+        if known != 0 and known >> 18 > 0:
+            row[LACKS_BASE + seat] = known - (1 << 18)
     else:
         for q in range(players):
             row[LACKS_BASE + q] = 0

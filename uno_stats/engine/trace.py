@@ -15,6 +15,7 @@ _DRAW_REASONS = {
     E.DRAW_UNO: "draws (UNO penalty)",
     E.DRAW_MISTAKE: "draws (invalid-play penalty)",
     E.DRAW_FINAL: "draws (final penalty)",
+    E.DRAW_ROULETTE: "turns up (Color Roulette)",
 }
 _PLAY_HOW = {
     E.PLAY_NORMAL: "plays",
@@ -106,6 +107,14 @@ def _line(ev: np.ndarray) -> str | None:
             f"  {s} weighs {card_name(a)}{named}: won {c} of {d} rollouts "
             f"(estimated win chance {c / d:.0%})"
         )
+    if kind == E.EV_KNOCKOUT:
+        return f"  {s} holds {a} cards: knocked out by the mercy rule ({c}. out)"
+    if kind == E.EV_SKIP_ALL:
+        return f"  every other seat is skipped: {s} plays again"
+    if kind == E.EV_DISCARD_ALL:
+        return f"  {s} discards all its {COLOR_NAMES[a]} cards ({b} more)"
+    if kind == E.EV_ROULETTE:
+        return f"  seat {b} names {COLOR_NAMES[a]}: {s} turns up cards until one shows"
     if kind == E.EV_START:
         return f"seat {seat} starts, {_direction(b)}, color {COLOR_NAMES[c]}; dealer seat {a}"
     if kind == E.EV_END:

@@ -37,7 +37,8 @@ from uno_stats.engine.events import (
     emit,
 )
 from uno_stats.engine.hands import measure
-from uno_stats.engine.jit import engine_inline
+from uno_stats.engine.jit import engine_inline, engine_jit
+from uno_stats.engine.mercy import is_out
 from uno_stats.engine.multi import multi_answer, multi_drawn, multi_normal
 from uno_stats.engine.piles import (
     can_draw,
@@ -65,10 +66,14 @@ from uno_stats.engine.rules import (
     R_STACK_CROSS,
     R_STACK_DRAW_FOUR,
     R_STACK_DRAW_TWO,
+    R_STACK_DRAWS,
     R_STACK_VICTIM_SKIPS,
     R_VOLUNTARY_DRAW,
     R_WD4_CHALLENGE,
     R_WD4_RESTRICTION,
+    STACK_EQUAL,
+    STACK_EQUAL_OR_HIGHER,
+    STACK_OFF,
 )
 from uno_stats.engine.schema import STATUS_VOID
 from uno_stats.engine.state import (
@@ -79,13 +84,13 @@ from uno_stats.engine.state import (
     ST_CUR,
     ST_DIR,
     ST_DISC_N,
+    ST_LEFT,
     ST_MISTAKES,
     ST_PASSES,
     ST_PEND_CARDS,
     ST_PEND_KIND,
     ST_PENDING,
     ST_PILE_N,
-    ST_PLAYERS,
     ST_STATUS,
     ST_TURN_DRAW_CARDS,
     ST_TURN_DRAWS,
@@ -120,10 +125,26 @@ from uno_stats.engine.strategy_table import S_MISTAKE
 CONTINUE_TURN, TURN_LOST, TURN_PLAYED = 0, 1, 2
 
 
+@engine_jit
+def _stacks_by_value(card, kind, mode):
+    """S23 (``stack_draws``): whether a draw card may answer a chain whose top card adds
+    ``kind``: of equal or higher value, of equal value, or any draw card, color ignored."""
+    value = draw_value(card)
+    if value == 0 or mode == STACK_OFF:
+        return False
+    if mode == STACK_EQUAL_OR_HIGHER:
+        return value >= kind
+    if mode == STACK_EQUAL:
+        return value == kind
+    return True  # STACK_ANY
+
+
 @engine_inline
 def _collect_stackers(st, hands, hn, p, top, rules, cand):
-    """S6: hand indices of the cards that may answer the pending draw total."""
+    """S6: hand indices of the cards that may answer the pending draw total (with S23's
+    ``stack_draws`` beside the classic keys: a card either allows may answer)."""
     kind = st[ST_PEND_KIND]
+    mode = rules[R_STACK_DRAWS]
     two_ok = (kind == 2 and rules[R_STACK_DRAW_TWO] != 0) or (
         kind == 4 and rules[R_STACK_CROSS] != 0
     )
@@ -131,10 +152,10 @@ def _collect_stackers(st, hands, hn, p, top, rules, cand):
         kind == 2 and rules[R_STACK_CROSS] != 0
     )
     deflect = rules[R_DEFLECT] != 0  # S18: a Skip or Reverse of the active color
-    if not (two_ok or four_ok or deflect):
+    if not (two_ok or four_ok or deflect or mode != STACK_OFF):
         return 0
-    if four_ok and st[ST_BLUFF] == 0:
-        four_ok = wd4_allowed(hands, hn, p, st[ST_COLOR], top, rules)
+    wd4_ok = st[ST_BLUFF] != 0 or wd4_allowed(hands, hn, p, st[ST_COLOR], top, rules)
+    four_ok = four_ok and wd4_ok
     n = 0
     size = hn[p]
     for i in range(size):
@@ -142,6 +163,8 @@ def _collect_stackers(st, hands, hn, p, top, rules, cand):
         if not may_finish_on(card, size, rules):
             continue
         stacks = (card == WILD_DRAW_FOUR and four_ok) or (two_ok and draw_value(card) == 2)
+        if not stacks and _stacks_by_value(card, kind, mode):  # S23
+            stacks = card != WILD_DRAW_FOUR or wd4_ok
         if stacks or (deflect and _deflects(card, st[ST_COLOR])):
             cand[n] = i
             n += 1
@@ -201,7 +224,8 @@ def resolve_penalty(tab, p, seats, rng, ev):
             draw_cards(tab, p, penalty, rng, ev, DRAW_CHALLENGE)
             if st[ST_STATUS] >= 0:  # S17
                 return TURN_LOST
-            emit(st, ev, EV_LOSE_TURN, p, LOST_TO_CHALLENGE, 0, 0, 0)
+            if not is_out(st, p):  # S22: a seat knocked out has no turn to lose
+                emit(st, ev, EV_LOSE_TURN, p, LOST_TO_CHALLENGE, 0, 0, 0)
             st[ST_CUR] = next_seat(st, p)
             return TURN_LOST
     top = disc[st[ST_DISC_N] - 1]
@@ -223,6 +247,9 @@ def resolve_penalty(tab, p, seats, rng, ev):
     emit(st, ev, EV_PENALTY, p, total, DRAW_PENALTY, 0, 0)
     draw_cards(tab, p, total, rng, ev, DRAW_PENALTY)
     if st[ST_STATUS] >= 0:  # S17: the pile ran out, the round is over
+        return TURN_LOST
+    if is_out(st, p):  # S22: knocked out while drawing: the rest of the total lapses
+        st[ST_CUR] = next_seat(st, p)
         return TURN_LOST
     if rules[R_STACK_VICTIM_SKIPS] != 0:
         emit(st, ev, EV_LOSE_TURN, p, LOST_TO_PENALTY, 0, 0, 0)
@@ -282,6 +309,8 @@ def _draw_for_turn(tab, p, top, color, rng, ev):
             st[ST_TURN_DRAWS] += 1
         st[ST_TURN_DRAW_CARDS] += 1
         drew = True
+        if is_out(st, p):  # S22: knocked out at once, nothing more is drawn or played
+            return -1
         wd4_ok = False
         if card == WILD_DRAW_FOUR:
             wd4_ok = st[ST_BLUFF] != 0 or wd4_allowed(hands, hn, p, color, top, rules)
@@ -311,6 +340,9 @@ def normal_turn(tab, p, seats, rng, ev):
         _try_mistake(tab, p, top, color, wd4_ok, seats, rng, ev)
         if st[ST_STATUS] >= 0:  # S17: the penalty ran the pile out
             return
+        if is_out(st, p):  # S22: knocked out by the penalty
+            st[ST_CUR] = next_seat(st, p)
+            return
     kind = strategy_of(seats, p)
     n = collect_playable(hands, hn, p, top, color, bluff, rules, cand)
     voluntary = (
@@ -333,7 +365,7 @@ def normal_turn(tab, p, seats, rng, ev):
         else:  # seen not playing, and not by choice: it lacks the active color
             announce(tab, SEEN_NO_PLAY, p, no_play_value(color, top, hn[p]))
         idx = _draw_for_turn(tab, p, top, color, rng, ev)
-        if st[ST_STATUS] >= 0:  # S17: the pile ran out, the round is over
+        if st[ST_STATUS] >= 0:  # S17 (the pile ran out) or S22 (one seat left): round over
             return
         # A playable drawn card is played unless the rules let the player keep it and it
         # does (its keep_drawn knob); either way no older card may be played after drawing.
@@ -350,7 +382,7 @@ def normal_turn(tab, p, seats, rng, ev):
             elif idx == -2:  # "Passing": nothing playable and nothing to draw
                 st[ST_PASSES] += 1
                 emit(st, ev, EV_PASS, p, 0, 0, 0, 0)
-                if rules[R_DEADLOCK] == DEADLOCK_VOID and st[ST_PASSES] >= st[ST_PLAYERS]:
+                if rules[R_DEADLOCK] == DEADLOCK_VOID and st[ST_PASSES] >= st[ST_LEFT]:
                     st[ST_STATUS] = STATUS_VOID
                     return
             st[ST_CUR] = next_seat(st, p)
