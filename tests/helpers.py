@@ -84,6 +84,7 @@ def synthetic_rows(
         "seating": np.tile(seat, (games, 1)),
         "points": points,
         "max_deficit": max_deficit,
+        "knocked_out": np.zeros((games, players), dtype=np.int64),  # no mercy rule (S22)
     }
     cols["reshuffles"] = cols["cards_drawn"] // 80
     for name in ROUND_COUNTERS:  # the rarer counters: none of these events happened

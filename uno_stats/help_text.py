@@ -264,7 +264,10 @@ STRATEGY_HELP: dict[str, str] = {
         "jumps in whenever it can. With multi_play on it plays its chosen card first together "
         "with every other card of that symbol the rules allow (keeping one back rather than "
         "going out on action cards under no_action_finish), ending on the color the rest of "
-        "its hand holds most of."
+        "its hand holds most of. With the No Mercy cards it keeps draw cards of 4 or more "
+        "for last (to answer a stack), plays first a Discard All that would discard other "
+        "cards of its color (the one that empties its hand most), and as a Color Roulette's "
+        "victim names the color with the most cards it has not seen."
     ),
     "aggressive": (
         "Attacks a player about to win: when the next player holds two cards or fewer it "

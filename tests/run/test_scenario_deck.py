@@ -7,7 +7,7 @@ import textwrap
 import pytest
 
 from uno_stats.engine import EngineConfig
-from uno_stats.engine.cards import MAX_DECK_CARDS
+from uno_stats.engine.cards import MAX_DECK_CARDS, WILD_CUSTOM, WILD_SHUFFLE
 from uno_stats.errors import ScenarioError
 from uno_stats.run.limits import MAX_PLAYERS
 from uno_stats.run.plan import config_hash
@@ -69,7 +69,7 @@ def test_special_wilds_are_per_deck() -> None:
     s = parse("name: x\ndeck: {decks: 2}\n")  # mattel-2022: 1 Shuffle Hands, 3 Customizable
     deck = EngineConfig.from_scenario(s).deck.tolist()
     assert len(deck) == 224
-    assert deck.count(54) == 2 and deck.count(55) == 6
+    assert deck.count(WILD_SHUFFLE) == 2 and deck.count(WILD_CUSTOM) == 6
     assert deck_label(s.rules, s.deck) == "2 x 112 = 224 cards"
     assert deck_label(parse("name: x\n").rules, None) == "1 x 112 cards"
 
@@ -85,7 +85,12 @@ def test_three_decks_of_the_largest_deck_fit() -> None:
     [
         ("deck: 2\n", 2, "deck", "2 is not allowed: a mapping such as {decks: 2}"),
         ("deck:\n  deks: 2\n", 3, "deck.deks", "unknown key (did you mean 'decks'?)"),
-        ("deck:\n  size: 2\n", 3, "deck.size", "unknown key: allowed keys are decks, counts"),
+        (
+            "deck:\n  size: 2\n",
+            3,
+            "deck.size",
+            "unknown key: allowed keys are decks, preset, counts",
+        ),
         ("deck:\n  decks: 4\n", 3, "deck.decks", "4 is out of range: an integer from 1 to 3"),
         ("deck:\n  decks: 0\n", 3, "deck.decks", "0 is out of range: an integer from 1 to 3"),
         ("deck:\n  decks: two\n", 3, "deck.decks", "'two' is not allowed: an integer from 1"),
@@ -173,7 +178,7 @@ def test_a_deck_that_cannot_open_is_refused() -> None:
     only_wd4 = f"deck:\n  counts: {_NO_NUMBERS}, wild: 0}}\n"
     err = fails("name: x\nrules: {preset: classic-house}\n" + only_wd4)
     assert (err.line, err.key) == (4, "deck.counts")
-    assert "only Wild Draw Fours" in err.detail and "no round could open" in err.detail
+    assert "only wild draw cards" in err.detail and "no round could open" in err.detail
     nothing = f"deck:\n  counts: {_NO_NUMBERS}, wild: 0, wild_draw_four: 0}}\n"
     err = fails("name: x\nrules: {preset: classic-house}\n" + nothing)
     assert "the deck holds no cards" in err.detail

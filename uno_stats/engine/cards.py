@@ -31,6 +31,8 @@ SYMBOLS_PER_COLOR = 16
 WILD, WILD_DRAW_FOUR, WILD_SHUFFLE, WILD_CUSTOM = 64, 65, 66, 67
 # The No Mercy wilds (S21): Wild Reverse Draw Four, Wild Draw Six, Wild Draw Ten, Color Roulette
 WILD_REVERSE_DRAW_FOUR, WILD_DRAW_SIX, WILD_DRAW_TEN, WILD_ROULETTE = 68, 69, 70, 71
+WILD_DRAWS = (WILD_DRAW_FOUR, WILD_REVERSE_DRAW_FOUR, WILD_DRAW_SIX, WILD_DRAW_TEN)
+"""The wilds that make the next player draw (an opening one goes back, S4, S24)."""
 N_CARD_TYPES = 72
 N_WILDS = N_CARD_TYPES - WILD
 # Symbols of the wilds: never equal to a colored card's symbol, so they only match by color.

@@ -108,11 +108,11 @@ COLUMNS: tuple[Column, ...] = (
     Column("seating", "uint8", True),
     Column("multi_plays", "uint32", False),
     Column("multi_cards", "uint32", False),
-    Column(CHECKPOINTS, "uint8", True, per_checkpoint=True),  # NOT_REACHED: the round had ended
     Column("eliminated", "uint8", False),
     Column("last_standing", "uint8", False),
     Column("roulette_draws", "uint32", False),
     Column("knocked_out", "uint8", True),
+    Column(CHECKPOINTS, "uint8", True, per_checkpoint=True),  # NOT_REACHED: the round had ended
 )
 COLUMNS_BY_NAME: dict[str, Column] = {c.name: c for c in COLUMNS}
 

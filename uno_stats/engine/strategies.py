@@ -24,7 +24,6 @@ from uno_stats.engine.cards import (
     N_CARD_TYPES,
     N_COLORS,
     WILD,
-    WILD_DRAW_FOUR,
 )
 from uno_stats.engine.jit import engine_inline, engine_jit
 from uno_stats.engine.legal import blocks_wd4, is_opponent, wd4_top_key
@@ -120,11 +119,12 @@ def _shed_rank(card, hand, rank):
 
 @engine_jit
 def _hoarder_rank(card):
-    """hoarder: numbers first (the highest first), then Skip/Reverse/Draw Two, Wild, Wild Draw Four."""
+    """hoarder: numbers first (the highest first), then the colored action cards, the wilds,
+    and a wild draw card (Wild Draw Four, or a No Mercy one) last."""
     if card < WILD:
         symbol = CARD_SYMBOL[card]
         return 100 + symbol if symbol < 10 else 50
-    return 0 if card == WILD_DRAW_FOUR else 10
+    return 0 if CARD_DRAW[card] > 0 else 10
 
 
 @engine_inline

@@ -1,34 +1,38 @@
 """The scenario's ``deck`` section (RULES.md S19, SCENARIO.md "The deck"): checked and resolved.
 
 ``deck: {decks: 2, counts: {wild_draw_four: 8}}`` plays two copies of one deck whose kinds
-keep their classic counts but the ones named. A resolved section is a plain mapping in the
+keep their counts but the ones named: the counts of ``deck.preset`` (a named deck of
+``cards.DECK_PRESETS``), else of the rules preset's own deck (the classic deck, or the No
+Mercy deck under ``no-mercy``, RULES.md S21). A resolved section is a plain mapping in the
 file's shape, ``{"decks": n}`` plus ``"counts"`` (only the kinds that differ from the
 classic deck, ``numbers`` expanded); the classic deck resolves to None, so that a scenario
 which spells out the default is the same scenario (same configuration hash) as one that
-does not.
+does not, and a named deck resolves to its counts.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from uno_stats.engine.cards import (
-    CLASSIC_COUNTS,
     COLORED_KINDS,
     DECK_KINDS,
+    DECK_PRESETS,
     MAX_DECK_CARDS,
     MAX_DECKS,
     SKIP,
-    WILD_DRAW_FOUR,
+    WILD_DRAWS,
     card_symbol,
+    changed_counts,
     deck_cards,
 )
-from uno_stats.engine.rules import deck_size
+from uno_stats.engine.rules import PRESET_DECKS, deck_size
 
 if TYPE_CHECKING:
     from uno_stats.run.scenario_fields import ErrorContext
 
-DECK_KEYS = ("decks", "counts")
+DECK_KEYS = ("decks", "preset", "counts")
 NUMBERS = "numbers"
 """Shorthand kind: sets ``one`` .. ``nine`` at once (an error beside any of them)."""
 NUMBER_KINDS = COLORED_KINDS[1:10]
@@ -91,24 +95,38 @@ def _counts(raw: Any, ctx: ErrorContext) -> dict[str, int]:
             ctx.fail(key, f"{value} is out of range: {_allowed(kind)}", ctx.values.get(key))
         for name in NUMBER_KINDS if kind == NUMBERS else (kind,):
             counts[name] = value
-    # Reading: a count equal to the classic one is no change, so it is dropped (the hash of
-    # a scenario does not depend on whether the classic counts are spelled out)
-    classic = CLASSIC_COUNTS
-    return {k: counts[k] for k in DECK_KINDS if counts.get(k, classic[k]) != classic[k]}
+    return counts
 
 
-def check_deck(data: dict, ctx: ErrorContext) -> dict[str, Any] | None:
-    """The resolved ``deck`` section of ``data``: None for the classic deck (S19)."""
+def _deck_preset(raw: dict, rules_preset: str, ctx: ErrorContext) -> str:
+    """The named deck the counts start from: ``deck.preset``, else the rules preset's."""
+    from uno_stats.run.scenario_fields import _choice
+
+    if "preset" not in raw:
+        return PRESET_DECKS.get(rules_preset, "classic")
+    names = tuple(DECK_PRESETS)
+    return str(
+        ctx.checked(
+            "deck.preset", partial(_choice, choices=names, allowed=", ".join(names)), raw["preset"]
+        )
+    )
+
+
+def check_deck(data: dict, ctx: ErrorContext, rules_preset: str = "") -> dict[str, Any] | None:
+    """The resolved ``deck`` section of ``data``: None for the classic deck (S19), the No Mercy
+    deck's counts under the ``no-mercy`` rules preset when the file names no deck (S21)."""
     from uno_stats.run.scenario_fields import check_keys, int_check, mapping
 
-    if "deck" not in data:
-        return None
-    raw = mapping(data["deck"], "deck", ctx, "{decks: 2}")
+    raw = mapping(data.get("deck", {}), "deck", ctx, "{decks: 2}")
     check_keys(raw, list(DECK_KEYS), "deck.", ctx, {})
     decks = 1
     if "decks" in raw:
         decks = ctx.checked("deck.decks", int_check(1, MAX_DECKS), raw["decks"])
-    counts = _counts(raw["counts"], ctx) if "counts" in raw else {}
+    given = _counts(raw["counts"], ctx) if "counts" in raw else {}
+    # Reading: a count equal to the classic one is no change, so it is dropped (the hash of
+    # a scenario does not depend on whether the classic counts, or a named deck's, are
+    # spelled out)
+    counts = changed_counts({**DECK_PRESETS[_deck_preset(raw, rules_preset, ctx)], **given})
     if decks == 1 and not counts:
         return None
     return {"decks": decks, "counts": counts} if counts else {"decks": decks}
@@ -121,6 +139,9 @@ def deck_label(rules: dict[str, Any], deck: dict[str, Any] | None) -> str:
     one = total // copies
     text = f"{copies} x {one} = {total} cards" if copies > 1 else f"1 x {one} cards"
     counts = (deck or {}).get("counts", {})
+    for name, named in DECK_PRESETS.items():
+        if counts and counts == changed_counts(named):
+            return f"{text} (the {name} deck)"
     if counts:
         shown = dict(counts)
         if len({shown.get(kind, -1) for kind in NUMBER_KINDS}) == 1 and NUMBER_KINDS[0] in shown:
@@ -152,10 +173,11 @@ def check_deck_table(rules: dict[str, Any], deck: dict[str, Any] | None, ctx: Er
         ctx.fail(key, message)
     if not cards:
         ctx.fail(key, "the deck holds no cards: give some kind a count above 0")
-    if all(card == WILD_DRAW_FOUR for card in cards):
+    if all(card in WILD_DRAWS for card in cards):
         message = (
-            "the deck holds only Wild Draw Fours: an opening Wild Draw Four always goes back "
-            "into the deck (RULES.md S4), so no round could open: give another kind a count"
+            "the deck holds only wild draw cards: an opening Wild Draw Four (Reverse Draw "
+            "Four, Draw Six, Draw Ten) always goes back into the deck (RULES.md S4, S24), so "
+            "no round could open: give another kind a count"
         )
         ctx.fail(key, message)
     numbers = any(card_symbol(card) < SKIP for card in cards)  # wild symbols are above SKIP

@@ -412,7 +412,7 @@ def check_fields(
     fields["preset"], fields["rules"] = ctx.attempt(
         partial(_rules, data, ctx), (preset, resolve_rules(preset, {}))
     )
-    fields["deck"] = ctx.attempt(partial(check_deck, data, ctx), None)
+    fields["deck"] = ctx.attempt(partial(check_deck, data, ctx, fields["preset"]), None)
     # with players in error, the seats are checked one by one but not counted against it
     seats = partial(_seats, data, fields["players"] if players_ok else None, ctx, sweeps_players)
     no_seats: tuple[dict, ...] = ()
@@ -446,11 +446,29 @@ def check_table(fields: dict[str, Any], data: dict, ctx: ErrorContext) -> None:
         ctx.fail(key, f"{message}, but the deck holds {deck}: players x hand_size must be below it")
     if rules["scoring"] == "partners" and players != 4:
         ctx.fail("rules.scoring", f"partners needs exactly 4 players, not {players}")
+    _check_mercy(rules, data, ctx)
     if fields["match_target"] is not None and rules["scoring"] == "none":
         message = "a match needs rules.scoring points, low-score or partners, not none"
         if "scoring" not in data.get("rules", {}):
             message += f" (preset {fields['preset']} scores none)"
         ctx.fail("match", f"{message}: set rules.scoring or remove match")
+
+
+def _check_mercy(rules: dict[str, Any], data: dict, ctx: ErrorContext) -> None:
+    """RULES.md S22: the mercy limit lies above the deal, and plays no partners or low-score
+    match."""
+    limit = rules["mercy_limit"]
+    if limit == 0:
+        return
+    given = data.get("rules", {})
+    key = "rules.mercy_limit" if "mercy_limit" in given else "rules.preset"
+    if limit <= rules["hand_size"]:
+        message = f"mercy_limit {limit} must exceed rules.hand_size {rules['hand_size']}"
+        ctx.fail(key, f"{message} (the deal would knock players out): raise it, or 0 for off")
+    if rules["scoring"] in ("partners", "low-score"):
+        message = f"the mercy rule (mercy_limit {limit}) does not combine with scoring "
+        message += f"{rules['scoring']}: use scoring none or points, or mercy_limit 0"
+        ctx.fail("rules.scoring" if "scoring" in given else key, message)
 
 
 def check_tournament(data: dict, ctx: ErrorContext) -> tuple[str, ...] | None:
