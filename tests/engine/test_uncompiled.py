@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from uno_stats.engine import EngineConfig, simulate
-from uno_stats.engine.rules import preset_rules
+from uno_stats.engine.cards import NO_MERCY_CLASSIC_PLUS_COUNTS, changed_counts
+from uno_stats.engine.rules import preset_deck, preset_rules
 from uno_stats.engine.strategy_table import default_seat
 
 SCRIPT = """
@@ -54,11 +55,32 @@ OVERRIDES = {
     # any deck (S19): below, two and three decks at 12 and 20 seats
     "two-decks": dict(stack_draw_two=True, jump_in=True, wd4_challenge=True),
     "three-decks": dict(seven_zero=True, shuffle_hands_cards=2, hand_size=10),
+    # issue 25: the No Mercy keys on the No Mercy deck (below): stacking by value, the mercy
+    # rule with both card readings and namers, 7-0, draw until playable
+    "no-mercy": dict(
+        stack_draws="equal-or-higher",
+        mercy_limit=18,
+        seven_zero=True,
+        draw="until-playable",
+        drawn_card="must-play",
+        wd4_challenge=False,
+        opening_action="redraw",
+    ),
+    "no-mercy-readings": dict(
+        stack_draws="any",
+        mercy_limit=15,
+        mercy_cards="draw-bottom",
+        roulette_namer="player",
+        deflect=True,
+        jump_in=True,
+    ),
 }
 # (deck, players) per case; the others play one classic deck at 3 seats
 DECKS = {
     "two-decks": ({"decks": 2, "counts": {"wild_draw_four": 8, "seven": 4}}, 12),
     "three-decks": ({"decks": 3}, 20),
+    "no-mercy": (preset_deck("no-mercy"), 6),
+    "no-mercy-readings": ({"decks": 1, "counts": changed_counts(NO_MERCY_CLASSIC_PLUS_COUNTS)}, 4),
 }
 
 
@@ -87,3 +109,5 @@ def test_uncompiled_engine_plays_the_same_games(name):
         assert np.array_equal(np.asarray(interpreted[column_name]), column), column_name
     if name == "reshuffle":
         assert (compiled["status"] == 3).any()  # the exhausted ending was exercised
+    if name.startswith("no-mercy"):
+        assert compiled["eliminated"].any()  # the mercy rule was exercised
