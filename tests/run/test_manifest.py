@@ -346,3 +346,27 @@ def test_a_manifest_the_os_cannot_read(
     with pytest.raises(ResultsError) as info:
         read_manifest(tmp_path)
     assert str(info.value) == f"{tmp_path / MANIFEST}: cannot read ({said})"
+
+
+def test_a_full_disk_rewrites_the_manifest_in_place(tmp_path, monkeypatch):
+    """No room for the temporary file: the old manifest's own blocks take the new text
+    (a run's manifest then still counts the parts a full disk left, tests/run/test_faults)."""
+    import errno
+
+    from uno_stats.run.manifest import write_json
+
+    path = tmp_path / "manifest.json"
+    write_json(path, {"chunks_done": 2, "pad": "x" * 100})
+    opened = Path.open
+
+    def full(self, mode="r", *args, **kwargs):
+        if self.name.endswith(".tmp"):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return opened(self, mode, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", full)
+    write_json(path, {"chunks_done": 4, "pad": "x" * 100})
+    assert json.loads(path.read_text()) == {"chunks_done": 4, "pad": "x" * 100}
+    with pytest.raises(OSError, match="No space"):  # no old file to reuse
+        write_json(tmp_path / "other.json", {"chunks_done": 1})
+    assert not list(tmp_path.glob("*.tmp")) and not list(tmp_path.glob(".*.tmp"))

@@ -10,6 +10,7 @@ accept.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -315,13 +316,41 @@ def write_manifest(folder: Path, manifest: Manifest | SweepManifest) -> None:
 
 
 def write_json(path: Path, data: dict[str, Any]) -> None:
-    """Write ``data`` as JSON atomically: a partly written file never has the final name."""
+    """Write ``data`` as JSON atomically: a partly written file never has the final name.
+
+    On a full disk the new file has no room beside the old one; when the old file's own
+    blocks hold the new text it is rewritten in place instead, so that a run's manifest
+    still counts the parts a full disk left (a write torn by a kill there leaves a manifest
+    that reads as unreadable, which a rerun rebuilds from the parts)."""
+    text = json.dumps(data, indent=2, default=str) + "\n"
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with tmp.open("w") as handle:
-            handle.write(json.dumps(data, indent=2, default=str) + "\n")
+            handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())  # a full disk fails here, before the rename
         tmp.replace(path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        if exc.errno != errno.ENOSPC or not _rewrite_in_place(path, text):
+            raise
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def _rewrite_in_place(path: Path, text: str) -> bool:
+    """Overwrite ``path`` with ``text`` within the blocks it already holds; False (nothing
+    written) when it does not exist or ``text`` would need more room."""
+    try:
+        held = path.stat().st_blocks * 512
+    except FileNotFoundError:
+        return False
+    data = text.encode()
+    if len(data) > held:
+        return False
+    with path.open("r+b") as handle:
+        handle.write(data)
+        handle.truncate()
+        handle.flush()
+        os.fsync(handle.fileno())
+    return True
