@@ -29,6 +29,10 @@ STACKING := stacking-off stacking-draw-two stacking-all
 # "How much of UNO is the action cards?": the classic deck (stacking-off: classic house, no
 # stacking) against numbers-only, same table, seed and games, in one report.
 ACTION_CARDS := stacking-off numbers-only
+# UNO Show 'Em No Mercy (issue 25): against classic UNO at 2, 4 and 6 players (one sweep over
+# the preset and the players, reported as reports/no-mercy), stacking on and off (one
+# report), and each No Mercy rule alone (a full factorial, its report opens with its effects).
+NO_MERCY_STACKING := no-mercy-stacking-off no-mercy-stacking-on
 # Which house rule matters most: the 15-rule screen (a resolution V fraction, 256 points) and
 # the full factorial of five rules at 2, 4 and 6 players; each report opens with its effects.
 HOUSE_RULES := house-rules-screen house-rules-five
@@ -132,7 +136,15 @@ reports: $(STAMP)
 	done
 	$(BIN)/uno-stats report $(addprefix results/,$(TOURNAMENTS)) --out reports/skill-vs-luck --force \
 		--title "Skill or luck? The best and worst strategy under each preset"
-	@set -e; for name in $(HOUSE_RULES); do \
+	$(BIN)/uno-stats run scenarios/no-mercy-vs-classic.yaml --out results --quiet --fresh
+	$(BIN)/uno-stats report results/no-mercy-vs-classic --out reports/no-mercy --force \
+		--title "UNO Show 'Em No Mercy against classic UNO at 2, 4 and 6 players"
+	@set -e; for name in $(NO_MERCY_STACKING); do \
+		$(BIN)/uno-stats run scenarios/$$name.yaml --out results --quiet --fresh; \
+	done
+	$(BIN)/uno-stats report $(addprefix results/,$(NO_MERCY_STACKING)) \
+		--out reports/no-mercy-stacking --force --title "Does stacking Draw Tens make No Mercy longer?"
+	@set -e; for name in $(HOUSE_RULES) no-mercy-rules; do \
 		echo "== $$name"; \
 		$(BIN)/uno-stats run scenarios/$$name.yaml --out results --quiet --fresh; \
 		$(BIN)/uno-stats report results/$$name --out reports/$$name --force; \

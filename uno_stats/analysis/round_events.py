@@ -11,6 +11,11 @@ column (an older engine); ``notes`` then says which question was skipped and why
   interval over rounds.
 - Largest hand (``largest_hand``: the most cards any seat held in the round): mean (t),
   median and p90 (mid-quantiles, bootstrap-SE intervals), largest.
+- The mercy rule and the Color Roulette (``last_standing``, ``eliminated``,
+  ``roulette_draws``; RULES.md S21, S22): the share of rounds the mercy rule ended (won by
+  the last player standing) and with any knock-out (Wilson), knock-outs and cards turned up
+  by roulettes per round (t), the most knock-outs in a round. None when no round knocked
+  anyone out or turned a roulette (a run without the No Mercy rules and cards).
 """
 
 from __future__ import annotations
@@ -76,6 +81,18 @@ class LargestHand:
 
 
 @dataclass(frozen=True)
+class MercyRule:
+    """Knock-outs (RULES.md S22) and Color Roulette draws (S21) per round."""
+
+    n: int
+    last_standing: Estimate  # share of rounds ended by the last player standing
+    any_out: Estimate  # share of rounds with at least one knock-out
+    eliminated: Estimate  # knock-outs per round
+    most: int
+    roulette: Estimate  # cards turned up by roulettes per round
+
+
+@dataclass(frozen=True)
 class RoundEvents:
     """Every in-round question; a part is None when its column is missing (see ``notes``)."""
 
@@ -84,6 +101,7 @@ class RoundEvents:
     draws: TurnDraws | None
     largest_hand: LargestHand | None
     notes: tuple[str, ...]
+    mercy: MercyRule | None = None
 
 
 def _mean_sd(lf: pl.LazyFrame, column: str, *extra: pl.Expr) -> dict:
@@ -157,6 +175,33 @@ def largest_hand(lf: pl.LazyFrame) -> LargestHand:
     return LargestHand(int(row["n"]), _t(row), median, p90, int(row["max"]))
 
 
+def mercy_rule(lf: pl.LazyFrame) -> MercyRule | None:
+    """The mercy rule's answers, or None when no round knocked anyone out or turned up a
+    roulette (so runs of the classic rules report nothing new)."""
+    out, last = pl.col("eliminated"), pl.col("last_standing")
+    row = _mean_sd(
+        lf,
+        "eliminated",
+        (out > 0).sum().alias("k_any"),
+        (last > 0).sum().alias("k_last"),
+        pl.col("roulette_draws").cast(pl.Float64).mean().alias("r_mean"),
+        pl.col("roulette_draws").cast(pl.Float64).std().alias("r_sd"),
+        pl.col("roulette_draws").max().alias("r_max"),
+    )
+    n = int(row["n"])
+    if n == 0 or (int(row["max"] or 0) == 0 and int(row["r_max"] or 0) == 0):
+        return None
+    roulette = {"n": n, "mean": row["r_mean"], "sd": row["r_sd"]}
+    return MercyRule(
+        n,
+        proportion(int(row["k_last"]), n),
+        proportion(int(row["k_any"]), n),
+        _t(row),
+        int(row["max"]),
+        _t(roulette),
+    )
+
+
 def round_events(lf: pl.LazyFrame) -> RoundEvents:
     """Every in-round question the columns of ``lf`` can answer (empty frames give None)."""
     notes = []
@@ -178,4 +223,10 @@ def round_events(lf: pl.LazyFrame) -> RoundEvents:
         else None,
         largest_hand(lf) if need("largest_hand", question="largest hand") else None,
         tuple(notes),
+        # results written before the No Mercy columns answer nothing here and need no note
+        mercy_rule(lf) if _has_mercy_columns(lf) and not empty else None,
     )
+
+
+def _has_mercy_columns(lf: pl.LazyFrame) -> bool:
+    return all(has_column(lf, c) for c in ("eliminated", "last_standing", "roulette_draws"))

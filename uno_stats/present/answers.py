@@ -39,6 +39,7 @@ from uno_stats.analysis.questions import (
     StatusCounts,
     SweepGroup,
 )
+from uno_stats.analysis.round_events import MercyRule
 from uno_stats.analysis.seats import ComebackCurve
 from uno_stats.analysis.tournament import SkillSpread, SpreadDifference, Tournaments
 from uno_stats.analysis.tournament import TournamentTable as Table
@@ -165,6 +166,18 @@ def outcome_answer(name: str, s: StatusCounts) -> str | None:
     )
 
 
+def mercy_answer(name: str, m: MercyRule | None) -> str | None:
+    """How often the mercy rule decided the round (RULES.md S22), when it knocked anyone out."""
+    if m is None or m.any_out.value == 0:
+        return None
+    return (
+        f"{name}: the mercy rule ended {_pct(m.last_standing)} of {m.n:,} rounds (won by the "
+        f"last player standing) and knocked someone out in {_pct(m.any_out)}; "
+        f"{m.eliminated.value:.2f} knock-outs per round (95% CI {m.eliminated.low:.2f} to "
+        f"{m.eliminated.high:.2f})."
+    )
+
+
 def run_answers(a: RunAnswers, alone: bool = True) -> list[str]:
     """The sentences about one run: length, match length, first mover, rounds without a
     winner and (``alone``: the run is the only one answered) the comeback rate."""
@@ -175,6 +188,7 @@ def run_answers(a: RunAnswers, alone: bool = True) -> list[str]:
         first_mover_answer(name, a.first_mover, a.mixed),
         comeback_answer(name, a.comeback) if alone else None,
         outcome_answer(name, a.status),
+        mercy_answer(name, a.events.mercy),
     )
     return [s for s in found if s is not None]
 

@@ -108,11 +108,15 @@ def _figure_legend(fig: Figure, axes: Sequence[Any]) -> None:
         handles, labels = ax.get_legend_handles_labels()
         entries.update(zip(labels, handles, strict=True))
     if entries:
+        # three columns of short labels; long ones (a sweep point's run name) in fewer, so
+        # that no label runs off the figure's edge
+        longest = max(len(label) for label in entries)
+        columns = 3 if longest <= 36 else 2 if longest <= 56 else 1
         fig.legend(
             list(entries.values()),
             list(entries),
             loc="outside lower center",
-            ncols=min(3, len(entries)),
+            ncols=min(columns, len(entries)),
         )
 
 

@@ -108,6 +108,13 @@ def _events(out: _Sink, a: RunAnswers) -> None:
         out.add("largest_hand", "median", h.median, MID)
         out.add("largest_hand", "p90", h.p90, MID)
         out.add("largest_hand", "largest", h.largest, "sample maximum", h.n)
+    if ev.mercy is not None:
+        m = ev.mercy
+        out.add("mercy_rule", "share_ended_by_last_standing", m.last_standing, WILSON)
+        out.add("mercy_rule", "share_rounds_with_a_knock_out", m.any_out, WILSON)
+        out.add("mercy_rule", "knock_outs_per_round", m.eliminated, T)
+        out.add("mercy_rule", "most_knock_outs", m.most, "sample maximum", m.n)
+        out.add("mercy_rule", "roulette_cards_per_round", m.roulette, T)
 
 
 def records(a: RunAnswers, sweeps: Sequence[SweepGroup] = ()) -> list[dict[str, Any]]:

@@ -125,5 +125,34 @@ def events_section(doc: Document, answers: Sequence[RunAnswers]) -> None:
             "the most cards any seat held during the round; mean [95% t CI], median and p90 "
             "are mid-quantiles [95% CI: estimate +- 1.96 bootstrap SE]",
         )
+    mercy = [(a.run.name, a.events.mercy) for a in answers if a.events.mercy is not None]
+    if mercy:
+        doc.table(
+            [
+                "run",
+                "rounds",
+                "ended by mercy",
+                "any knock-out",
+                "knock-outs / round",
+                "most",
+                "roulette cards / round",
+            ],
+            [
+                [
+                    name,
+                    f"{m.n:,}",
+                    pct(m.last_standing, 2),
+                    pct(m.any_out, 2),
+                    est(m.eliminated, 3),
+                    m.most,
+                    est(m.roulette, 3),
+                ]
+                for name, m in mercy
+                if m is not None
+            ],
+            "the mercy rule (RULES.md S22): rounds won by the last player standing, rounds "
+            "with a knock-out [95% Wilson CI]; knock-outs and cards turned up by Color "
+            "Roulettes per round [95% t CI]",
+        )
     for note in dict.fromkeys(n for a in answers for n in a.events.notes):
         doc.para(f"Note: {note}.")
