@@ -95,6 +95,23 @@ def _color(i: int) -> str:
     return COLORS[i % len(COLORS)]
 
 
+def _panel_title(label: str, width: int = 34) -> str:
+    """A run name broken over lines for a small panel: a sweep point's ``[...]`` on a line of
+    its own, its ``_``-joined axis values wrapped at ``width`` characters."""
+    if len(label) <= width:
+        return label
+    name, bracket, point = label.partition("[")
+    lines = [name] if bracket else []
+    line = ""
+    for part in (bracket + point if bracket else label).split("_"):
+        piece = part if not line else f"{line}_{part}"
+        if line and len(piece) > width:
+            lines.append(line + "_")
+            piece = part
+        line = piece
+    return "\n".join([*lines, line])
+
+
 def _legend(ax: Any, entries: int) -> None:
     """The legend outside the data: below the axes, in up to three columns."""
     if entries:
@@ -214,7 +231,7 @@ def seat_win_rates(runs: Sequence[tuple[str, SeatWinRates]], path: Path) -> Path
         ax.set_xticks(x, [str(k) for k in x])
         ax.set_xlim(-0.5, seats.players - 0.5)
         ax.set_ylim(bottom=0)
-        ax.set_title(f"{label}\n(n = {seats.n_won:,} won rounds)", fontsize=9)
+        ax.set_title(f"{_panel_title(label)}\n(n = {seats.n_won:,} won rounds)", fontsize=9)
         ax.set_xlabel("seat (0 = dealer's left)", fontsize=8)
     axes[0].set_ylabel("share of won rounds (%)")
     fig.suptitle("Win share by seat (dots: estimates; bars: 95% Wilson intervals)")
@@ -264,7 +281,7 @@ def comeback(runs: Sequence[tuple[str, ComebackCurve]], path: Path) -> Path:
     fig, axes = _panels(len(runs))
     for ax, (label, curve) in zip(axes, runs, strict=True):
         _comeback_lines(ax, curve, _color(0), None)
-        ax.set_title(label, fontsize=9)
+        ax.set_title(_panel_title(label), fontsize=9)
         ax.set_xlabel("k: most cards ever behind", fontsize=8)
     axes[0].set_ylabel("P(win) (%)")
     fig.suptitle(COMEBACK_TITLE)
