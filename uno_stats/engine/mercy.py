@@ -8,8 +8,8 @@ when one seat is left it wins the round (``last_standing``). Allocates nothing.
 from __future__ import annotations
 
 from uno_stats.engine.events import EV_KNOCKOUT, emit
-from uno_stats.engine.jit import engine_jit
-from uno_stats.engine.rules import MERCY_DRAW_BOTTOM, R_MERCY_CARDS
+from uno_stats.engine.jit import engine_inline, engine_jit
+from uno_stats.engine.rules import MERCY_DRAW_BOTTOM, R_MERCY_CARDS, R_MERCY_LIMIT
 from uno_stats.engine.schema import STATUS_WON
 from uno_stats.engine.state import (
     ST_DISC_N,
@@ -31,7 +31,7 @@ from uno_stats.engine.state import (
 )
 
 
-@engine_jit
+@engine_inline
 def is_out(st, p):
     """Whether seat ``p`` has been knocked out this round."""
     return (st[ST_OUT] >> p) & 1 != 0
@@ -66,3 +66,12 @@ def knock_out(tab, p, ev):
                 st[ST_WINNER] = s
         st[ST_STATUS] = STATUS_WON
         st[ST_LAST_STANDING] = 1
+
+
+@engine_jit
+def mercy_check(tab, p, ev):
+    """S22: seat ``p`` just took a card; at ``mercy_limit`` cards, while the round is in
+    play, it is knocked out."""
+    st = tab[T_ST]
+    if tab[T_HN, p] >= tab[T_RULES, R_MERCY_LIMIT] and st[ST_STATUS] < 0:
+        knock_out(tab, p, ev)

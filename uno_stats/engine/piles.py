@@ -11,14 +11,13 @@ from uno_stats.engine.cards import (
     COLOR_MASK,
     OTHER_WILDS_MASK,
     SYMBOL_MASK,
-    WD4_BIT,
     WILD,
     WILD_DRAW_FOUR,
 )
 from uno_stats.engine.events import EV_DRAW, EV_EXHAUSTED, EV_REFILL, emit
 from uno_stats.engine.jit import engine_inline, engine_jit
 from uno_stats.engine.legal import blocks_wd4, wd4_top_key
-from uno_stats.engine.mercy import is_out, knock_out
+from uno_stats.engine.mercy import is_out, mercy_check
 from uno_stats.engine.rng import shuffle
 from uno_stats.engine.rules import (
     EXHAUSTED_FEWEST_POINTS,
@@ -129,21 +128,21 @@ def draw_card(tab, p, rng, ev, reason):
     st[ST_CARDS_DRAWN] += 1
     st[ST_PASSES] = 0
     emit(st, ev, EV_DRAW, p, card, reason, 0, 0)
-    limit = tab[T_RULES, R_MERCY_LIMIT]
-    if limit > 0 and hn[p] >= limit and st[ST_STATUS] < 0:
-        knock_out(tab, p, ev)
+    if tab[T_RULES, R_MERCY_LIMIT] > 0:  # S22, out of line: one test per card without it
+        mercy_check(tab, p, ev)
     return card
 
 
 @engine_jit
 def draw_cards(tab, p, n, rng, ev, reason):
     """Seat ``p`` draws up to ``n`` cards (stopping short when none are left); returns the count."""
+    st = tab[T_ST]
     got = 0
     for _ in range(n):
         if draw_card(tab, p, rng, ev, reason) < 0:
             break
         got += 1
-        if is_out(tab[T_ST], p):  # S22: the rest of the draw lapses
+        if is_out(st, p):  # S22: the rest of the draw lapses
             break
     return got
 
@@ -228,6 +227,22 @@ def wild_wd4_blockers(restriction):
     return 0
 
 
+@engine_jit
+def _unblocked(hands, hn, p, color, top, restriction):
+    """Whether seat ``p`` holds none of the cards that block a Wild Draw Four: the mask form
+    of :func:`wd4_allowed`, the hand's colored cards and wilds as masks of their own."""
+    held = 0
+    held_wild = 0
+    for i in range(hn[p]):
+        card = hands[p, i]
+        if card < WILD:
+            held |= 1 << card
+        else:
+            held_wild |= 1 << (card - WILD)
+    blockers = wd4_blockers(color, top, restriction)
+    return held & blockers == 0 and held_wild & wild_wd4_blockers(restriction) == 0
+
+
 @engine_inline
 def collect_playable(hands, hn, p, top, color, bluff, rules, cand):
     """Fill ``cand`` with the hand indices of every playable card; returns how many.
@@ -243,26 +258,17 @@ def collect_playable(hands, hn, p, top, color, bluff, rules, cand):
     if size == 1 and rules[R_NO_ACTION_FINISH] != 0:
         legal &= ~ACTION_MASK
         wilds = 0
-    held = 0  # colored cards held, by bit
-    held_wild = 0  # wilds held, by bit card - WILD
+    wd4 = False  # a Wild Draw Four is held
     n = 0
     for i in range(size):
         card = hands[p, i]
-        wild = card >> 6  # 1 for a wild (ids 64-71), 0 for a colored card (ids 0-63)
-        bit = card & 63
-        held |= (wild ^ 1) << bit
-        held_wild |= wild << bit
         cand[n] = i
-        n += ((legal >> bit) & 1 & (wild ^ 1)) | (wild & wilds)
-    if held_wild & WD4_BIT != 0 and wilds != 0:
+        n += wilds if card >= WILD else (legal >> card) & 1  # ids 64 and up: the wilds
+        wd4 |= card == WILD_DRAW_FOUR
+    if wd4 and wilds != 0:
         restriction = rules[R_WD4_RESTRICTION]
         if not (
-            bluff
-            or restriction == WD4_NONE
-            or (
-                held & wd4_blockers(color, top, restriction) == 0
-                and held_wild & wild_wd4_blockers(restriction) == 0
-            )
+            bluff or restriction == WD4_NONE or _unblocked(hands, hn, p, color, top, restriction)
         ):
             kept = 0  # illegal after all: drop the Wild Draw Fours, keeping the order
             for k in range(n):

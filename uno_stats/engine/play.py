@@ -124,24 +124,28 @@ from uno_stats.engine.strategy_table import S_CATCH_UNO, S_FORGET_UNO
 
 
 @engine_jit
-def _step(st, p):
-    """The seat after ``p`` in the direction of play, knocked out or not."""
-    q = p + st[ST_DIR]
-    if q >= st[ST_PLAYERS]:
-        return q - st[ST_PLAYERS]
-    if q < 0:
-        return q + st[ST_PLAYERS]
+def _pass_out(st, q):
+    """S22: from seat ``q`` on in the direction of play, the first seat still in (``q``
+    itself when it is in)."""
+    players = st[ST_PLAYERS]
+    for _ in range(players):
+        if (st[ST_OUT] >> q) & 1 == 0:
+            return q
+        q = (q + st[ST_DIR]) % players
     return q
 
 
 @engine_jit
 def next_seat(st, p):
     """The seat after ``p`` in the direction of play (a wrap, not a division: every turn),
-    passing by the seats knocked out (S22)."""
-    q = _step(st, p)
+    passing by the seats knocked out (S22: one test while nobody is)."""
+    q = p + st[ST_DIR]
+    if q >= st[ST_PLAYERS]:
+        q -= st[ST_PLAYERS]
+    elif q < 0:
+        q += st[ST_PLAYERS]
     if st[ST_OUT] != 0:
-        while (st[ST_OUT] >> q) & 1 != 0 and q != p:
-            q = _step(st, q)
+        return _pass_out(st, q)
     return q
 
 
@@ -289,15 +293,25 @@ def apply_effect(tab, p, card, seats, rng, ev):
         announce(tab, SEEN_HANDS_MOVED, p, 0)
         st[ST_ZERO_PASSES] += 1
         st[ST_CUR] = nxt
-    elif sym == SKIP_EVERYONE:  # S21: every other seat is skipped, its player plays again
+    elif sym < SKIP_EVERYONE or (card >= WILD and card != WILD_ROULETTE):
+        st[ST_CUR] = nxt  # a number, or a wild without an effect of its own
+    else:  # S21: Skip Everyone, Discard All, Wild Color Roulette (one call, out of line)
+        no_mercy_effect(tab, p, card, seats, rng, ev)
+
+
+@engine_jit
+def no_mercy_effect(tab, p, card, seats, rng, ev):
+    """S21: the effect of a Skip Everyone (every other seat is skipped: its player plays
+    again), a Discard All or a Wild Color Roulette."""
+    st = tab[T_ST]
+    sym = CARD_SYMBOL[card]
+    if sym == SKIP_EVERYONE:
         emit(st, ev, EV_SKIP_ALL, p, 0, 0, 0, 0)
         st[ST_CUR] = p
     elif sym == DISCARD_ALL:
         discard_all(tab, p, card, seats, rng, ev)
-    elif card == WILD_ROULETTE:
-        roulette(tab, p, seats, rng, ev)
     else:
-        st[ST_CUR] = nxt
+        roulette(tab, p, seats, rng, ev)
 
 
 @engine_jit

@@ -31,7 +31,7 @@ from uno_stats.engine.events import (
     TURN_UP_RETURNED,
     emit,
 )
-from uno_stats.engine.jit import engine_jit
+from uno_stats.engine.jit import engine_inline, engine_jit
 from uno_stats.engine.piles import draw_cards
 from uno_stats.engine.play import announce
 from uno_stats.engine.rng import shuffle
@@ -94,7 +94,8 @@ def reset_round(st, hn, max_deficit, out, dealer):
     """Clear the round's state and counters before a deal."""
     st[ST_OUT] = 0
     st[ST_LEFT] = st[ST_PLAYERS]
-    out[:] = 0
+    for s in range(st[ST_PLAYERS]):
+        out[s] = 0
     st[ST_STATUS] = -1
     st[ST_WINNER] = -1
     st[ST_DIR] = 1
@@ -105,11 +106,12 @@ def reset_round(st, hn, max_deficit, out, dealer):
     st[ST_PASSES] = 0
     for i in range(ST_TURNS, ST_CHECKPOINTS + 1):
         st[i] = 0
-    hn[:] = 0
-    max_deficit[:] = 0
+    for s in range(st[ST_PLAYERS] + 1):  # the seats and the scratch row (the rest stay 0)
+        hn[s] = 0
+        max_deficit[s] = 0
 
 
-@engine_jit
+@engine_inline
 def _wild_draw(card):
     """A wild that makes the next player draw: the Wild Draw Four, or a No Mercy Wild Reverse
     Draw Four, Draw Six or Draw Ten (S21), which open a round no more than it does (S4)."""

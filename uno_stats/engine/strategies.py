@@ -103,7 +103,7 @@ def _basic_rank(card, color):
     return 0 if CARD_DRAW[card] >= 4 else 1
 
 
-@engine_jit
+@engine_inline
 def _shed_rank(card, hand, rank):
     """basic: a Discard All that would discard other cards of its color ranks above every
     other card, the one that empties the hand most first (S21); other cards keep ``rank``."""
