@@ -1,4 +1,4 @@
-"""Input limits: aliases, nesting, sizes, games, sweeps, workers (uno_stats.run.limits)."""
+"""Input limits: aliases, nesting, sizes, games, sweeps, workers (uno_stats.limits)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from uno_stats import limits
 from uno_stats.errors import ScenarioError
-from uno_stats.run import limits
-from uno_stats.run.limits import cap_workers, parse_count
-from uno_stats.run.scenario import load_scenario, parse_scenario, with_overrides
+from uno_stats.limits import cap_workers, parse_count
+from uno_stats.scenario.load import load_scenario, parse_scenario, with_overrides
 
 ALIAS_BOMB = """\
 name: bomb
@@ -64,7 +64,7 @@ def test_alias_bomb_under_a_memory_limit(tmp_path: Path) -> None:
         import resource
         resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
         from uno_stats.errors import ScenarioError
-        from uno_stats.run.scenario import load_scenario
+        from uno_stats.scenario.load import load_scenario
         try:
             load_scenario({str(bomb)!r})
         except ScenarioError as exc:

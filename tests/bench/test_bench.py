@@ -7,20 +7,7 @@ import shutil
 import pytest
 from typer.testing import CliRunner
 
-from uno_stats.cli import app
-from uno_stats.errors import UnoStatsError
-from uno_stats.present.bench_report import bench_document, write_bench_report
-from uno_stats.present.document import render_markdown
-from uno_stats.run.bench import (
-    BenchResult,
-    bench_scenario_text,
-    benchmark,
-    load_bench_scenario,
-    median_result,
-    results_table,
-    speed_up,
-)
-from uno_stats.run.bench_suite import (
+from uno_stats.bench.suite import (
     Row,
     Suite,
     build_yardstick,
@@ -34,6 +21,19 @@ from uno_stats.run.bench_suite import (
     run_suite,
     yardstick_loop,
 )
+from uno_stats.bench.throughput import (
+    BenchResult,
+    bench_scenario_text,
+    benchmark,
+    load_bench_scenario,
+    median_result,
+    results_table,
+    speed_up,
+)
+from uno_stats.cli import app
+from uno_stats.errors import UnoStatsError
+from uno_stats.present.bench_report import bench_document, write_bench_report
+from uno_stats.present.document import render_markdown
 
 cli = CliRunner()
 
@@ -188,7 +188,7 @@ def test_median_interval_covers_the_median():
 
 def test_bench_alternates_worker_counts(monkeypatch):
     """Each turn times every worker count once; each count keeps its median timing."""
-    from uno_stats.run import bench
+    from uno_stats.bench import throughput as bench
 
     order: list[int] = []
     seconds = iter([3.0, 2.0, 1.0, 1.5, 2.0, 1.2])
@@ -225,7 +225,7 @@ def test_yardstick_skipped_without_source(tmp_path):
 def test_yardstick_timed_only_when_given(tmp_path, monkeypatch):
     """Without --yardstick PATH no C loop is looked for (a checkout has none); with one it is
     built from that path."""
-    import uno_stats.run.bench_suite as bench_suite
+    import uno_stats.bench.suite as bench_suite
 
     built: list[object] = []
     monkeypatch.setattr(bench_suite, "build_yardstick", lambda *args: built.append(args[2]))
@@ -276,7 +276,7 @@ def test_report_end_to_end_tiny(tmp_path):
 def test_end_to_end_is_the_median_of_paired_ratios(monkeypatch, tmp_path):
     """Each whole run is set against the engine timing made just before it: the row keeps the
     median of those ratios, not the ratio of two medians taken minutes apart."""
-    import uno_stats.run.bench_suite as suite_module
+    import uno_stats.bench.suite as suite_module
 
     engine_s = iter([1.0, 0.5, 2.0, 1.0, 1.0, 0.5])  # a machine that slows down, then recovers
     run_s = iter([1.25, 1.0, 2.2, 1.25, 1.6, 0.8])
@@ -340,7 +340,7 @@ def test_summary_memory_rows_and_the_synthetic_time(tmp_path):
 
 
 def test_search_is_timed_on_a_fiftieth_of_the_games_and_at_least_a_thousand() -> None:
-    from uno_stats.run.bench_suite import _games_for
+    from uno_stats.bench.suite import _games_for
 
     assert _games_for("search", 200_000) == 4_000
     assert _games_for("search", 20_000) == 1_000

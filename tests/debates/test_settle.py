@@ -12,13 +12,13 @@ from typer.testing import CliRunner, Result
 from uno_stats.analysis.compare import compare_runs
 from uno_stats.analysis.metrics import parse_margin
 from uno_stats.cli import app
+from uno_stats.debates.settle import settle
+from uno_stats.debates.settle_folder import recut
 from uno_stats.errors import RunError
-from uno_stats.run.results import open_runs
 from uno_stats.run.runner import run_scenario
-from uno_stats.run.scenario import load_scenario, with_overrides
-from uno_stats.run.settle import settle
-from uno_stats.run.settle_folder import recut
-from uno_stats.run.verify import verified_runs
+from uno_stats.scenario.load import load_scenario, with_overrides
+from uno_stats.store.parts import open_runs
+from uno_stats.store.verify import verified_runs
 
 BASE = """\
 name: {name}

@@ -9,10 +9,10 @@ import pytest
 from uno_stats.engine import EngineConfig
 from uno_stats.engine.cards import MAX_DECK_CARDS
 from uno_stats.errors import ScenarioError
-from uno_stats.run.limits import MAX_PLAYERS
+from uno_stats.limits import MAX_PLAYERS
 from uno_stats.run.plan import config_hash
-from uno_stats.run.scenario import Scenario, parse_scenario, scenario_from_dict
-from uno_stats.run.scenario_deck import deck_label
+from uno_stats.scenario.deck import deck_label
+from uno_stats.scenario.load import Scenario, parse_scenario, scenario_from_dict
 
 
 def parse(text: str) -> Scenario:

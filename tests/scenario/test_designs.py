@@ -1,4 +1,4 @@
-"""Sweep designs (uno_stats.run.designs): the tabulated fractional factorials, their
+"""Sweep designs (uno_stats.scenario.designs): the tabulated fractional factorials, their
 defining relations and alias tables, the full factorial and the Latin hypercube."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-from uno_stats.run.designs import (
+from uno_stats.scenario.designs import (
     LETTERS,
     MONTGOMERY,
     NIST,
@@ -312,9 +312,9 @@ def test_record_rebuilds_the_design() -> None:
 
 
 def test_sweep_manifest_records_the_design(tmp_path) -> None:
-    from uno_stats.run.manifest import SweepManifest, read_manifest, write_manifest
     from uno_stats.run.plan import new_sweep_manifest
-    from uno_stats.run.scenario import parse_scenario
+    from uno_stats.scenario.load import parse_scenario
+    from uno_stats.store.manifest import SweepManifest, read_manifest, write_manifest
 
     axes = "".join(f"  rules.{k}: [false, true]\n" for k in ("jump_in", "seven_zero", "deflect"))
     text = f"name: frac\nsweep:\n{axes}  rules.draw: [one, until-playable]\n"

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from uno_stats.cli import app
 from uno_stats.errors import ScenarioError, ScenarioErrors
-from uno_stats.run.scenario import parse_scenario
+from uno_stats.scenario.load import parse_scenario
 
 BAD = """\
 name: Bad Name

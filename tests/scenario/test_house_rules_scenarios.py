@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from uno_stats.engine import EngineConfig
-from uno_stats.run.scenario import load_scenario, scenario_from_dict
+from uno_stats.scenario.load import load_scenario, scenario_from_dict
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 

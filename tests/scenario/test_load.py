@@ -1,4 +1,4 @@
-"""Scenario loading, validation, presets and sweeps (uno_stats.run.scenario)."""
+"""Scenario loading, validation, presets and sweeps (uno_stats.scenario.load)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from uno_stats.engine.rules import RULES_BY_KEY, preset_rules
 from uno_stats.engine.strategy_table import KNOBS_BY_KEY, default_seat
 from uno_stats.errors import ScenarioError
-from uno_stats.run.scenario import (
+from uno_stats.scenario.load import (
     Scenario,
     load_scenario,
     parse_scenario,
@@ -612,7 +612,7 @@ SEVEN_TOGGLES = textwrap.dedent(
 
 
 def test_fractional_sweep_points_are_the_design_rows_in_order() -> None:
-    from uno_stats.run.designs import fractional_design
+    from uno_stats.scenario.designs import fractional_design
 
     s = parse_scenario(SEVEN_TOGGLES + "design: {type: fractional, resolution: 4}\n")
     points = s.sweep_points()

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from uno_stats.run.scenario import load_scenario
+from uno_stats.scenario.load import load_scenario
 
 SCENARIOS = sorted((Path(__file__).resolve().parents[2] / "scenarios").glob("*.yaml"))
 

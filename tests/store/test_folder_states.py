@@ -21,10 +21,10 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from uno_stats.run.results import part_path
 from uno_stats.run.runner import run_scenario
-from uno_stats.run.scenario import parse_scenario
-from uno_stats.run.verify import check_run, chunk_range, verified_runs
+from uno_stats.scenario.load import parse_scenario
+from uno_stats.store.parts import part_path
+from uno_stats.store.verify import check_run, chunk_range, verified_runs
 
 GAMES = 360
 SCENARIO = parse_scenario(f"name: states\nplayers: 3\ngames: {GAMES}\nseed: 17\n")
@@ -36,7 +36,7 @@ def _data_bytes(path: Path) -> int:
 
     import pyarrow.parquet as pq
 
-    from uno_stats.run.results import PART_DATA_KEY
+    from uno_stats.store.parts import PART_DATA_KEY
 
     try:
         record = (pq.read_metadata(path).metadata or {}).get(PART_DATA_KEY)
@@ -147,7 +147,7 @@ class ResultsFolder(RuleBasedStateMachine):
     def good_parts_hold_the_uninterrupted_rows(self) -> None:
         if not self.started:
             return
-        from uno_stats.run.manifest import read_run_manifest
+        from uno_stats.store.manifest import read_run_manifest
 
         manifest = read_run_manifest(self.folder)
         assert manifest.chunks == self.chunks

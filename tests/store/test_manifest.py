@@ -12,8 +12,8 @@ import pytest
 from helpers import run_manifest
 
 from uno_stats.errors import ResultsError
-from uno_stats.run import manifest as manifest_module
-from uno_stats.run.manifest import (
+from uno_stats.store import manifest as manifest_module
+from uno_stats.store.manifest import (
     MANIFEST,
     Manifest,
     SweepManifest,

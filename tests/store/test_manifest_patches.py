@@ -8,9 +8,9 @@ import pytest
 
 from uno_stats.engine import numba_patches
 from uno_stats.errors import ResultsError
-from uno_stats.run.manifest import Manifest
 from uno_stats.run.plan import engine_hash, new_manifest
-from uno_stats.run.scenario import load_scenario
+from uno_stats.scenario.load import load_scenario
+from uno_stats.store.manifest import Manifest
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -13,8 +13,8 @@ from helpers import run_manifest
 from uno_stats.analysis.seats import deficit_win_table
 from uno_stats.engine.schema import CHECKPOINT_TURNS, COLUMNS, STATUS_NAMES
 from uno_stats.errors import ResultsError
-from uno_stats.run.manifest import write_manifest
-from uno_stats.run.results import (
+from uno_stats.store.manifest import write_manifest
+from uno_stats.store.parts import (
     CHECKPOINTS,
     NOT_REACHED,
     arrow_table,
@@ -218,7 +218,7 @@ def _edited_manifest(tmp_path, edit) -> Path:
     import json
 
     from uno_stats.run.plan import new_manifest
-    from uno_stats.run.scenario import parse_scenario
+    from uno_stats.scenario.load import parse_scenario
 
     manifest = new_manifest(parse_scenario("name: m\nplayers: 4\ngames: 1000\nseed: 7\n"), 250)
     write_manifest(tmp_path, manifest)
@@ -229,7 +229,7 @@ def _edited_manifest(tmp_path, edit) -> Path:
 
 
 def test_an_unedited_manifest_reads_back(tmp_path):
-    from uno_stats.run.manifest import read_run_manifest
+    from uno_stats.store.manifest import read_run_manifest
 
     folder = _edited_manifest(tmp_path, lambda d: None)
     assert read_run_manifest(folder).scenario.players == 4
@@ -255,7 +255,7 @@ def test_an_unedited_manifest_reads_back(tmp_path):
 )
 def test_an_edited_manifest_is_one_line_naming_the_field(tmp_path, edit, named):
     """The issue's case: players 4 -> 5 in manifest.json made summary report 5 players."""
-    from uno_stats.run.manifest import read_run_manifest
+    from uno_stats.store.manifest import read_run_manifest
 
     folder = _edited_manifest(tmp_path, edit)
     with pytest.raises(ResultsError, match=re.escape(named)) as info:
@@ -267,7 +267,7 @@ def test_manifest_key_types_follow_the_dataclasses():
     """The keys a manifest must have, and their JSON types, are the dataclass fields'."""
     from dataclasses import fields
 
-    from uno_stats.run.manifest import Manifest, SweepManifest, json_types
+    from uno_stats.store.manifest import Manifest, SweepManifest, json_types
 
     keys, optional = json_types(Manifest)
     expected = {f.name for f in fields(Manifest)} - {"source", "scenario_data"} | {"scenario"}
@@ -279,7 +279,7 @@ def test_manifest_key_types_follow_the_dataclasses():
 
 
 def test_a_mistyped_manifest_key_is_refused(tmp_path):
-    from uno_stats.run.manifest import read_run_manifest
+    from uno_stats.store.manifest import read_run_manifest
 
     folder = _edited_manifest(tmp_path, lambda d: d.update(rows="many"))
     with pytest.raises(ResultsError, match="manifest key 'rows' must be int"):

@@ -12,11 +12,11 @@ import pytest
 
 from uno_stats.errors import ResultsError
 from uno_stats.run import runner
-from uno_stats.run.manifest import read_run_manifest
-from uno_stats.run.results import PART_DATA_KEY, PART_META_KEY, part_path
 from uno_stats.run.runner import run_scenario
-from uno_stats.run.scenario import parse_scenario
-from uno_stats.run.verify import check_part, check_run, read_part_meta, verified_runs
+from uno_stats.scenario.load import parse_scenario
+from uno_stats.store.manifest import read_run_manifest
+from uno_stats.store.parts import PART_DATA_KEY, PART_META_KEY, part_path
+from uno_stats.store.verify import check_part, check_run, read_part_meta, verified_runs
 
 TINY = "name: tiny\nplayers: 3\ngames: 900\nseed: 5\n"
 CHUNK = 150  # six chunks
@@ -229,7 +229,7 @@ def test_a_part_of_an_earlier_version_is_checked_by_its_data_digest(tmp_path):
 
 def _check_record(path: Path, record: dict) -> None:
     """Verify the part at ``path`` as if its footer held the digest ``record``."""
-    from uno_stats.run.verify import _check_digest
+    from uno_stats.store.verify import _check_digest
 
     footer = type("Footer", (), {"metadata": {PART_DATA_KEY: json.dumps(record).encode()}})
     _check_digest(path, footer())
@@ -250,7 +250,7 @@ def test_a_flipped_footer_bit_is_named_and_the_part_redone(tmp_path, reference):
 
 
 def test_report_and_compare_name_the_corrupt_part_in_their_error(tmp_path):
-    from uno_stats.run.verify import incomplete_error
+    from uno_stats.store.verify import incomplete_error
 
     outcome = run(tmp_path)
     path = part_path(outcome.path, 4)

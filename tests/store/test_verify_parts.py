@@ -16,8 +16,8 @@ import pytest
 from helpers import run_manifest
 
 from uno_stats.engine.schema import COLUMNS, NOT_REACHED
-from uno_stats.run.manifest import Manifest, scenario_hash
-from uno_stats.run.results import (
+from uno_stats.store.manifest import Manifest, scenario_hash
+from uno_stats.store.parts import (
     PART_DATA_KEY,
     PART_META_KEY,
     PartMeta,
@@ -25,8 +25,8 @@ from uno_stats.run.results import (
     part_path,
     write_part,
 )
-from uno_stats.run.verify import (
-    RunCheck,
+from uno_stats.store.run_check import RunCheck
+from uno_stats.store.verify import (
     check_part,
     check_run,
     chunk_range,
@@ -224,7 +224,7 @@ def test_run_check_progress_and_completeness() -> None:
 
 
 def folder_with(tmp_path: Path, m: Manifest, chunks: list[int]) -> Path:
-    from uno_stats.run.manifest import write_manifest
+    from uno_stats.store.manifest import write_manifest
 
     tmp_path.mkdir(parents=True, exist_ok=True)
     write_manifest(tmp_path, m)
@@ -234,7 +234,7 @@ def folder_with(tmp_path: Path, m: Manifest, chunks: list[int]) -> Path:
 
 
 def test_verified_runs_count_what_the_disk_holds(tmp_path: Path, manifest: Manifest) -> None:
-    from uno_stats.run.verify import incomplete_error, run_notes, verified_runs
+    from uno_stats.store.verify import incomplete_error, run_notes, verified_runs
 
     folder = folder_with(tmp_path, replace(manifest, rows=999, complete=True), [0, 2])
     (run,) = verified_runs(folder)
@@ -267,7 +267,7 @@ def test_verified_runs_refuse_folders_without_good_parts(
     tmp_path: Path, manifest: Manifest
 ) -> None:
     from uno_stats.errors import ResultsError
-    from uno_stats.run.verify import verified_runs
+    from uno_stats.store.verify import verified_runs
 
     folder = folder_with(tmp_path / "bad", manifest, [0, 1])
     for chunk in (0, 1):
@@ -290,7 +290,7 @@ def test_verified_runs_refuse_folders_without_good_parts(
 
 def test_verified_runs_of_files_and_missing_folders(tmp_path: Path) -> None:
     from uno_stats.errors import ResultsError
-    from uno_stats.run.verify import verified_runs
+    from uno_stats.store.verify import verified_runs
 
     for name, hint in (
         ("s.yaml", "; run it first (uno-stats run FILE) and give OUT/<name>"),
@@ -308,8 +308,8 @@ def test_verified_runs_of_files_and_missing_folders(tmp_path: Path) -> None:
 
 
 def test_verified_runs_of_a_sweep_folder(tmp_path: Path, manifest: Manifest) -> None:
-    from uno_stats.run.manifest import SweepManifest, write_manifest
-    from uno_stats.run.verify import verified_runs
+    from uno_stats.store.manifest import SweepManifest, write_manifest
+    from uno_stats.store.verify import verified_runs
 
     labels = ["players=2", "players=3"]
     write_manifest(
@@ -324,7 +324,7 @@ def test_verified_runs_of_a_sweep_folder(tmp_path: Path, manifest: Manifest) -> 
 
 
 def test_first_line_of_an_error() -> None:
-    from uno_stats.run.verify import _first_line
+    from uno_stats.store.verify import _first_line
 
     assert _first_line(ValueError("  one\ntwo  ")) == "one"
     assert _first_line(ValueError("x" * 300 + "\nmore")) == "x" * 200
@@ -346,7 +346,7 @@ def test_unreadable_parts_say_what_the_reader_said(tmp_path: Path, manifest: Man
 
 
 def test_game_bounds_span_every_row_group(tmp_path: Path) -> None:
-    from uno_stats.run.verify import _game_bounds
+    from uno_stats.store.verify import _game_bounds
 
     path = tmp_path / "p.parquet"
     table = arrow_table(columns(100, 100), PLAYERS)
@@ -367,7 +367,7 @@ def test_game_bounds_span_every_row_group(tmp_path: Path) -> None:
 def test_a_bad_part_does_not_stop_the_check_of_the_next(
     tmp_path: Path, manifest: Manifest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from uno_stats.run import verify
+    from uno_stats.store import verify
 
     for chunk in range(3):
         write(tmp_path, manifest, chunk)
@@ -393,7 +393,7 @@ def test_a_bad_part_does_not_stop_the_check_of_the_next(
 
 
 def test_verified_runs_check_digests_unless_told_not_to(tmp_path: Path, manifest: Manifest) -> None:
-    from uno_stats.run.verify import verified_runs
+    from uno_stats.store.verify import verified_runs
 
     folder = folder_with(tmp_path, manifest, [0, 1])
     path = part_path(folder, 0)
@@ -407,9 +407,9 @@ def test_verified_runs_check_digests_unless_told_not_to(tmp_path: Path, manifest
 
 
 def test_run_notes_of_unverified_and_locked_runs(tmp_path: Path, manifest: Manifest) -> None:
-    from uno_stats.run.lock import folder_lock
-    from uno_stats.run.results import Run
-    from uno_stats.run.verify import run_notes, verified_runs
+    from uno_stats.store.lock import folder_lock
+    from uno_stats.store.parts import Run
+    from uno_stats.store.verify import run_notes, verified_runs
 
     assert run_notes([Run(tmp_path, replace(manifest, complete=True))]) == []
     folder = folder_with(tmp_path, manifest, [0])
@@ -518,7 +518,7 @@ def test_a_part_record_is_read_within_its_limits(tmp_path: Path) -> None:
 
 
 def test_game_bounds_of_a_part_without_row_groups(tmp_path: Path) -> None:
-    from uno_stats.run.verify import _game_bounds
+    from uno_stats.store.verify import _game_bounds
 
     path = tmp_path / "p.parquet"
     pq.ParquetWriter(path, arrow_table(columns(0, 1), PLAYERS).schema).close()
@@ -543,8 +543,8 @@ def test_a_folder_or_a_fifo_under_a_part_name_is_never_opened(
 
 
 def test_an_incomplete_run_names_its_first_bad_part(tmp_path: Path, manifest: Manifest) -> None:
-    from uno_stats.run.results import Run
-    from uno_stats.run.verify import incomplete_error, verified_runs
+    from uno_stats.store.parts import Run
+    from uno_stats.store.verify import incomplete_error, verified_runs
 
     folder = folder_with(tmp_path, manifest, [0, 1])
     part_path(folder, 1).write_bytes(b"")

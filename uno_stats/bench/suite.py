@@ -26,14 +26,14 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from uno_stats.errors import UnoStatsError
-from uno_stats.run.bench import (
+from uno_stats.bench.throughput import (
     DEFAULT_PRESET,
     DEFAULT_STRATEGY,
     BenchResult,
     benchmark,
     load_bench_scenario,
 )
+from uno_stats.errors import UnoStatsError
 
 PROJECT = Path(__file__).resolve().parents[2]
 """The project folder (the one holding ``uno_stats/``)."""
@@ -172,7 +172,7 @@ def _table_file(folder: Path) -> tuple[Path, str]:
     shipped = PROJECT / "scenarios" / "mattel-2022-4p.yaml"
     if shipped.exists():
         return shipped, "scenarios/mattel-2022-4p.yaml"
-    from uno_stats.run.bench import DEFAULT_SCENARIO
+    from uno_stats.bench.throughput import DEFAULT_SCENARIO
 
     path = folder / "bench.yaml"
     path.write_text(DEFAULT_SCENARIO)
@@ -195,7 +195,7 @@ def measure_throughput(
     """Rounds/s on one worker for each preset (``random`` players) and each strategy, the
     median of ``repeat`` timings; with ``c_loop`` (:func:`build_yardstick`) each timing comes
     right after one of the C loop, and the row notes the median of those paired ratios."""
-    from uno_stats.run.bench import median_result
+    from uno_stats.bench.throughput import median_result
 
     cases = [(p, DEFAULT_STRATEGY) for p in presets]
     cases += [(DEFAULT_PRESET, s) for s in strategies if s != DEFAULT_STRATEGY]
@@ -251,7 +251,7 @@ def measure_end_to_end(suite: Suite, folder: Path) -> None:
     ratios kept. A shared machine's speed drifts within minutes (docs/PERFORMANCE.md), so a
     run set against an engine figure measured minutes before would measure the drift as much
     as the run."""
-    from uno_stats.run.scenario import load_scenario
+    from uno_stats.scenario.load import load_scenario
 
     path, name = _table_file(folder)
     table = load_scenario(path)
@@ -373,8 +373,8 @@ _SUMMARY_TIME = (
     "import sys, time\n"
     "from pathlib import Path\n"
     "from uno_stats.present.report import summary_text\n"
-    "from uno_stats.run.manifest import read_run_manifest\n"
-    "from uno_stats.run.results import Run\n"
+    "from uno_stats.store.manifest import read_run_manifest\n"
+    "from uno_stats.store.parts import Run\n"
     "folder = Path(sys.argv[1])\n"
     "started = time.perf_counter()\n"
     "summary_text([Run(folder, read_run_manifest(folder))], 'json')\n"
@@ -588,11 +588,11 @@ def measure_costs(suite: Suite, folder: Path) -> None:
     """CPU microseconds per round to play a chunk and to write its Parquet part, in this
     process, and what they allow end to end: writing overlaps play on a second core with
     one worker, but takes its share of the cores when every core plays."""
+    from uno_stats.bench.throughput import warm_up_engine
     from uno_stats.engine import EngineConfig
-    from uno_stats.run.bench import warm_up_engine
-    from uno_stats.run.results import PartMeta, write_part
     from uno_stats.run.runner import run_chunk
-    from uno_stats.run.scenario import with_overrides
+    from uno_stats.scenario.load import with_overrides
+    from uno_stats.store.parts import PartMeta, write_part
 
     size = max(100, min(50_000, suite.games // 4))
     config = EngineConfig.from_scenario(with_overrides(load_bench_scenario(None), games=size))
@@ -609,7 +609,7 @@ def measure_costs(suite: Suite, folder: Path) -> None:
     shutil.rmtree(folder / "costs", ignore_errors=True)
     play_us, write_us = _median(play), _median(write)
     shown = f"median of {COST_CHUNKS} chunks of {size:,} rounds, CPU time of one thread"
-    where = "uno_stats.run.bench_suite.measure_costs"
+    where = "uno_stats.bench.suite.measure_costs"
     suite.costs += [
         Row("play a round (engine, result columns)", play_us, "us CPU", where, shown),
         Row("write a round (Arrow, Parquet zstd, digest)", write_us, "us CPU", where, shown),

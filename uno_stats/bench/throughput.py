@@ -25,7 +25,7 @@ from uno_stats.run import runner
 from uno_stats.run.backends import SLOTS_PER_WORKER, Backend, execute, make_backend
 
 if TYPE_CHECKING:
-    from uno_stats.run.scenario import Scenario
+    from uno_stats.scenario.load import Scenario
 
 DEFAULT_PRESET = "mattel-2022"
 DEFAULT_STRATEGY = "random"
@@ -89,7 +89,7 @@ def load_bench_scenario(
     """The scenario at ``path``, or the built-in four-player table (Mattel 2022 and ``random``
     unless ``preset`` or ``strategy`` says otherwise)."""
     from uno_stats.errors import UnoStatsError
-    from uno_stats.run.scenario import load_scenario, parse_scenario
+    from uno_stats.scenario.load import load_scenario, parse_scenario
 
     if path is not None:
         if preset or strategy:
@@ -165,7 +165,7 @@ def benchmark(
     own workers, instead of local processes.
     """
     from uno_stats import engine
-    from uno_stats.run.scenario import with_overrides
+    from uno_stats.scenario.load import with_overrides
 
     sized = with_overrides(scenario, games=games)
     config = engine.EngineConfig.from_scenario(sized)

@@ -23,7 +23,7 @@ def cli_reference() -> str:
     lines = [
         "# uno-stats command reference",
         "",
-        "Generated from the CLI by `python -m uno_stats.present.cli_reference > docs/CLI.md`;",
+        "Generated from the CLI by `python -m uno_stats.cli.reference > docs/CLI.md`;",
         "a test keeps it current. `uno-stats COMMAND --help` prints the same.",
         "",
     ]

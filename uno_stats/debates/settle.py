@@ -13,8 +13,8 @@ run, combined into a conservative interval of the difference). The loop stops as
 decides (``different`` / ``same``) or at ``max_games`` (``undecided``).
 
 A settle is complete by its own rule: when it stops early both runs are sealed to the games
-played (:func:`uno_stats.run.settle_folder.recut`), so each folder is a complete run of
-exactly those games, and :mod:`uno_stats.run.settle_record` writes beside them how it
+played (:func:`uno_stats.debates.settle_folder.recut`), so each folder is a complete run of
+exactly those games, and :mod:`uno_stats.debates.settle_record` writes beside them how it
 stopped, with the confidence sequence, for ``summary``, ``compare`` and ``report``. A
 later settle of the same scenarios with another ``max_games`` or ``batch`` re-cuts the
 folders to its own plan and reuses every game on disk.
@@ -37,14 +37,14 @@ from uno_stats.analysis.quantiles import mid_quantile
 from uno_stats.analysis.ratios import RATIO_KINDS, RatioMoments, fair_share, game_counts
 from uno_stats.analysis.sequential import ALPHA, cs_radius, decide, rho_squared
 from uno_stats.analysis.sequential_quantiles import RunningCounts, difference_bounds
+from uno_stats.debates.settle_folder import recut
+from uno_stats.debates.settle_record import SettleRecord, write_record
 from uno_stats.errors import RunError
 from uno_stats.run.interrupts import deferred_stops
-from uno_stats.run.results import Run, part_path
 from uno_stats.run.runner import run_scenario
-from uno_stats.run.scenario import Scenario, with_overrides
-from uno_stats.run.settle_folder import recut
-from uno_stats.run.settle_record import SettleRecord, write_record
-from uno_stats.run.verify import verified_runs
+from uno_stats.scenario.load import Scenario, with_overrides
+from uno_stats.store.parts import Run, part_path
+from uno_stats.store.verify import verified_runs
 
 SETTLE_METRICS = (
     "mean_COL (e.g. mean_turns, mean_cards_drawn), median_COL, pNN_COL (e.g. p90_turns), "

@@ -22,12 +22,12 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from uno_stats.run.lock import folder_lock
-from uno_stats.run.manifest import MANIFEST, Manifest, read_manifest, write_manifest
 from uno_stats.run.plan import config_hash, new_manifest
-from uno_stats.run.results import PARTS_DIR, PartMeta, write_table_part
-from uno_stats.run.scenario import Scenario, with_overrides
-from uno_stats.run.verify import check_run
+from uno_stats.scenario.load import Scenario, with_overrides
+from uno_stats.store.lock import folder_lock
+from uno_stats.store.manifest import MANIFEST, Manifest, read_manifest, write_manifest
+from uno_stats.store.parts import PARTS_DIR, PartMeta, write_table_part
+from uno_stats.store.verify import check_run
 
 STAGING = ".parts-recut.tmp"
 """The hidden staging folder of a re-cut (a hidden ``.tmp`` entry counts as the run's own)."""

@@ -1,7 +1,7 @@
 """What ``settle`` decided, recorded beside its two runs (``settle.json`` in each folder).
 
 A settle that stops is complete by its own rule: its runs are sealed to the games it
-played (:mod:`uno_stats.run.settle_folder`), and this record says how it stopped, with the
+played (:mod:`uno_stats.debates.settle_folder`), and this record says how it stopped, with the
 confidence sequence and the verdict line it printed, so that ``summary``, ``compare`` and
 ``report`` show the settled answer first. A record holds both runs' identities (run id and
 configuration hash); it is shown only while both folders still hold exactly those runs (a
@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from uno_stats.run.manifest import MANIFEST, Manifest, read_manifest, write_json
+from uno_stats.store.manifest import MANIFEST, Manifest, read_manifest, write_json
 
 SETTLE_FILE = "settle.json"
 

@@ -10,7 +10,7 @@ does not.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from uno_stats.engine.cards import (
     CLASSIC_COUNTS,
@@ -24,9 +24,7 @@ from uno_stats.engine.cards import (
     deck_cards,
 )
 from uno_stats.engine.rules import deck_size
-
-if TYPE_CHECKING:
-    from uno_stats.run.scenario_fields import ErrorContext
+from uno_stats.scenario.checks import ErrorContext, check_keys, int_check, mapping
 
 DECK_KEYS = ("decks", "counts")
 NUMBERS = "numbers"
@@ -64,8 +62,6 @@ def _allowed(kind: str) -> str:
 
 
 def _counts(raw: Any, ctx: ErrorContext) -> dict[str, int]:
-    from uno_stats.run.scenario_fields import check_keys, mapping
-
     raw = mapping(raw, "deck.counts", ctx, "{wild_draw_four: 8}")
     hints = {
         name: f"not a card kind of deck.counts: set it with the rule key rules.{key}"
@@ -99,8 +95,6 @@ def _counts(raw: Any, ctx: ErrorContext) -> dict[str, int]:
 
 def check_deck(data: dict, ctx: ErrorContext) -> dict[str, Any] | None:
     """The resolved ``deck`` section of ``data``: None for the classic deck (S19)."""
-    from uno_stats.run.scenario_fields import check_keys, int_check, mapping
-
     if "deck" not in data:
         return None
     raw = mapping(data["deck"], "deck", ctx, "{decks: 2}")

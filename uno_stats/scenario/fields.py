@@ -5,25 +5,21 @@ Every section has its check here: the top-level keys, ``rules`` (a preset and it
 ``sweep`` (each axis's values checked as if written in the file) and ``tournament``, and the
 checks across keys (the deal fits the deck, partners has 4 players, a match scores). Every
 problem raises :class:`ScenarioError` through an :class:`ErrorContext`, which knows the file
-and the 1-based line of each dotted key and value. :mod:`uno_stats.run.scenario` builds the
-:class:`~uno_stats.run.scenario.Scenario` and its sweep points from these checks.
+and the 1-based line of each dotted key and value. :mod:`uno_stats.scenario.load` builds the
+:class:`~uno_stats.scenario.load.Scenario` and its sweep points from these checks.
 """
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, NoReturn, TypeVar
+from typing import Any
 
 from uno_stats.engine.cards import MAX_DECKS
 from uno_stats.engine.rules import PRESET_NAMES, RULES_BY_KEY, RuleSpec, resolve_rules
 from uno_stats.engine.strategy_table import KNOBS_BY_KEY, STRATEGIES_BY_NAME, KnobSpec, default_seat
-from uno_stats.errors import ScenarioError, ScenarioErrors
-from uno_stats.run.limits import (
+from uno_stats.limits import (
     MAX_AXIS_VALUES,
     MAX_DESCRIPTION,
     MAX_GAMES,
@@ -32,6 +28,17 @@ from uno_stats.run.limits import (
     MAX_SEED,
     MAX_SWEEP_POINTS,
 )
+from uno_stats.scenario.checks import (
+    Check,
+    ErrorContext,
+    Invalid,
+    check_keys,
+    did_you_mean,
+    int_check,
+    mapping,
+    show_value,
+)
+from uno_stats.scenario.deck import check_deck, check_deck_table
 
 _SECTIONS = ("rules", "deck", "strategies", "match", "sweep", "design", "tournament")
 TOP_KEYS = ("name", "description", "players", "games", "seed", *_SECTIONS)
@@ -56,99 +63,15 @@ for _knob in ("strategy", *KNOBS_BY_KEY):
     _TOP_HINTS[_knob] = f"not a top-level key: write it in a strategies entry ({_knob})"
 
 
-_Check = Callable[[Any], Any]
-_T = TypeVar("_T")
 _INVALID = object()  # a value that failed its check (the error is kept in the context)
-
-
-class _Invalid(Exception):
-    """A value check failed; the message says what is allowed."""
-
-
-@dataclass
-class ErrorContext:
-    """Where errors point: the source name and the line of each dotted key and value; and
-    the errors :meth:`attempt` set aside, so that one file's every problem is reported."""
-
-    source: str
-    keys: dict[str, int] = field(default_factory=dict)
-    values: dict[str, int] = field(default_factory=dict)
-    errors: list[ScenarioError] = field(default_factory=list)
-
-    def attempt(self, check: Callable[[], _T], fallback: _T) -> _T:
-        """``check()``; if it raises a :class:`ScenarioError`, the error is kept for
-        :meth:`raise_errors` and ``fallback`` returned, so that other keys are checked too."""
-        try:
-            return check()
-        except ScenarioErrors as exc:
-            self.errors.extend(exc.errors)
-        except ScenarioError as exc:
-            self.errors.append(exc)
-        return fallback
-
-    def raise_errors(self) -> None:
-        """Raise the errors kept so far: the error itself if one, else :class:`ScenarioErrors`."""
-        errors, self.errors = self.errors, []
-        if len(errors) == 1:
-            raise errors[0]
-        if errors:
-            raise ScenarioErrors(errors)
-
-    def fail(self, key: str | None, message: str, line: int | None = None) -> NoReturn:
-        """Raise the :class:`ScenarioError` at ``key`` (its key line unless ``line``)."""
-        if line is None and key is not None:
-            line = self.keys.get(key)
-        key = key.replace("\n", "\\n") if key else key
-        raise ScenarioError(message.replace("\n", " "), file=self.source, line=line, key=key)
-
-    def bad_value(self, key: str, value: Any, allowed: str, line: int | None = None) -> NoReturn:
-        """Raise "``value`` is not allowed: ``allowed``" at ``key``'s value line."""
-        line = line if line is not None else self.values.get(key)
-        self.fail(key, f"{show_value(value)} is not allowed: {allowed}", line)
-
-    def checked(self, key: str, check: _Check, value: Any, line: int | None = None) -> Any:
-        """``check(value)``, or an error at ``key`` (value line unless ``line``) saying why."""
-        try:
-            return check(value)
-        except _Invalid as exc:
-            self.fail(key, str(exc), line if line is not None else self.values.get(key))
-
-
-def show_value(value: Any) -> str:
-    """``value`` as a scenario file spells it: true, false, null, 'text' or the number."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "null"
-    return repr(value) if isinstance(value, str) else str(value)
-
-
-def _did_you_mean(word: Any, choices: list[str]) -> str:
-    close = difflib.get_close_matches(str(word), choices, n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
-def int_check(low: int, high: int | None) -> Callable[[Any], int]:
-    """A check for an integer from ``low`` to ``high`` (no upper bound when None)."""
-    allowed = f"an integer from {low} to {high}" if high is not None else ""
-    allowed = allowed or f"an integer of at least {low}"
-
-    def check(value: Any) -> int:
-        if type(value) is not int:
-            raise _Invalid(f"{show_value(value)} is not allowed: {allowed}")
-        if value < low or (high is not None and value > high):
-            raise _Invalid(f"{value} is out of range: {allowed}")
-        return value
-
-    return check
 
 
 def _choice(value: Any, choices: tuple[Any, ...], allowed: str) -> Any:
     """``value`` if it equals a choice of the same type (so 1.0 and true are not 1)."""
     if any(type(value) is type(c) and value == c for c in choices):
         return value
-    hint = _did_you_mean(value, [str(c) for c in choices]) if isinstance(value, str) else ""
-    raise _Invalid(f"{show_value(value)} is not allowed: {allowed}{hint}")
+    hint = did_you_mean(value, [str(c) for c in choices]) if isinstance(value, str) else ""
+    raise Invalid(f"{show_value(value)} is not allowed: {allowed}{hint}")
 
 
 def _rule_value(spec: RuleSpec, value: Any) -> Any:
@@ -162,9 +85,9 @@ def _knob_value(knob: KnobSpec, value: Any) -> Any:
     if knob.kind == "enum":
         return _choice(value, knob.choices, knob.allowed())
     if type(value) not in (int, float):
-        raise _Invalid(f"{show_value(value)} is not allowed: {knob.allowed()}")
+        raise Invalid(f"{show_value(value)} is not allowed: {knob.allowed()}")
     if not 0 <= value <= 1:  # also rejects nan
-        raise _Invalid(f"{value} is out of range: {knob.allowed()}")
+        raise Invalid(f"{value} is out of range: {knob.allowed()}")
     return float(value)
 
 
@@ -173,7 +96,7 @@ _strategy_name = partial(_choice, choices=_STRATEGY_NAMES, allowed=", ".join(_ST
 _preset = partial(_choice, choices=PRESET_NAMES, allowed=", ".join(PRESET_NAMES))
 
 
-def _axis_check(axis: str) -> _Check | None:
+def _axis_check(axis: str) -> Check | None:
     """The check a sweep axis's values get, as if written in the file; None if unknown."""
     section, _, key = axis.partition(".")
     if axis == "players":
@@ -189,24 +112,6 @@ def _axis_check(axis: str) -> _Check | None:
     if section == "strategies" and key in KNOBS_BY_KEY:
         return partial(_knob_value, KNOBS_BY_KEY[key])
     return None
-
-
-def mapping(value: Any, key: str, ctx: ErrorContext, example: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        ctx.bad_value(key, value, f"a mapping such as {example}")
-    return value
-
-
-def check_keys(
-    mapping: dict, allowed: list[str], prefix: str, ctx: ErrorContext, hints: dict
-) -> None:
-    for key in mapping:
-        if key in allowed:
-            continue
-        suggestion = _did_you_mean(key, allowed)
-        message = f"unknown key{suggestion}" if suggestion else ""
-        message = message or f"unknown key: allowed keys are {', '.join(allowed)}"
-        ctx.attempt(partial(ctx.fail, f"{prefix}{key}", hints.get(key, message)), None)
 
 
 def _name(data: dict, ctx: ErrorContext) -> str:
@@ -330,7 +235,7 @@ def check_design(data: dict, ctx: ErrorContext) -> dict[str, Any] | None:
     if "type" not in raw:
         ctx.fail("design", f"missing type: {_DESIGN_ALLOWED}")
     if kind not in _DESIGN_KEYS:
-        hint = _did_you_mean(kind, list(_DESIGN_KEYS)) if isinstance(kind, str) else ""
+        hint = did_you_mean(kind, list(_DESIGN_KEYS)) if isinstance(kind, str) else ""
         ctx.bad_value("design.type", kind, f"full, fractional or random{hint}")
     check_keys(raw, _DESIGN_KEYS[kind], "design.", ctx, {})
     ctx.raise_errors()
@@ -361,7 +266,7 @@ def _sweep_axis(axis: str, values: Any, ctx: ErrorContext) -> list:
     check = _axis_check(axis)
     if check is None:
         allowed = "players, deck.decks, rules.<rule key>, strategies.<knob> or strategies.strategy"
-        ctx.fail(key, f"unknown sweep axis{_did_you_mean(axis, list(SWEEP_AXES))}: {allowed}")
+        ctx.fail(key, f"unknown sweep axis{did_you_mean(axis, list(SWEEP_AXES))}: {allowed}")
     if not isinstance(values, list) or not values:
         ctx.bad_value(key, values, "a non-empty list of values, such as [false, true]")
     if len(values) > MAX_AXIS_VALUES:
@@ -387,8 +292,6 @@ def check_fields(
     data: Any, ctx: ErrorContext, top_line: int | None, sweeps_players: bool
 ) -> dict[str, Any]:
     """Every field of a Scenario but sweep and source, each value checked on its own."""
-    from uno_stats.run.scenario_deck import check_deck  # it uses this module's checks
-
     if not isinstance(data, dict):
         message = f"the top level must be a mapping (name: ..., players: ...), not {_kind(data)}"
         ctx.fail(None, message, top_line)
@@ -435,8 +338,6 @@ def _description(data: dict, ctx: ErrorContext) -> str:
 def check_table(fields: dict[str, Any], data: dict, ctx: ErrorContext) -> None:
     """Checks across keys: the deck suits the rules and the deal fits it (S19), partners has
     4 players, match has scoring."""
-    from uno_stats.run.scenario_deck import check_deck_table
-
     rules, players = fields["rules"], fields["players"]
     deck = check_deck_table(rules, fields["deck"], ctx)
     dealt = players * rules["hand_size"]

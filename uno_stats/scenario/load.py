@@ -2,11 +2,11 @@
 
 Every problem raises :class:`ScenarioError` naming the file, the 1-based line, the dotted key
 and what is allowed. A loaded :class:`Scenario` is fully valid, sweep points included: each
-key is checked by :mod:`uno_stats.run.scenario_fields`, and each sweep point or tournament
-rotation (:mod:`uno_stats.run.seatings`) is checked again as a whole scenario here.
+key is checked by :mod:`uno_stats.scenario.fields`, and each sweep point or tournament
+rotation (:mod:`uno_stats.scenario.seatings`) is checked again as a whole scenario here.
 
-YAML is read by :mod:`uno_stats.run.scenario_yaml` (YAML 1.2 booleans and exponents, no
-anchors or aliases, bounded size and nesting); the limits are in :mod:`uno_stats.run.limits`.
+YAML is read by :mod:`uno_stats.scenario.reader` (YAML 1.2 booleans and exponents, no
+anchors or aliases, bounded size and nesting); the limits are in :mod:`uno_stats.limits`.
 """
 
 from __future__ import annotations
@@ -22,22 +22,20 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import yaml
 
 from uno_stats.errors import ScenarioError
-from uno_stats.run.limits import MAX_FILE_BYTES, MAX_GAMES, MAX_SEED
-from uno_stats.run.scenario_fields import (
-    ErrorContext,
+from uno_stats.limits import MAX_FILE_BYTES, MAX_GAMES, MAX_SEED
+from uno_stats.scenario.checks import ErrorContext, int_check, show_value
+from uno_stats.scenario.fields import (
     check_design,
     check_fields,
     check_sweep,
     check_table,
     check_tournament,
-    int_check,
-    show_value,
 )
-from uno_stats.run.scenario_yaml import MAP_TAG, SEQ_TAG, LimitError, Loader, read_text
-from uno_stats.run.seatings import balanced_seatings, random_seating_tables
+from uno_stats.scenario.reader import MAP_TAG, SEQ_TAG, LimitError, Loader, read_text
+from uno_stats.scenario.seatings import balanced_seatings, random_seating_tables
 
 if TYPE_CHECKING:
-    from uno_stats.run.designs import Design
+    from uno_stats.scenario.designs import Design
 
 
 @dataclass(frozen=True)
@@ -48,7 +46,7 @@ class Scenario:
     :meth:`sweep_points` is a whole scenario, checked as such (the template alone may rely on
     the sweep, e.g. a ``match`` under ``draw-until-playable`` with a ``rules.scoring`` axis).
     A ``tournament`` expands the same way into one point per balanced seating, or with
-    ``seating: random`` one point per table of strategies (:mod:`uno_stats.run.seatings`).
+    ``seating: random`` one point per table of strategies (:mod:`uno_stats.scenario.seatings`).
     """
 
     name: str
@@ -110,9 +108,9 @@ class Scenario:
         return list(self._points)
 
     def sweep_design(self) -> Design | None:
-        """The sweep's design (:mod:`uno_stats.run.designs`; it needs numpy); None without a
+        """The sweep's design (:mod:`uno_stats.scenario.designs`; it needs numpy); None without a
         sweep. A random design's rows are its points' level indices."""
-        from uno_stats.run import designs
+        from uno_stats.scenario import designs
 
         if self.sweep is None:
             return None
@@ -226,7 +224,7 @@ def _rotation_points(
     """Seating r puts ``names[balanced_seatings(...)[r][s]]`` at seat s; knobs are shared.
 
     With ``rules.seating: random`` the points are the tables of
-    :func:`uno_stats.run.seatings.random_seating_tables`, each seated at random per game.
+    :func:`uno_stats.scenario.seatings.random_seating_tables`, each seated at random per game.
     """
     template = {k: v for k, v in data.items() if k != "tournament"}
     entry = (data.get("strategies") or [{}])[0]
@@ -294,7 +292,7 @@ def _assignments(
     if spec is None:
         combos = itertools.product(*axes.values())
         return [dict(zip(axes, combo, strict=True)) for combo in combos]
-    from uno_stats.run import designs
+    from uno_stats.scenario import designs
 
     sizes = [len(values) for values in axes.values()]
     try:

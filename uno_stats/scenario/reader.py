@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 
 from uno_stats.errors import ScenarioError
-from uno_stats.run.limits import MAX_DEPTH, MAX_FILE_BYTES, NotRegularFile, TooLarge, read_bounded
+from uno_stats.limits import MAX_DEPTH, MAX_FILE_BYTES, NotRegularFile, TooLarge, read_bounded
 
 
 class LimitError(Exception):
@@ -67,7 +67,7 @@ def read_text(path: str | Path) -> str:
     """The text of the scenario file at ``path``; :class:`ScenarioError` when it cannot be read.
 
     Only a regular file is read: a FIFO, a device or a folder is refused without waiting
-    for it (see :func:`~uno_stats.run.limits.read_bounded`). Files above ``MAX_FILE_BYTES``
+    for it (see :func:`~uno_stats.limits.read_bounded`). Files above ``MAX_FILE_BYTES``
     are refused without reading the rest.
     """
     source = str(path)

@@ -11,9 +11,9 @@ import shutil
 from pathlib import Path
 
 from uno_stats.errors import RunError
-from uno_stats.run.lock import LOCK_FILE
-from uno_stats.run.manifest import MANIFEST
-from uno_stats.run.results import PARTS_DIR
+from uno_stats.store.lock import LOCK_FILE
+from uno_stats.store.manifest import MANIFEST
+from uno_stats.store.parts import PARTS_DIR
 
 _OURS = {LOCK_FILE, MANIFEST, PARTS_DIR, f"{MANIFEST}.tmp"}
 """Entries a results folder may hold beside sweep point folders (and hidden temp files)."""

@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from uno_stats.errors import RunError
-from uno_stats.run.limits import load_json, read_bounded
+from uno_stats.limits import load_json, read_bounded
 
 LOCK_FILE = ".lock"
 

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from uno_stats.errors import ResultsError, ScenarioError, shortened
-from uno_stats.run.limits import MAX_JSON_BYTES, load_json, read_bounded
-from uno_stats.run.scenario import Scenario, scenario_from_dict
+from uno_stats.limits import MAX_JSON_BYTES, load_json, read_bounded
+from uno_stats.scenario.load import Scenario, scenario_from_dict
 
 MANIFEST = "manifest.json"
 
@@ -239,7 +239,7 @@ class SweepManifest:
     """A sweep (or tournament) folder: the axes, the point folders, and overall progress.
 
     A tournament's axis is ``rotation`` and ``tournament`` lists its strategies. ``design``
-    is a sweep's :meth:`uno_stats.run.designs.Design.record` (kind, resolution, generators,
+    is a sweep's :meth:`uno_stats.scenario.designs.Design.record` (kind, resolution, generators,
     points; None for a tournament, or a folder written before designs: the full factorial).
     """
 

@@ -38,15 +38,15 @@ from uno_stats.engine.schema import (
     Column,
 )
 from uno_stats.errors import ResultsError
-from uno_stats.run.manifest import Manifest, SweepManifest, read_manifest, read_run_manifest
+from uno_stats.store.manifest import Manifest, SweepManifest, read_manifest, read_run_manifest
 
 if TYPE_CHECKING:
     import numpy as np
     import polars as pl
     import pyarrow as pa
 
-    from uno_stats.run.scenario import Scenario
-    from uno_stats.run.verify import RunCheck
+    from uno_stats.scenario.load import Scenario
+    from uno_stats.store.run_check import RunCheck
 
 PARTS_DIR = "parts"
 VALID_SUFFIX = "__valid"
@@ -102,7 +102,7 @@ class PartMeta:
 @dataclass(frozen=True)
 class Run:
     """One finished (or partly finished) run: its folder, its manifest and, once verified,
-    what :func:`uno_stats.run.verify.check_run` found on disk (only good parts are read)."""
+    what :func:`uno_stats.store.verify.check_run` found on disk (only good parts are read)."""
 
     path: Path
     manifest: Manifest

@@ -10,15 +10,15 @@ data is the one recorded when it was written. The runner redoes the chunks whose
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from uno_stats.errors import ResultsError
-from uno_stats.run.limits import file_kind, load_json
-from uno_stats.run.lock import is_locked
-from uno_stats.run.manifest import Manifest, SweepManifest, read_manifest, read_run_manifest
-from uno_stats.run.results import (
+from uno_stats.limits import file_kind, load_json
+from uno_stats.store.lock import is_locked
+from uno_stats.store.manifest import Manifest, SweepManifest, read_manifest, read_run_manifest
+from uno_stats.store.parts import (
     PART_DATA_KEY,
     PART_META_KEY,
     PARTS_DIR,
@@ -27,44 +27,12 @@ from uno_stats.run.results import (
     data_digest,
     file_digest,
 )
+from uno_stats.store.run_check import BadPart, RunCheck
 
 if TYPE_CHECKING:
     import pyarrow.parquet as pq
 
 PART_PREFIX, PART_SUFFIX = "part-", ".parquet"
-
-
-@dataclass(frozen=True)
-class BadPart:
-    """A part file that failed verification, and why (one line)."""
-
-    path: Path
-    reason: str
-
-
-@dataclass
-class RunCheck:
-    """What is on disk for one run: the good part of each chunk, and the parts that failed."""
-
-    chunks: int
-    games: int
-    good: dict[int, Path] = field(default_factory=dict)
-    bad: list[BadPart] = field(default_factory=list)
-    games_done: int = 0
-    rows: int = 0
-
-    @property
-    def complete(self) -> bool:
-        """Every planned chunk has a good part."""
-        return len(self.good) == self.chunks
-
-    @property
-    def progress(self) -> str:
-        """``3 of 8 chunks, 150,000 of 400,000 games``."""
-        return (
-            f"{len(self.good):,} of {self.chunks:,} chunks, "
-            f"{self.games_done:,} of {self.games:,} games"
-        )
 
 
 def chunk_range(manifest: Manifest, index: int) -> tuple[int, int]:
