@@ -54,10 +54,12 @@ _WORKER = """
 import json, sys, tempfile, time
 from pathlib import Path
 from uno_stats.engine import EngineConfig, simulate
-try:
+# by the checkout's own files (the working directory): an editable install would otherwise
+# serve a module this checkout lacks from the installed tree
+if Path("uno_stats/bench/throughput.py").exists():
     from uno_stats.bench.throughput import bench_scenario_text
     from uno_stats.scenario.load import load_scenario
-except ImportError:  # a checkout from before the run layer was split (issue 22)
+else:  # a checkout from before the run layer was split (issue 22)
     from uno_stats.run.bench import bench_scenario_text
     from uno_stats.run.scenario import load_scenario
 
@@ -124,10 +126,12 @@ _COUNT_WORKER = """
 import sys, tempfile
 from pathlib import Path
 from uno_stats.engine import EngineConfig, simulate
-try:
+# by the checkout's own files (the working directory): an editable install would otherwise
+# serve a module this checkout lacks from the installed tree
+if Path("uno_stats/bench/throughput.py").exists():
     from uno_stats.bench.throughput import bench_scenario_text
     from uno_stats.scenario.load import load_scenario
-except ImportError:  # a checkout from before the run layer was split (issue 22)
+else:  # a checkout from before the run layer was split (issue 22)
     from uno_stats.run.bench import bench_scenario_text
     from uno_stats.run.scenario import load_scenario
 
