@@ -12,6 +12,7 @@ from uno_stats.engine.jit import engine_inline, engine_jit
 from uno_stats.engine.rules import MERCY_DRAW_BOTTOM, R_MERCY_CARDS, R_MERCY_LIMIT
 from uno_stats.engine.schema import STATUS_WON
 from uno_stats.engine.state import (
+    NEXT_SEATS,
     ST_DISC_N,
     ST_ELIMINATED,
     ST_LAST_STANDING,
@@ -38,6 +39,27 @@ def is_out(st, p):
 
 
 @engine_jit
+def link_seats(st):
+    """Fill the order of play that ``play.next_seat`` reads (``state.NEXT_SEATS``): for every
+    seat, in each direction, the next seat still in (S22), or the seat itself when it is the
+    only one in. Called when a round starts and when a seat is knocked out."""
+    players = st[ST_PLAYERS]
+    for s in range(players):
+        for way in range(2):  # clockwise (direction +1), then counterclockwise
+            step = 1 - 2 * way
+            q = s
+            for _ in range(players):
+                q += step
+                if q >= players:
+                    q -= players
+                elif q < 0:
+                    q += players
+                if (st[ST_OUT] >> q) & 1 == 0:
+                    break
+            st[NEXT_SEATS + 2 * s + way] = q
+
+
+@engine_jit
 def knock_out(tab, p, ev):
     """S22: seat ``p`` is out: its hand goes under the discard (or draw) pile, it is recorded
     as the round's next knock-out, and with one seat left that seat wins the round."""
@@ -56,6 +78,7 @@ def knock_out(tab, p, ev):
     st[slot] = n + held
     hn[p] = 0
     st[ST_OUT] |= 1 << p
+    link_seats(st)
     st[ST_LEFT] -= 1
     st[ST_ELIMINATED] += 1
     tab[T_OUT, p] = st[ST_ELIMINATED]

@@ -32,6 +32,7 @@ from uno_stats.engine.events import (
     emit,
 )
 from uno_stats.engine.jit import engine_inline, engine_jit
+from uno_stats.engine.mercy import link_seats
 from uno_stats.engine.piles import draw_cards
 from uno_stats.engine.play import announce
 from uno_stats.engine.rng import shuffle
@@ -48,6 +49,7 @@ from uno_stats.engine.rules import (
 from uno_stats.engine.schema import STATUS_CAPPED
 from uno_stats.engine.search import search_scores
 from uno_stats.engine.state import (
+    NEXT_SEATS,
     ST_BLUFF,
     ST_CHECKPOINTS,
     ST_COLOR,
@@ -92,10 +94,13 @@ from uno_stats.engine.turn import CONTINUE_TURN, normal_turn, resolve_penalty
 @engine_jit
 def reset_round(st, hn, max_deficit, out, dealer):
     """Clear the round's state and counters before a deal."""
-    st[ST_OUT] = 0
+    # S22: the seats knocked out last round come back (a new table links its order of play)
+    if st[ST_OUT] != 0 or st[NEXT_SEATS] == 0:
+        st[ST_OUT] = 0
+        for s in range(st[ST_PLAYERS]):
+            out[s] = 0
+        link_seats(st)
     st[ST_LEFT] = st[ST_PLAYERS]
-    for s in range(st[ST_PLAYERS]):
-        out[s] = 0
     st[ST_STATUS] = -1
     st[ST_WINNER] = -1
     st[ST_DIR] = 1

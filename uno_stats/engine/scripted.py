@@ -16,6 +16,7 @@ import numpy as np
 from uno_stats.engine import EngineConfig, _new_table
 from uno_stats.engine.cards import CARD_COLOR, COLOR_NAMES, card_id, card_name
 from uno_stats.engine.events import EV_END
+from uno_stats.engine.mercy import link_seats
 from uno_stats.engine.rng import seed_stream
 from uno_stats.engine.round import play_turns, setup_round
 from uno_stats.engine.rules import R_MAX_TURNS, preset_deck, preset_rules
@@ -204,6 +205,7 @@ def play_position(
         st[ST_OUT] |= 1 << s
         table.tab[T_OUT, s] = k + 1
         st[ST_ELIMINATED] = k + 1
+    link_seats(st)  # the order of play passes the seats out by (next_seat)
     for s, hand in enumerate(hands):
         ids = _ids(hand)
         table.hands[s, : len(ids)] = ids

@@ -104,8 +104,12 @@ ST_SIZE = len(STATE_SLOTS)
 N_COUNTERS = len(ROUND_COUNTERS)
 
 check_slots(globals(), "ST_", STATE_SLOTS, extra=("ST_SIZE",))
-if ST_SIZE > MAX_CARDS:
-    raise ImportError("the state slots do not fit a row of the table")
+# Past the named slots, the order of play: st[NEXT_SEATS + 2 * s] is the seat after seat s
+# clockwise (direction +1), st[NEXT_SEATS + 2 * s + 1] counterclockwise, seats knocked out
+# (S22) passed by (mercy.link_seats fills them; play.next_seat reads one a turn, no branch).
+NEXT_SEATS = ST_SIZE
+if NEXT_SEATS + 2 * MAX_SEATS > MAX_CARDS:
+    raise ImportError("the state slots and the order of play do not fit a row of the table")
 
 N_CHECKPOINTS = len(CHECKPOINT_TURNS)  # after turns 5, 10, ..., 100
 EVENT_FIELDS = 6
