@@ -34,6 +34,7 @@ from uno_stats.engine.state import (
     ST_COLOR,
     ST_DIR,
     ST_DISC_N,
+    ST_NO_MERCY_CARDS,
     ST_PARTNERS,
     ST_WD4_PREV_COLOR,
     ST_WD4_PREV_TOP,
@@ -106,7 +107,8 @@ def _decisions(config, table, seed: int, card_rule: Callable[..., Any]) -> tuple
     color = int(st[ST_COLOR])
     nxt = (PLAYERS + int(st[ST_DIR])) % PLAYERS
     cand = tab[T_CAND]
-    n = collect_playable(table.hands, hn, 0, top, color, False, tab[T_RULES], cand)
+    classic = st[ST_NO_MERCY_CARDS] == 0
+    n = collect_playable(table.hands, hn, 0, top, color, False, tab[T_RULES], cand, classic)
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = seed
     card = -1

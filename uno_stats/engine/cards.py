@@ -124,8 +124,56 @@ if TYPE_CHECKING:  # built on first use by __getattr__ below
     All (every wild is an action card too: see ``CARD_IS_ACTION``)."""
     OTHER_WILDS_MASK: int
     """The wilds but the Wild Draw Four, as a mask of wild bits (bit ``card - WILD``)."""
+    CLASSIC_BIT: np.ndarray
+    """``CLASSIC_BIT[c]``: card ``c``'s bit in the classic legality word (below)."""
+    CLASSIC_COLOR_MASK: np.ndarray
+    """``CLASSIC_COLOR_MASK[c]``: the classic cards of color ``c``, as classic bits."""
 WD4_BIT = 1 << (WILD_DRAW_FOUR - WILD)
 """The Wild Draw Four as a wild bit."""
+
+# The classic legality word: a deck without No Mercy cards (``no_mercy_card``) fits one int64,
+# so ``piles.collect_playable`` tests each card of it with one shift, as before the No Mercy
+# cards. A classic colored card's bit is its id; the four classic wilds take the bits of the
+# No Mercy colored kinds (ids ``color * 16 + 13..15``), which such a deck never holds; a No
+# Mercy card's is a spare bit no classic mask sets (never tested: such a deck takes the
+# two-word path).
+CLASSIC_WILD_BITS = {WILD: 13, WILD_DRAW_FOUR: 14, WILD_SHUFFLE: 15, WILD_CUSTOM: 29}
+NO_CLASSIC_BIT = 62
+CLASSIC_COLORED_MASK = sum(
+    1 << (c * SYMBOLS_PER_COLOR + s) for c in range(N_COLORS) for s in range(N_CLASSIC_SYMBOLS)
+)
+"""The classic colored cards, as classic bits (their ids)."""
+CLASSIC_WILDS_MASK = sum(1 << b for b in CLASSIC_WILD_BITS.values())
+CLASSIC_WD4_BIT = 1 << CLASSIC_WILD_BITS[WILD_DRAW_FOUR]
+CLASSIC_OTHER_WILDS_MASK = CLASSIC_WILDS_MASK & ~CLASSIC_WD4_BIT
+CLASSIC_ACTION_MASK = CLASSIC_WILDS_MASK | sum(
+    1 << (c * SYMBOLS_PER_COLOR + s) for c in range(N_COLORS) for s in (SKIP, REVERSE, DRAW_TWO)
+)
+"""The classic action cards (Skip, Reverse, Draw Two, every wild), as classic bits."""
+
+
+def no_mercy_card(card: int) -> bool:
+    """Whether card id ``card`` is one of the No Mercy kinds (S21), none of them classic."""
+    return (
+        card % SYMBOLS_PER_COLOR >= N_CLASSIC_SYMBOLS
+        if card < WILD
+        else card >= WILD_REVERSE_DRAW_FOUR
+    )
+
+
+def _classic_bits() -> tuple[np.ndarray, np.ndarray]:
+    import numpy as np
+
+    bits = np.full(N_CARD_TYPES, NO_CLASSIC_BIT, dtype=np.int64)
+    for card in range(N_CARD_TYPES):
+        if not no_mercy_card(card):
+            bits[card] = CLASSIC_WILD_BITS.get(card, card)
+    colors = [0] * (N_COLORS + 1)  # NO_COLOR holds nothing
+    for c in range(N_COLORS):
+        for s in range(N_CLASSIC_SYMBOLS):
+            colors[c] |= 1 << (c * SYMBOLS_PER_COLOR + s)
+    return bits, np.array(colors, dtype=np.int64)
+
 
 _TABLE_NAMES = (
     "CARD_COLOR",
@@ -137,6 +185,8 @@ _TABLE_NAMES = (
     "SYMBOL_MASK",
     "ACTION_MASK",
     "OTHER_WILDS_MASK",
+    "CLASSIC_BIT",
+    "CLASSIC_COLOR_MASK",
 )
 _BUILDING = threading.Lock()
 
@@ -151,9 +201,8 @@ def __getattr__(name: str) -> Any:
         if name not in tables:
             color, symbol, points, is_action, draw = _tables()
             masks = _masks(color, symbol, is_action)
-            tables.update(
-                zip(_TABLE_NAMES, (color, symbol, points, is_action, draw, *masks), strict=True)
-            )
+            built = (color, symbol, points, is_action, draw, *masks, *_classic_bits())
+            tables.update(zip(_TABLE_NAMES, built, strict=True))
     return tables[name]
 
 

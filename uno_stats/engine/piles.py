@@ -8,6 +8,13 @@ from uno_stats.engine.cards import (
     CARD_IS_ACTION,
     CARD_POINTS,
     CARD_SYMBOL,
+    CLASSIC_ACTION_MASK,
+    CLASSIC_BIT,
+    CLASSIC_COLOR_MASK,
+    CLASSIC_COLORED_MASK,
+    CLASSIC_OTHER_WILDS_MASK,
+    CLASSIC_WD4_BIT,
+    CLASSIC_WILDS_MASK,
     COLOR_MASK,
     OTHER_WILDS_MASK,
     SYMBOL_MASK,
@@ -243,15 +250,70 @@ def _unblocked(hands, hn, p, color, top, restriction):
     return held & blockers == 0 and held_wild & wild_wd4_blockers(restriction) == 0
 
 
+@engine_jit
+def _drop_wd4(hands, p, cand, n):
+    """The candidates ``cand[:n]`` without the Wild Draw Fours, in order; returns how many."""
+    kept = 0
+    for k in range(n):
+        cand[kept] = cand[k]
+        kept += 1 if hands[p, cand[k]] != WILD_DRAW_FOUR else 0
+    return kept
+
+
 @engine_inline
-def collect_playable(hands, hn, p, top, color, bluff, rules, cand):
+def collect_playable(hands, hn, p, top, color, bluff, rules, cand, classic):
     """Fill ``cand`` with the hand indices of every playable card; returns how many.
 
-    The same test as :func:`playable`, as one 64-bit mask of the playable colored cards built
-    once per turn (every wild is playable), so the one scan of the hand (this runs every
-    turn) has no branch. A Wild Draw Four is playable when ``bluff`` is set or the hand holds
-    none of its blockers; when it is not, its entries are dropped after the scan.
+    The same test as :func:`playable`, as a mask of the playable cards built once per turn,
+    so the one scan of the hand (this runs every turn) has no branch. ``classic``: the deck
+    holds no No Mercy card (``state.ST_NO_MERCY_CARDS``), so every card has a bit of one
+    int64 (``cards.CLASSIC_BIT``); otherwise colored cards and wilds are tested apart. A
+    Wild Draw Four is playable when ``bluff`` is set or the hand holds none of its blockers;
+    when it is not, its entries are dropped after the scan.
     """
+    if classic:
+        return _collect_classic(hands, hn, p, top, color, bluff, rules, cand)
+    return _collect_any(hands, hn, p, top, color, bluff, rules, cand)
+
+
+@engine_inline
+def _collect_classic(hands, hn, p, top, color, bluff, rules, cand):
+    """:func:`collect_playable` for a deck of classic cards: one word, one shift a card."""
+    size = hn[p]
+    legal = CLASSIC_COLOR_MASK[color] | SYMBOL_MASK[CARD_SYMBOL[top]] | CLASSIC_WILDS_MASK
+    if size == 1 and rules[R_NO_ACTION_FINISH] != 0:
+        legal &= ~CLASSIC_ACTION_MASK
+    held = 0
+    n = 0
+    for i in range(size):  # a Wild Draw Four counts as playable until judged below
+        bit = CLASSIC_BIT[hands[p, i]]
+        held |= 1 << bit
+        cand[n] = i
+        n += (legal >> bit) & 1
+    if held & legal & CLASSIC_WD4_BIT != 0:
+        restriction = rules[R_WD4_RESTRICTION]
+        if not (
+            bluff
+            or restriction == WD4_NONE
+            or held & classic_wd4_blockers(color, top, restriction) == 0
+        ):
+            n = _drop_wd4(hands, p, cand, n)
+    return n
+
+
+@engine_jit
+def classic_wd4_blockers(color, top, restriction):
+    """:func:`wd4_blockers` and :func:`wild_wd4_blockers` as one mask of classic bits."""
+    blockers = wd4_blockers(color, top, restriction) & CLASSIC_COLORED_MASK
+    if wild_wd4_blockers(restriction) != 0:
+        blockers |= CLASSIC_OTHER_WILDS_MASK
+    return blockers
+
+
+@engine_inline
+def _collect_any(hands, hn, p, top, color, bluff, rules, cand):
+    """:func:`collect_playable` for any deck: the colored cards' ids fill one int64, the
+    wilds (ids 64 and up) are playable but under ``no_action_finish``."""
     size = hn[p]
     legal = COLOR_MASK[color] | SYMBOL_MASK[CARD_SYMBOL[top]]
     wilds = 1  # every wild is playable (a Wild Draw Four until judged below)
@@ -270,9 +332,5 @@ def collect_playable(hands, hn, p, top, color, bluff, rules, cand):
         if not (
             bluff or restriction == WD4_NONE or _unblocked(hands, hn, p, color, top, restriction)
         ):
-            kept = 0  # illegal after all: drop the Wild Draw Fours, keeping the order
-            for k in range(n):
-                cand[kept] = cand[k]
-                kept += 1 if hands[p, cand[k]] != WILD_DRAW_FOUR else 0
-            n = kept
+            n = _drop_wd4(hands, p, cand, n)
     return n

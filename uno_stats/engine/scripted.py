@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from uno_stats.engine import EngineConfig, _new_table
-from uno_stats.engine.cards import CARD_COLOR, COLOR_NAMES, card_id, card_name
+from uno_stats.engine.cards import CARD_COLOR, COLOR_NAMES, card_id, card_name, no_mercy_card
 from uno_stats.engine.events import EV_END
 from uno_stats.engine.mercy import link_seats
 from uno_stats.engine.rng import seed_stream
@@ -31,6 +31,7 @@ from uno_stats.engine.state import (
     ST_FIRST,
     ST_LARGEST_HAND,
     ST_LEFT,
+    ST_NO_MERCY_CARDS,
     ST_OUT,
     ST_PASSES,
     ST_PEND_CARDS,
@@ -218,6 +219,9 @@ def play_position(
     pile_ids = _ids(pile)[::-1]  # the first listed is drawn first, from the end
     table.pile[: len(pile_ids)] = pile_ids
     st[ST_PILE_N] = len(pile_ids)
+    written = [*disc, *pile_ids, *(c for hand in hands for c in _ids(hand))]
+    if any(no_mercy_card(c) for c in written):  # legality then tests No Mercy cards too
+        st[ST_NO_MERCY_CARDS] = 1
     st[ST_COLOR] = COLOR_NAMES.index(color) if color else int(CARD_COLOR[card_id(top)])
     st[ST_CUR] = current
     st[ST_FIRST] = current

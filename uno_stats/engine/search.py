@@ -43,6 +43,7 @@ from uno_stats.engine.state import (
     ST_COLOR,
     ST_CUR,
     ST_DISC_N,
+    ST_NO_MERCY_CARDS,
     ST_PARTNERS,
     ST_PENDING,
     ST_PILE_N,
@@ -241,7 +242,10 @@ def search_scores(tab, p, seats, rng, ev):
     disc = tab[T_DISC]
     cand = tab[T_CAND]  # normal_turn collects the candidates afresh after the search
     top = disc[st[ST_DISC_N] - 1]
-    n = collect_playable(hands, hn, p, top, st[ST_COLOR], st[ST_BLUFF] != 0, tab[T_RULES], cand)
+    classic = st[ST_NO_MERCY_CARDS] == 0
+    n = collect_playable(
+        hands, hn, p, top, st[ST_COLOR], st[ST_BLUFF] != 0, tab[T_RULES], cand, classic
+    )
     knobs = seats[p]
     rollouts = max(1, int(knobs[S_ROLLOUTS]))
     limit = max(1, int(knobs[S_MAX_CANDIDATES]))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from uno_stats.engine.cards import MAX_CARDS, MAX_DECK_CARDS
+from uno_stats.engine.cards import MAX_CARDS, MAX_DECK_CARDS, no_mercy_card
 from uno_stats.engine.jit import engine_inline
 from uno_stats.engine.rules import R_HAND_SIZE
 from uno_stats.engine.schema import CHECKPOINT_TURNS, ROUND_COUNTERS
@@ -44,6 +44,7 @@ STATE_SLOTS: tuple[str, ...] = (
     "observed",  # 1 when some seat's strategy keeps a memory of public events
     "out",  # bit s set: seat s is knocked out by the mercy rule (S22)
     "left",  # seats still in the round (players, less those knocked out)
+    "no_mercy_cards",  # 1 when the deck holds a No Mercy card (cards.no_mercy_card)
     # Tracing
     "trace",
     "ev_n",
@@ -76,30 +77,31 @@ ST_PARTNERS = 20
 ST_OBSERVED = 21
 ST_OUT = 22
 ST_LEFT = 23
-ST_TRACE = 24
-ST_EV_N = 25
-ST_TURNS = 26  # the first round counter
-ST_CARDS_DRAWN = 27
-ST_RESHUFFLES = 28
-ST_LONGEST_STACK = 29
-ST_STACK_TOTAL = 30
-ST_CHALLENGES = 31
-ST_CHALLENGES_WON = 32
-ST_UNO_PENALTIES = 33
-ST_SEVEN_SWAPS = 34
-ST_ZERO_PASSES = 35
-ST_JUMP_INS = 36
-ST_MISTAKES = 37
-ST_HAND_SHUFFLES = 38
-ST_LARGEST_HAND = 39
-ST_TURN_DRAWS = 40
-ST_TURN_DRAW_CARDS = 41
-ST_MULTI_PLAYS = 42
-ST_MULTI_CARDS = 43
-ST_ELIMINATED = 44
-ST_LAST_STANDING = 45
-ST_ROULETTE_DRAWS = 46
-ST_CHECKPOINTS = 47
+ST_NO_MERCY_CARDS = 24
+ST_TRACE = 25
+ST_EV_N = 26
+ST_TURNS = 27  # the first round counter
+ST_CARDS_DRAWN = 28
+ST_RESHUFFLES = 29
+ST_LONGEST_STACK = 30
+ST_STACK_TOTAL = 31
+ST_CHALLENGES = 32
+ST_CHALLENGES_WON = 33
+ST_UNO_PENALTIES = 34
+ST_SEVEN_SWAPS = 35
+ST_ZERO_PASSES = 36
+ST_JUMP_INS = 37
+ST_MISTAKES = 38
+ST_HAND_SHUFFLES = 39
+ST_LARGEST_HAND = 40
+ST_TURN_DRAWS = 41
+ST_TURN_DRAW_CARDS = 42
+ST_MULTI_PLAYS = 43
+ST_MULTI_CARDS = 44
+ST_ELIMINATED = 45
+ST_LAST_STANDING = 46
+ST_ROULETTE_DRAWS = 47
+ST_CHECKPOINTS = 48
 ST_SIZE = len(STATE_SLOTS)
 N_COUNTERS = len(ROUND_COUNTERS)
 
@@ -215,3 +217,4 @@ class Table:
         self.tab[T_DECK, :] = 0
         self.tab[T_DECK, : len(deck)] = deck
         self.st[ST_DECK_N] = len(deck)
+        self.st[ST_NO_MERCY_CARDS] = 1 if any(no_mercy_card(int(c)) for c in deck) else 0

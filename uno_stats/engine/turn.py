@@ -86,6 +86,7 @@ from uno_stats.engine.state import (
     ST_DISC_N,
     ST_LEFT,
     ST_MISTAKES,
+    ST_NO_MERCY_CARDS,
     ST_PASSES,
     ST_PEND_CARDS,
     ST_PEND_KIND,
@@ -344,7 +345,8 @@ def normal_turn(tab, p, seats, rng, ev):
             st[ST_CUR] = next_seat(st, p)
             return
     kind = strategy_of(seats, p)
-    n = collect_playable(hands, hn, p, top, color, bluff, rules, cand)
+    classic = st[ST_NO_MERCY_CARDS] == 0
+    n = collect_playable(hands, hn, p, top, color, bluff, rules, cand, classic)
     voluntary = (
         n > 0
         and rules[R_VOLUNTARY_DRAW] != 0
