@@ -12,7 +12,6 @@ from uno_stats.engine.jit import engine_inline, engine_jit
 from uno_stats.engine.rules import MERCY_DRAW_BOTTOM, R_MERCY_CARDS, R_MERCY_LIMIT
 from uno_stats.engine.schema import STATUS_WON
 from uno_stats.engine.state import (
-    NEXT_SEATS,
     ST_DISC_N,
     ST_ELIMINATED,
     ST_LAST_STANDING,
@@ -29,6 +28,7 @@ from uno_stats.engine.state import (
     T_PILE,
     T_RULES,
     T_ST,
+    link_seats,
 )
 
 
@@ -36,27 +36,6 @@ from uno_stats.engine.state import (
 def is_out(st, p):
     """Whether seat ``p`` has been knocked out this round."""
     return (st[ST_OUT] >> p) & 1 != 0
-
-
-@engine_jit
-def link_seats(st):
-    """Fill the order of play that ``play.next_seat`` reads (``state.NEXT_SEATS``): for every
-    seat, in each direction, the next seat still in (S22), or the seat itself when it is the
-    only one in. Called when a round starts and when a seat is knocked out."""
-    players = st[ST_PLAYERS]
-    for s in range(players):
-        for way in range(2):  # clockwise (direction +1), then counterclockwise
-            step = 1 - 2 * way
-            q = s
-            for _ in range(players):
-                q += step
-                if q >= players:
-                    q -= players
-                elif q < 0:
-                    q += players
-                if (st[ST_OUT] >> q) & 1 == 0:
-                    break
-            st[NEXT_SEATS + 2 * s + way] = q
 
 
 @engine_jit

@@ -32,7 +32,6 @@ from uno_stats.engine.events import (
     emit,
 )
 from uno_stats.engine.jit import engine_inline, engine_jit
-from uno_stats.engine.mercy import link_seats
 from uno_stats.engine.piles import draw_cards
 from uno_stats.engine.play import announce
 from uno_stats.engine.rng import shuffle
@@ -49,7 +48,6 @@ from uno_stats.engine.rules import (
 from uno_stats.engine.schema import STATUS_CAPPED
 from uno_stats.engine.search import search_scores
 from uno_stats.engine.state import (
-    NEXT_SEATS,
     ST_BLUFF,
     ST_CHECKPOINTS,
     ST_COLOR,
@@ -80,6 +78,7 @@ from uno_stats.engine.state import (
     T_RULES,
     T_ST,
     deck_of,
+    link_seats,
 )
 from uno_stats.engine.strategies import (
     SEEN_ROUND_START,
@@ -94,8 +93,7 @@ from uno_stats.engine.turn import CONTINUE_TURN, normal_turn, resolve_penalty
 @engine_jit
 def reset_round(st, hn, max_deficit, out, dealer):
     """Clear the round's state and counters before a deal."""
-    # S22: the seats knocked out last round come back (a new table links its order of play)
-    if st[ST_OUT] != 0 or st[NEXT_SEATS] == 0:
+    if st[ST_OUT] != 0:  # S22: the seats knocked out last round come back
         st[ST_OUT] = 0
         for s in range(st[ST_PLAYERS]):
             out[s] = 0

@@ -16,7 +16,6 @@ import numpy as np
 from uno_stats.engine import EngineConfig, _new_table
 from uno_stats.engine.cards import CARD_COLOR, COLOR_NAMES, card_id, card_name, no_mercy_card
 from uno_stats.engine.events import EV_END
-from uno_stats.engine.mercy import link_seats
 from uno_stats.engine.rng import seed_stream
 from uno_stats.engine.round import play_turns, setup_round
 from uno_stats.engine.rules import R_MAX_TURNS, preset_deck, preset_rules
@@ -44,6 +43,7 @@ from uno_stats.engine.state import (
     ST_WINNER,
     T_OUT,
     T_RULES,
+    link_seats,
 )
 from uno_stats.engine.strategy_table import default_seat
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from uno_stats.engine.cards import MAX_CARDS, MAX_DECK_CARDS, no_mercy_card
-from uno_stats.engine.jit import engine_inline
+from uno_stats.engine.jit import engine_inline, engine_jit
 from uno_stats.engine.rules import R_HAND_SIZE
 from uno_stats.engine.schema import CHECKPOINT_TURNS, ROUND_COUNTERS
 from uno_stats.engine.slots import check_slots
@@ -147,6 +147,27 @@ RNG_GAME, RNG_SEARCH, RNG_ROLLOUT = 0, 1, 2
 RNG_STREAMS = 3
 
 
+@engine_jit
+def link_seats(st):
+    """Fill the order of play that ``play.next_seat`` reads (:data:`NEXT_SEATS`): for every
+    seat, in each direction, the next seat still in (S22), or the seat itself when it is the
+    only one in. Called for a new table, for a round after a knock-out, at each knock-out."""
+    players = st[ST_PLAYERS]
+    for s in range(players):
+        for way in range(2):  # clockwise (direction +1), then counterclockwise
+            step = 1 - 2 * way
+            q = s
+            for _ in range(players):
+                q += step
+                if q >= players:
+                    q -= players
+                elif q < 0:
+                    q += players
+                if (st[ST_OUT] >> q) & 1 == 0:
+                    break
+            st[NEXT_SEATS + 2 * s + way] = q
+
+
 @engine_inline
 def table_rows(players):
     """Rows of a table's own arrays (the scalar state to the hands' scratch row)."""
@@ -207,6 +228,7 @@ class Table:
         self.rng = np.zeros(RNG_STREAMS, dtype=np.uint64)
         self.events = np.zeros((max(max_events, 1), EVENT_FIELDS), dtype=np.int64)
         self.st[ST_PLAYERS] = players
+        link_seats(self.st)
         self.st[ST_TRACE] = 1 if max_events > 0 else 0
         self.tab[T_RULES, : len(rules)] = rules
         self.tab[T_SEATING, :players] = np.arange(players)  # seating: fixed
