@@ -42,7 +42,7 @@ def test_check_slots_raises(namespace: dict[str, int]) -> None:
     ("module", "line", "bad"),
     [
         ("rules.py", "R_DRAW = 6", "R_DRAW = 7"),
-        ("state.py", "ST_TURNS = 26", "ST_TURNS = 27"),
+        ("state.py", "ST_TURNS = 27", "ST_TURNS = 28"),
         ("strategy_table.py", "S_BLUFF = 4", "S_BLUFF = 5"),
     ],
 )
