@@ -20,9 +20,11 @@ from uno_stats.engine.cards import (
     CARD_POINTS,
     CARD_SYMBOL,
     DISCARD_ALL,
+    DRAW_FOUR,
     MAX_CARDS,
     N_CARD_TYPES,
     N_COLORS,
+    SYMBOLS_PER_COLOR,
     WILD,
 )
 from uno_stats.engine.jit import engine_inline, engine_jit
@@ -97,17 +99,27 @@ def _basic_rank(card, color):
     """basic: same color first, then a number/symbol match, then Wilds, Wild Draw Four last;
     the No Mercy draw cards of 4 or more (S21) last too: kept to answer a stack."""
     if card < WILD:
-        if CARD_DRAW[card] >= 4:
+        if card & (SYMBOLS_PER_COLOR - 1) == DRAW_FOUR:  # its symbol (cards: color * 16 + it)
             return 0
         return 3 if CARD_COLOR[card] == color else 2
     return 0 if CARD_DRAW[card] >= 4 else 1
 
 
 @engine_inline
-def _shed_rank(card, hand, rank):
-    """basic: a Discard All that would discard other cards of its color ranks above every
-    other card, the one that empties the hand most first (S21); other cards keep ``rank``."""
-    if card >= WILD or CARD_SYMBOL[card] != DISCARD_ALL:
+def _basic_shed_rank(card, color, hand):
+    """basic's rank of ``card`` in ``hand``: :func:`_basic_rank`, and a Discard All that would
+    discard other cards of its color ranks above every other card, the one that empties the
+    hand most first (S21). A classic card costs one test more than :func:`_basic_rank`."""
+    if card < WILD and card & (SYMBOLS_PER_COLOR - 1) >= DRAW_FOUR:  # a No Mercy colored kind
+        return _no_mercy_basic_rank(card, color, hand)
+    return _basic_rank(card, color)
+
+
+@engine_jit
+def _no_mercy_basic_rank(card, color, hand):
+    """:func:`_basic_shed_rank` of a No Mercy colored card (S21), out of line."""
+    rank = _basic_rank(card, color)
+    if CARD_SYMBOL[card] != DISCARD_ALL:
         return rank
     color = CARD_COLOR[card]
     shed = -1  # the Discard All itself is of its color
@@ -138,8 +150,7 @@ def choose_card(kind, hand, n, cand, rank, color, sizes, nxt, memory, rng):
         return cand[below(rng, n)]
     if kind == BASIC:
         for k in range(n):
-            card = hand[cand[k]]
-            rank[k] = _shed_rank(card, hand, _basic_rank(card, color))
+            rank[k] = _basic_shed_rank(hand[cand[k]], color, hand)
         return _best_by_rank(cand, n, rank, rng)
     if kind == HOARDER:
         for k in range(n):
