@@ -128,7 +128,7 @@ from uno_stats.engine.strategy_table import S_CATCH_UNO, S_FORGET_UNO
 def next_seat(st, p):
     """The seat after ``p`` in the direction of play, passing by the seats knocked out
     (S22): one read of the order of play (``state.NEXT_SEATS``, kept by
-    ``mercy.link_seats``), no branch, so LLVM inlines it at every call."""
+    ``state.link_seats``), no branch, so LLVM inlines it at every call."""
     return st[NEXT_SEATS + 2 * p + (1 if st[ST_DIR] < 0 else 0)]
 
 

@@ -108,7 +108,7 @@ N_COUNTERS = len(ROUND_COUNTERS)
 check_slots(globals(), "ST_", STATE_SLOTS, extra=("ST_SIZE",))
 # Past the named slots, the order of play: st[NEXT_SEATS + 2 * s] is the seat after seat s
 # clockwise (direction +1), st[NEXT_SEATS + 2 * s + 1] counterclockwise, seats knocked out
-# (S22) passed by (mercy.link_seats fills them; play.next_seat reads one a turn, no branch).
+# (S22) passed by (link_seats below fills them; play.next_seat reads one a turn, no branch).
 NEXT_SEATS = ST_SIZE
 if NEXT_SEATS + 2 * MAX_SEATS > MAX_CARDS:
     raise ImportError("the state slots and the order of play do not fit a row of the table")
