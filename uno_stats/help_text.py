@@ -287,6 +287,21 @@ KNOB_HELP: dict[str, str] = {
     "rollouts": "search only: rollouts (played-out rounds) per move tried (a wild: per color)",
     "rollout_policy": "search only: the strategy every seat plays in its rollouts",
     "max_candidates": "search only: the most distinct legal cards it tries at one decision",
+    "opponent_model": (
+        "search only: how its rollouts play the other seats: declared (as the scenario seats "
+        "them) or own-policy (all as its own rollout_policy and knobs)"
+    ),
+    "allocation": (
+        "search only: halving (rounds that drop the worse half of the moves) or equal "
+        "(rollouts each)"
+    ),
+    "prior": "search only: basic (plays basic's move unless another is significantly better) or none",
+    "horizon": "search only: turns a rollout plays before its hand sizes score it (0: to the end)",
+    "margin": "search only: how many standard errors better a move must be to replace basic's",
+    "search_moves": (
+        "search only: all (every decision: card, color, 7 target, bluff, drawing, "
+        "challenging, stacking) or cards (which card and color only)"
+    ),
 }
 
 COLUMN_HELP: dict[str, str] = {

@@ -39,7 +39,8 @@ EV_IGNORED = 26  # seat starting, card: an opening action card without effect (S
 EV_EXHAUSTED = 27  # seat that found the draw pile empty (reshuffle: false, S17)
 EV_DEFLECT = 28  # seat now owing the pending total, the total (deflect, S18)
 EV_MULTI = 29  # seat, cards played together, first card, last card (multi_play, S20)
-EV_SEARCH = 30  # seat, card, color named (-1: none), rollouts won, rollouts (search's estimate)
+EV_SEARCH = 30  # seat, move (a card or SEARCH_*), 1 + color | 1 + 7's target << 3 | bluff << 8 |
+# basic's own move << 9, estimated win chance in tenths of a percent, rollouts (search.py)
 
 DRAW_TURN, DRAW_PENALTY, DRAW_CHALLENGE, DRAW_UNO, DRAW_MISTAKE, DRAW_FINAL = 0, 1, 2, 3, 4, 5
 # why a seat loses its turn (EV_LOSE_TURN): a Skip, a penalty drawn, a challenge lost
@@ -52,6 +53,8 @@ TURN_UP_COVERED, TURN_UP_KEPT, TURN_UP_RETURNED = 0, 1, 2
 PLAY_NORMAL, PLAY_DRAWN, PLAY_STACK, PLAY_JUMP = 0, 1, 2, 3
 PLAY_DEFLECT = 4  # a Skip or Reverse answering a pending draw total (S18)
 PLAY_MULTI = 5  # a further card of a multi-play, after its first (S20)
+# search's moves that are no card (EV_SEARCH): past the card ids (cards.N_CARD_TYPES is 56)
+SEARCH_DRAW, SEARCH_CHALLENGE, SEARCH_DECLINE = 56, 57, 58
 
 
 @engine_jit

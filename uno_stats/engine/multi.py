@@ -155,7 +155,8 @@ def multi_answer(tab, p, n, seats, rng, ev):
     kind = strategy_of(seats, p)
     first = -1
     if picks_first(kind):
-        first = hands[p, choose_stack(kind, cand, n, rng)]
+        memory = tab[T_MEMORY]
+        first = hands[p, choose_stack(kind, hands[p, : tab[T_HN, p]], cand, n, memory, rng)]
     move = _choose(tab, p, kind, first, _legal_mask(hands, p, cand, n), rng)
     how = PLAY_STACK if draw_value(move // MOVE_SHIFT) > 0 else PLAY_DEFLECT
     play_move(tab, p, move, how, seats, rng, ev)
