@@ -29,6 +29,10 @@ STACKING := stacking-off stacking-draw-two stacking-all
 # "How much of UNO is the action cards?": the classic deck (stacking-off: classic house, no
 # stacking) against numbers-only, same table, seed and games, in one report.
 ACTION_CARDS := stacking-off numbers-only
+# How much of UNO is skill: one seat played by random, basic and search on the same deals
+# (tables of random and of basic players at 2, 4 and 6; house rules at 4; search's rollouts),
+# reported together. The search runs take minutes: their wall times are in the report's Runs.
+SKILL := skill-random-table skill-basic-table skill-house-rules skill-rollouts
 # Which house rule matters most: the 15-rule screen (a resolution V fraction, 256 points) and
 # the full factorial of five rules at 2, 4 and 6 players; each report opens with its effects.
 HOUSE_RULES := house-rules-screen house-rules-five
@@ -132,6 +136,12 @@ reports: $(STAMP)
 	done
 	$(BIN)/uno-stats report $(addprefix results/,$(TOURNAMENTS)) --out reports/skill-vs-luck --force \
 		--title "Skill or luck? The best and worst strategy under each preset"
+	@set -e; for name in $(SKILL); do \
+		echo "== $$name"; \
+		$(BIN)/uno-stats run scenarios/$$name.yaml --out results --quiet --fresh; \
+	done
+	$(BIN)/uno-stats report $(addprefix results/,$(SKILL)) --out reports/skill --force \
+		--title "How much of UNO is skill?"
 	@set -e; for name in $(HOUSE_RULES); do \
 		echo "== $$name"; \
 		$(BIN)/uno-stats run scenarios/$$name.yaml --out results --quiet --fresh; \

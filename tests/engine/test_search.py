@@ -314,8 +314,16 @@ def test_search_challenges_a_bluffer_and_not_an_honest_player() -> None:
 
 
 def test_position_value_scores_hand_sizes_and_results() -> None:
+    """Unfinished: the share of inverse hand sizes, the seat to move half a card lighter
+    and heavier by the draw it owes; finished: 1 for a win, 0 otherwise."""
     _config, table, _gen = _position(1)
-    sizes = [int(table.hn[s]) for s in range(PLAYERS)]
+    sizes = [float(table.hn[s]) for s in range(PLAYERS)]
+    sizes[0] -= 0.5  # seat 0 is to move
+    inverse = [1 / s for s in sizes]
+    assert position_value(table.tab, 0) == round(SCALE * inverse[0] / sum(inverse))
+    assert position_value(table.tab, 2) == round(SCALE * inverse[2] / sum(inverse))
+    table.st[ST_PENDING] = 4
+    sizes[0] += 4
     inverse = [1 / s for s in sizes]
     assert position_value(table.tab, 0) == round(SCALE * inverse[0] / sum(inverse))
     table.st[ST_STATUS] = 0

@@ -141,7 +141,10 @@ def position_value(sim, p):
     mine = 0.0
     total = 0.0
     for q in range(st[ST_PLAYERS]):
-        w = 1.0 / max(hn[q], 1)
+        size = float(hn[q])
+        if q == st[ST_CUR]:  # it owes the pending draw, and moves first: half a card ahead
+            size += st[ST_PENDING] - 0.5
+        w = 1.0 / max(size, 0.5)
         total += w
         if _team(st, p, q):
             mine += w

@@ -361,6 +361,7 @@ def answer_sentences(
     settled: Sequence[str] = (),
     brief: bool = False,
     effects: Sequence[SweepEffects] = (),
+    skill: Sequence[str] = (),
 ) -> list[str]:
     """Tournaments, sweeps (without the measures a quoted comparison answers), the
     comparison verdicts of :data:`ANSWER_METRICS` (up to :data:`MAX_COMPARED` runs; a
@@ -372,8 +373,10 @@ def answer_sentences(
     fixed-sample comparison verdicts (secondary to them) are left to the Rule effect.
     ``brief``: a sweep answers with :data:`BRIEF_MEASURES` only. ``effects``: the effects
     of sweeps among the runs; their sentences on the main metrics come right after the
-    settles, before the sweeps' ranges (which name points, not rules)."""
-    out: list[str] = list(settled)
+    settles, before the sweeps' ranges (which name points, not rules). ``skill``: the
+    answers of skill studies (:mod:`uno_stats.present.skill_sections`), first after the
+    settles."""
+    out: list[str] = [*settled, *skill]
     for result in effects:
         name = result.sweep.name
         out += [f"Effects in {name}: {line}" for line in effect_answers(result, MAIN_METRICS)]
@@ -408,9 +411,10 @@ def answers_section(
     settled: Sequence[str] = (),
     brief: bool = False,
     effects: Sequence[SweepEffects] = (),
+    skill: Sequence[str] = (),
 ) -> None:
     """The Answers heading and one paragraph per sentence of :func:`answer_sentences`."""
     doc.heading("Answers")
-    lines = answer_sentences(answers, groups, found, comparisons, settled, brief, effects)
+    lines = answer_sentences(answers, groups, found, comparisons, settled, brief, effects, skill)
     for sentence in lines:
         doc.para(sentence)

@@ -24,6 +24,7 @@ import yaml
 from uno_stats.errors import ScenarioError
 from uno_stats.run.limits import MAX_FILE_BYTES, MAX_GAMES, MAX_SEED
 from uno_stats.run.scenario_fields import (
+    DEFAULTS,
     ErrorContext,
     check_design,
     check_fields,
@@ -31,6 +32,7 @@ from uno_stats.run.scenario_fields import (
     check_table,
     check_tournament,
     int_check,
+    seat_axis,
     show_value,
 )
 from uno_stats.run.scenario_yaml import MAP_TAG, SEQ_TAG, LimitError, Loader, read_text
@@ -325,6 +327,25 @@ def _label(assignment: dict[str, Any]) -> str:
     return "_".join(parts)
 
 
+def _one_seat(point: dict, axis: str, value: Any, ctx: ErrorContext, label: str) -> list[dict]:
+    """The point's strategies entries with one seat's strategy or knob set (the axis
+    ``strategies.<seat>.<key>``); a single entry is first copied to every seat."""
+    seat, key = seat_axis(axis) or (0, "")
+    entries = [dict(entry) for entry in point.get("strategies", [{}])]
+    players = point.get("players", DEFAULTS["players"])
+    if len(entries) == 1 and isinstance(players, int):
+        entries = [dict(entries[0]) for _ in range(players)]
+    if seat >= len(entries):
+        message = (
+            f"seat {seat}, but the table has {len(entries)} seats (0 to {len(entries) - 1}) "
+            f"(sweep point {label})"
+        )
+        line = ctx.keys.get(f"sweep.{axis}")
+        raise ScenarioError(message, file=ctx.source, line=line, key=f"sweep.{axis}")
+    entries[seat][key] = value
+    return entries
+
+
 def _point(data: dict, assignment: dict[str, Any], ctx: ErrorContext, label: str) -> SweepPoint:
     """One sweep point: the file with the point's values written in, checked as a whole."""
     point = copy.deepcopy({k: v for k, v in data.items() if k not in ("sweep", "design")})
@@ -337,6 +358,8 @@ def _point(data: dict, assignment: dict[str, Any], ctx: ErrorContext, label: str
             point["deck"] = {**point.get("deck", {}), key: value}
         elif section == "rules":
             point["rules"] = {**point.get("rules", {}), key: value}
+        elif seat_axis(axis) is not None:
+            point["strategies"] = _one_seat(point, axis, value, ctx, label)
         else:
             point["strategies"] = [{**entry, key: value} for entry in point.get("strategies", [{}])]
         if f"sweep.{axis}" in ctx.keys:
