@@ -54,8 +54,14 @@ _WORKER = """
 import json, sys, tempfile, time
 from pathlib import Path
 from uno_stats.engine import EngineConfig, simulate
-from uno_stats.run.bench import bench_scenario_text
-from uno_stats.run.scenario import load_scenario
+# by the checkout's own files (the working directory): an editable install would otherwise
+# serve a module this checkout lacks from the installed tree
+if Path("uno_stats/bench/throughput.py").exists():
+    from uno_stats.bench.throughput import bench_scenario_text
+    from uno_stats.scenario.load import load_scenario
+else:  # a checkout from before the run layer was split (issue 22)
+    from uno_stats.run.bench import bench_scenario_text
+    from uno_stats.run.scenario import load_scenario
 
 games, repeat = int(sys.argv[1]), int(sys.argv[3])
 out = {}
@@ -120,8 +126,14 @@ _COUNT_WORKER = """
 import sys, tempfile
 from pathlib import Path
 from uno_stats.engine import EngineConfig, simulate
-from uno_stats.run.bench import bench_scenario_text
-from uno_stats.run.scenario import load_scenario
+# by the checkout's own files (the working directory): an editable install would otherwise
+# serve a module this checkout lacks from the installed tree
+if Path("uno_stats/bench/throughput.py").exists():
+    from uno_stats.bench.throughput import bench_scenario_text
+    from uno_stats.scenario.load import load_scenario
+else:  # a checkout from before the run layer was split (issue 22)
+    from uno_stats.run.bench import bench_scenario_text
+    from uno_stats.run.scenario import load_scenario
 
 games, mark = int(sys.argv[1]), sys.getswitchinterval
 configs = {}

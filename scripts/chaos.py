@@ -37,9 +37,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from uno_stats.errors import shortened  # noqa: E402
-from uno_stats.run.lock import is_locked  # noqa: E402
-from uno_stats.run.manifest import SweepManifest, read_manifest, read_run_manifest  # noqa: E402
-from uno_stats.run.verify import check_run, verified_runs  # noqa: E402
+from uno_stats.store.lock import is_locked  # noqa: E402
+from uno_stats.store.manifest import SweepManifest, read_manifest, read_run_manifest  # noqa: E402
+from uno_stats.store.verify import check_run, verified_runs  # noqa: E402
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 CLI = [sys.executable, "-m", "uno_stats.cli"]
@@ -419,8 +419,8 @@ def footer_flips(part: Path, run_dir: Path, tries: int = 150) -> str | None:
     verification (17 of 150 passed and then broke polars); None when they do."""
     import random
 
-    from uno_stats.run.manifest import read_run_manifest
-    from uno_stats.run.verify import _chunk_index, check_part
+    from uno_stats.store.manifest import read_run_manifest
+    from uno_stats.store.verify import _chunk_index, check_part
 
     manifest, index = read_run_manifest(run_dir), _chunk_index(part)
     assert index is not None

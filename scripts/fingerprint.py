@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from uno_stats.engine import EngineConfig, simulate
-from uno_stats.run.scenario import Scenario, load_scenario
+from uno_stats.scenario.load import Scenario, load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -47,7 +47,7 @@ def fingerprint(
         cols = simulate(config, 0, n)
         digest.update(label.encode())
         if stored:
-            from uno_stats.run.results import arrow_table
+            from uno_stats.store.parts import arrow_table
 
             table = arrow_table(cols, scenario.players)
             for name in columns if columns is not None else table.column_names:

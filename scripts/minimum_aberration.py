@@ -12,9 +12,9 @@ tabulated design's pattern, the search either proves that no design has a smalle
 
     .venv/bin/python scripts/minimum_aberration.py [K ...]    # default: the 256-run rows
 
-prints, for each tabulated row of ``uno_stats.run.designs.TABLE`` with those k (and, as a
+prints, for each tabulated row of ``uno_stats.scenario.designs.TABLE`` with those k (and, as a
 check of the search, the pattern it finds from no starting bound), the verdict and the
-nodes searched. tests/run/test_designs.py runs it on the 256-run rows (marked slow).
+nodes searched. tests/scenario/test_designs.py runs it on the 256-run rows (marked slow).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from uno_stats.run.designs import (
+from uno_stats.scenario.designs import (
     LETTERS,
     TABLE,
     TableRow,

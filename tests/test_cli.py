@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 from uno_stats.cli import app
 from uno_stats.engine.rules import PRESET_NAMES, RULES
 from uno_stats.engine.strategy_table import KNOBS, STRATEGIES
-from uno_stats.run.manifest import read_run_manifest
-from uno_stats.run.results import tool_version
+from uno_stats.store.manifest import read_run_manifest
+from uno_stats.store.parts import tool_version
 
 TINY = """\
 name: tiny-cli
@@ -258,7 +258,7 @@ def test_games_in_exponent_form(tiny, tmp_path):
 
 
 def test_too_many_workers_is_capped_with_a_warning(tiny, tmp_path, monkeypatch):
-    import uno_stats.run.limits as limits
+    import uno_stats.limits as limits
 
     monkeypatch.setattr(limits.os, "cpu_count", lambda: 1)
     args = ["run", str(tiny), "--games", "200", "--out", str(tmp_path), "-q", "--workers", "1000"]

@@ -71,10 +71,10 @@ def test_readme_rule_table_is_the_generated_one() -> None:
 
 
 def test_cli_reference_is_current() -> None:
-    from uno_stats.present.cli_reference import cli_reference
+    from uno_stats.cli.reference import cli_reference
 
     assert (ROOT / "docs" / "CLI.md").read_text().strip() == cli_reference().strip(), (
-        "regenerate it: .venv/bin/python -m uno_stats.present.cli_reference > docs/CLI.md"
+        "regenerate it: .venv/bin/python -m uno_stats.cli.reference > docs/CLI.md"
     )
     assert "docs/CLI.md" in README
 

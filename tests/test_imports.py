@@ -110,7 +110,7 @@ def test_a_small_run_forks_its_worker_before_anything_heavy(tmp_path: Path) -> N
         "from uno_stats.engine import jit\n"
         "jit.engine_is_cached = lambda: True  # the worker loads (or compiles) it itself\n"
         "from uno_stats.run.runner import run_scenario\n"
-        "from uno_stats.run.scenario import load_scenario, with_overrides\n"
+        "from uno_stats.scenario.load import load_scenario, with_overrides\n"
         "s = with_overrides(load_scenario('scenarios/mattel-2022-4p.yaml'), games=200)\n"
         f"watched = {(*HEAVY, 'tqdm')!r}\n"
         "seen = []\n"

@@ -20,9 +20,9 @@ if TYPE_CHECKING:
 
     import polars as pl
 
-    from uno_stats.run.results import Run
-    from uno_stats.run.scenario import Scenario as ScenarioSpec
-    from uno_stats.run.settle import SettleResult
+    from uno_stats.debates.settle import SettleResult
+    from uno_stats.scenario.load import Scenario as ScenarioSpec
+    from uno_stats.store.parts import Run
 
 __all__ = [
     "Results",
@@ -157,7 +157,7 @@ class Settled:
 
 def load_scenario(path: str | Path) -> Scenario:
     """Read and check a scenario file (an error names the file, line and key)."""
-    from uno_stats.run.scenario import load_scenario as load
+    from uno_stats.scenario.load import load_scenario as load
 
     return Scenario(load(path))
 
@@ -182,7 +182,7 @@ def simulate(
     resumed, ``fresh`` starts over. The same games as ``uno-stats run``, seed for seed.
     """
     from uno_stats.run.runner import run_scenario
-    from uno_stats.run.scenario import with_overrides
+    from uno_stats.scenario.load import with_overrides
 
     spec = with_overrides(_spec(scenario), games=games, seed=seed)
     outcome = run_scenario(spec, out_dir=out, workers=workers, progress=progress, fresh=fresh)
@@ -191,7 +191,7 @@ def simulate(
 
 def open_results(folder: str | Path) -> Results:
     """A results folder (a run or a sweep), every part verified; only good parts are read."""
-    from uno_stats.run.verify import verified_runs
+    from uno_stats.store.verify import verified_runs
 
     return Results(Path(folder), tuple(verified_runs(folder)))
 
@@ -262,32 +262,23 @@ def effects(
     """
     import polars as pl
 
-    from uno_stats.analysis.effects import effect_spec, sweep_effects
-    from uno_stats.analysis.metrics import parse_margin
-    from uno_stats.analysis.sweep_points import sweep_of
+    from uno_stats.debates.effects import checked_options, sweeps_effects
     from uno_stats.errors import UnoStatsError
     from uno_stats.present.effects import COLUMNS, effect_rows
-    from uno_stats.run.verify import incomplete_error
+    from uno_stats.store.verify import incomplete_error
 
     if not sweeps:
         raise UnoStatsError("effects needs a sweep's results")
-    for name in metrics or []:
-        effect_spec(name)
-    limit = parse_margin(margin) if margin is not None else None
-    rows = []
-    for sweep in sweeps:
-        runs = _runs([sweep])
+    limit = checked_options(metrics, margin)
+    opened = [_runs([sweep]) for sweep in sweeps]
+    for runs in opened:
         problem = None if allow_incomplete else incomplete_error(runs)
         if problem:
             raise UnoStatsError(problem.replace("--allow-incomplete", "allow_incomplete=True"))
-        found = sweep_effects(
-            sweep_of(runs),
-            list(metrics) if metrics else None,
-            interactions=interactions,
-            three_factor=three_factor,
-            margin=limit,
-        )
-        rows += effect_rows(found)
+    found = sweeps_effects(
+        opened, metrics, interactions=interactions, three_factor=three_factor, margin=limit
+    )
+    rows = [row for result in found for row in effect_rows(result)]
     return pl.DataFrame(rows, schema=list(COLUMNS), orient="row", infer_schema_length=None)
 
 
@@ -307,7 +298,7 @@ def settle(
     """Run ``a`` and ``b`` paired in batches until ``metric``'s difference is decided (an
     anytime-valid confidence sequence) or ``max_games``, as ``uno-stats settle``."""
     from uno_stats.analysis.metrics import parse_margin
-    from uno_stats.run.settle import settle as settle_runs
+    from uno_stats.debates.settle import settle as settle_runs
 
     result = settle_runs(
         _spec(a),

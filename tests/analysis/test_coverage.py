@@ -262,7 +262,7 @@ def engine_games() -> dict[str, np.ndarray]:
     """Per-game counts (num, den) of three settle metrics over 60,000 rounds the engine
     plays (Mattel 2022, four random players, seed 2026)."""
     from uno_stats.engine import EngineConfig, simulate
-    from uno_stats.run.scenario import parse_scenario
+    from uno_stats.scenario.load import parse_scenario
 
     s = parse_scenario("name: e\nplayers: 4\nseed: 2026\nrules: {preset: mattel-2022}\n", "e.yaml")
     cols = simulate(EngineConfig.from_scenario(s), 0, 60_000)

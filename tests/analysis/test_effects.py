@@ -28,7 +28,7 @@ from uno_stats.analysis.quantiles import mid_quantile
 from uno_stats.analysis.sweep_points import Sweep, SweepPoint, sweep_of
 from uno_stats.cli import app
 from uno_stats.errors import ResultsError
-from uno_stats.run.verify import verified_runs
+from uno_stats.store.verify import verified_runs
 
 ROOT = Path(__file__).resolve().parents[2]
 FACTORIAL = """\
@@ -396,7 +396,7 @@ def test_half_fraction_main_effects_by_hand():
 
 
 def test_half_fraction_effects_name_their_aliases():
-    pytest.importorskip("uno_stats.run.designs")  # the alias table (the sweep designs)
+    pytest.importorskip("uno_stats.scenario.designs")  # the alias table (the sweep designs)
     cells = [(0, 0, 1), (0, 1, 0), (1, 0, 0), (1, 1, 1)]
     record = {"kind": "fractional", "resolution": 3, "generators": ["C=AB"], "points": 4}
     result = sweep_effects(_two_level_sweep(cells, record), ["mean_turns"], interactions=True)
@@ -956,7 +956,7 @@ def test_a_point_without_values_has_an_undefined_quantile_effect_not_a_crash():
 
 
 def test_aliases_of_a_half_fraction_of_five_stop_at_three_factors():
-    pytest.importorskip("uno_stats.run.designs")  # the alias table (the sweep designs)
+    pytest.importorskip("uno_stats.scenario.designs")  # the alias table (the sweep designs)
     from uno_stats.analysis.effects import term_aliases
 
     axes = {name: (0, 1) for name in "abcde"}

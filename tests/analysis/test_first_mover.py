@@ -19,7 +19,7 @@ from uno_stats.engine import EngineConfig, simulate, trace_events
 from uno_stats.engine import events as E
 from uno_stats.engine.rules import resolve_rules
 from uno_stats.engine.strategy_table import default_seat
-from uno_stats.run.results import arrow_table
+from uno_stats.store.parts import arrow_table
 
 
 def frame(first: list[int], dealer: list[int], winner: list[int], players: int) -> pl.LazyFrame:

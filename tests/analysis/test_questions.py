@@ -19,7 +19,7 @@ from uno_stats.analysis.estimates import (
 )
 from uno_stats.analysis.quantiles import bootstrap_quantiles, mid_quantile, mid_quantiles
 from uno_stats.errors import ResultsError
-from uno_stats.run.results import open_runs
+from uno_stats.store.parts import open_runs
 
 Z = st.norm.ppf(0.975)
 
@@ -381,8 +381,8 @@ def test_answer_run_on_a_match_run(tmp_path) -> None:
 def test_reads_what_the_runner_writes(tmp_path) -> None:
     """The engine-array path of results.write_part gives the same answers as a hand frame."""
     from uno_stats.engine.schema import CHECKPOINTS, COLUMNS, COLUMNS_BY_NAME, NOT_REACHED
-    from uno_stats.run.manifest import write_manifest
-    from uno_stats.run.results import write_part
+    from uno_stats.store.manifest import write_manifest
+    from uno_stats.store.parts import write_part
 
     rows, players = len(TURNS), 3
     cols: dict[str, np.ndarray] = {

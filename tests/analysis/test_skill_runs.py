@@ -12,9 +12,9 @@ import pytest
 from uno_stats.analysis.questions import sweep_groups
 from uno_stats.analysis.skill import focal_skill
 from uno_stats.analysis.skill_runs import skill_studies
-from uno_stats.run.results import open_runs
 from uno_stats.run.runner import run_scenario
-from uno_stats.run.scenario import parse_scenario
+from uno_stats.scenario.load import parse_scenario
+from uno_stats.store.parts import open_runs
 
 STUDY = """
 name: study

@@ -15,7 +15,7 @@ from uno_stats.engine import events as E
 from uno_stats.engine.cards import card_id
 from uno_stats.engine.scripted import play_position
 from uno_stats.errors import ScenarioError
-from uno_stats.run.scenario import load_scenario, parse_scenario
+from uno_stats.scenario.load import load_scenario, parse_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTHING_PLAYABLE = [["blue 1", "blue 2", "blue 3"], ["green 1", "green 2"]]

@@ -6,7 +6,7 @@ import numpy as np
 
 from uno_stats.engine.rules import RULES_BY_KEY
 from uno_stats.engine.schema import COLUMNS_BY_NAME, ROUND_COUNTERS
-from uno_stats.run.scenario_deck import MAX_DECK_CARDS
+from uno_stats.scenario.deck import MAX_DECK_CARDS
 
 # Cards are conserved, so no hand can hold more than the deck; every other count can grow
 # by one on each turn (a stack chain too: its cards come back through reshuffles).

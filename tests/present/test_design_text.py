@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from uno_stats.present.design_text import alias_lines, design_lines, fractional_lines
-from uno_stats.run.designs import defining_words
+from uno_stats.scenario.designs import defining_words
 
 TOGGLES = [
     "rules.jump_in",

@@ -14,7 +14,7 @@ from uno_stats.cli import app
 from uno_stats.present import effects_plots as ep
 from uno_stats.present.document import Document
 from uno_stats.present.effects_sections import effects_section, ranking_rows, report_effects
-from uno_stats.run.verify import verified_runs
+from uno_stats.store.verify import verified_runs
 
 FULL = """\
 name: small

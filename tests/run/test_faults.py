@@ -18,15 +18,15 @@ import polars as pl
 import pytest
 
 from uno_stats.errors import RunError
+from uno_stats.limits import MAX_GAMES
 from uno_stats.run import backends, runner
-from uno_stats.run.limits import MAX_GAMES
-from uno_stats.run.lock import LOCK_FILE, is_locked
-from uno_stats.run.manifest import read_run_manifest
 from uno_stats.run.plan import plan_runs
-from uno_stats.run.results import PartMeta, part_path
 from uno_stats.run.runner import run_scenario
-from uno_stats.run.scenario import parse_scenario, with_overrides
-from uno_stats.run.verify import check_run, verified_runs
+from uno_stats.scenario.load import parse_scenario, with_overrides
+from uno_stats.store.lock import LOCK_FILE, is_locked
+from uno_stats.store.manifest import read_run_manifest
+from uno_stats.store.parts import PartMeta, part_path
+from uno_stats.store.verify import check_run, verified_runs
 
 ROOT = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-c", "from uno_stats.cli import main; main()"]
@@ -66,7 +66,7 @@ HOLD_LOCK = textwrap.dedent(
     """
     import sys, time
     from pathlib import Path
-    from uno_stats.run.lock import folder_lock
+    from uno_stats.store.lock import folder_lock
     with folder_lock(Path(sys.argv[1])):
         print("locked", flush=True)
         time.sleep(600)

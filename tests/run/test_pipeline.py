@@ -14,10 +14,10 @@ import pytest
 
 from uno_stats.engine import jit
 from uno_stats.run import backends, runner
-from uno_stats.run.manifest import read_run_manifest
 from uno_stats.run.plan import MIN_CHUNKS_PER_WORKER
 from uno_stats.run.runner import run_scenario
-from uno_stats.run.scenario import load_scenario
+from uno_stats.scenario.load import load_scenario
+from uno_stats.store.manifest import read_run_manifest
 
 TINY = "name: tiny\nplayers: 4\ngames: 1200\nseed: 7\nrules:\n  preset: mattel-2022\n"
 REAL_RUN_CHUNK = runner.run_chunk

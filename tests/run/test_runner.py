@@ -10,16 +10,16 @@ import pytest
 
 from uno_stats.errors import RunError
 from uno_stats.run import backends, plan, runner
-from uno_stats.run.manifest import (
+from uno_stats.run.plan import default_chunk_size
+from uno_stats.run.runner import RunInterrupted, run_scenario
+from uno_stats.scenario.load import load_scenario, with_overrides
+from uno_stats.store.manifest import (
     SweepManifest,
     read_manifest,
     read_run_manifest,
     write_manifest,
 )
-from uno_stats.run.plan import default_chunk_size
-from uno_stats.run.results import open_runs
-from uno_stats.run.runner import RunInterrupted, run_scenario
-from uno_stats.run.scenario import load_scenario, with_overrides
+from uno_stats.store.parts import open_runs
 
 TINY = """\
 name: tiny

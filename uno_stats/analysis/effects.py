@@ -228,7 +228,7 @@ def fraction_weights(grid: Grid, term: Term) -> np.ndarray:
 
 def term_name(axes: dict[str, tuple[Any, ...]], axis: str, level: int) -> str:
     """``axis`` for a two-level axis, ``axis=value`` for a level of an axis with more."""
-    from uno_stats.run.scenario_fields import show_value
+    from uno_stats.scenario.fields import show_value
 
     values = axes[axis]
     if len(values) == 2:
@@ -269,12 +269,12 @@ def term_aliases(sweep: Sweep, term: Term, max_order: int = 3) -> tuple[str, ...
     """The effects ``term`` is confounded with (``A:B`` names): none in a full factorial.
 
     The hook where a fractional design's alias table is attached: the design rebuilt from
-    the sweep manifest's record (:mod:`uno_stats.run.designs`), ``term`` times each word of
+    the sweep manifest's record (:mod:`uno_stats.scenario.designs`), ``term`` times each word of
     its defining relation, up to ``max_order`` factors."""
     record = sweep.design
     if not record or record.get("kind") != "fractional":
         return ()
-    from uno_stats.run import designs  # type: ignore[attr-defined,unused-ignore]
+    from uno_stats.scenario import designs  # type: ignore[attr-defined,unused-ignore]
 
     sizes = [len(v) for v in sweep.axes.values()]
     design = designs.design_from_record(list(sweep.axes), sizes, record)

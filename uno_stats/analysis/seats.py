@@ -33,7 +33,7 @@ from uno_stats.analysis.estimates import (
 )
 from uno_stats.engine.strategy_table import KNOBS
 from uno_stats.errors import ResultsError
-from uno_stats.run.results import (
+from uno_stats.store.parts import (
     NOT_REACHED,
     checkpoint_arrays,
     checkpoint_columns_in,

@@ -29,8 +29,8 @@ from uno_stats.analysis.skill import (
     spread_effects,
 )
 from uno_stats.engine.strategy_table import STRATEGIES
-from uno_stats.run.results import Run
-from uno_stats.run.scenario_fields import seat_axis
+from uno_stats.scenario.fields import seat_axis
+from uno_stats.store.parts import Run
 
 _ORDER = [s.name for s in STRATEGIES]  # strategies from the simplest to search
 

@@ -16,7 +16,7 @@ import polars as pl
 from uno_stats.errors import ResultsError
 
 if TYPE_CHECKING:
-    from uno_stats.run.results import Run
+    from uno_stats.store.parts import Run
 
 DEAL_AXES: tuple[str, ...] = ("players", "deck.decks", "rules.hand_size")
 """Axes that change the deal itself: points that differ in them do not replay the same deals."""
@@ -109,7 +109,7 @@ def sweep_of(runs: Sequence[Run]) -> Sweep:
 def _listed(run: Run) -> tuple[dict[str, list[Any]] | None, dict[str, Any] | None]:
     """The axes as the sweep folder's manifest lists them, and its design record (None and
     None without a sweep manifest)."""
-    from uno_stats.run.manifest import MANIFEST, SweepManifest, read_manifest
+    from uno_stats.store.manifest import MANIFEST, SweepManifest, read_manifest
 
     parent = run.path.parent
     if not (parent / MANIFEST).exists():

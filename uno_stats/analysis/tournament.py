@@ -1,6 +1,6 @@
 """Tournaments: strategies pooled over balanced seatings, pairwise shares, skill spread.
 
-A tournament's seatings (:mod:`uno_stats.run.scenario`) put every strategy in every seat and
+A tournament's seatings (:mod:`uno_stats.scenario.load`) put every strategy in every seat and
 behind every other strategy equally often. The seatings share the run's seed, so game ``g``
 of every seating starts from the same deal: the deal (the ``game`` column: a round, or a
 whole match) is the unit of independence. Every interval here is therefore cluster-robust
@@ -31,7 +31,7 @@ from uno_stats.analysis.estimates import (
 from uno_stats.analysis.questions import run_preset, run_rules, run_scoring, run_seats
 from uno_stats.analysis.seats import seat_label, seat_matrix, seat_scores, won_frame
 from uno_stats.errors import ResultsError
-from uno_stats.run.results import Run
+from uno_stats.store.parts import Run
 
 METHOD = "cluster-robust normal interval over deals (games shared by every seating)"
 

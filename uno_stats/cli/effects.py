@@ -26,7 +26,7 @@ from uno_stats.cli.shared import (
 from uno_stats.errors import UnoStatsError
 
 if TYPE_CHECKING:
-    from uno_stats.run.results import Run
+    from uno_stats.store.parts import Run
 
 
 def effects_cmd(
@@ -85,15 +85,11 @@ def effects_cmd(
     per metric for its largest effect; --margin names terms with no practical effect.
     """
     with one_line_errors():
-        from uno_stats.analysis.effects import effect_spec, sweep_effects
-        from uno_stats.analysis.metrics import parse_margin
-        from uno_stats.analysis.sweep_points import sweep_of
+        from uno_stats.debates.effects import checked_options, sweeps_effects
         from uno_stats.present.effects import effects_text
-        from uno_stats.run.verify import verified_runs
+        from uno_stats.store.verify import verified_runs
 
-        for name in metric or []:
-            effect_spec(name)
-        limit = parse_margin(margin) if margin is not None else None
+        limit = checked_options(metric, margin)
         sweeps: list[list[Run]] = []
         for item in items:
             path = Path(item)
@@ -121,15 +117,8 @@ def effects_cmd(
             raise UnoStatsError("no sweep among these folders: effects needs a sweep's results")
         for runs in sweeps:
             check_complete(runs, allow_incomplete)
-        results = [
-            sweep_effects(
-                sweep_of(runs),
-                metric or None,
-                interactions=interactions,
-                three_factor=three_factor,
-                margin=limit,
-            )
-            for runs in sweeps
-        ]
+        results = sweeps_effects(
+            sweeps, metric, interactions=interactions, three_factor=three_factor, margin=limit
+        )
         with terminal_width(wide):
             typer.echo(effects_text(results, fmt.value), nl=False)

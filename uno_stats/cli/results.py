@@ -32,7 +32,7 @@ from uno_stats.cli.shared import (
 )
 
 if TYPE_CHECKING:
-    from uno_stats.run.results import Run
+    from uno_stats.store.parts import Run
 
 FoldersArg = Annotated[
     list[Path],
@@ -98,7 +98,7 @@ def compare(
     with one_line_errors():
         from uno_stats.analysis.metrics import metric_spec, parse_margin
         from uno_stats.present import report
-        from uno_stats.run.verify import verified_runs
+        from uno_stats.store.verify import verified_runs
 
         for name in metric or []:
             metric_spec(name)
@@ -179,12 +179,12 @@ def settle(
     """
     with one_line_errors():
         from uno_stats.analysis.metrics import parse_margin
+        from uno_stats.debates.settle import seed_note
+        from uno_stats.debates.settle import settle as settle_runs
         from uno_stats.present.verdicts import settle_text
         from uno_stats.run.interrupts import exit_code, stop_on_signals
         from uno_stats.run.runner import RunInterrupted
-        from uno_stats.run.scenario import load_scenario
-        from uno_stats.run.settle import seed_note
-        from uno_stats.run.settle import settle as settle_runs
+        from uno_stats.scenario.load import load_scenario
 
         limit = parse_margin(margin) if margin is not None else None
         a, b = load_scenario(scenario_a), load_scenario(scenario_b)

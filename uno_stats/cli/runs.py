@@ -16,7 +16,7 @@ from uno_stats.cli.shared import count_option, exit_interrupted, note
 from uno_stats.errors import UnoStatsError
 
 if TYPE_CHECKING:
-    from uno_stats.run.results import Run
+    from uno_stats.store.parts import Run
 
 
 def run_file(
@@ -35,9 +35,9 @@ def run_file(
     """Load, validate and run one scenario file; the :class:`RunOutcome`.
 
     ``while_running``: see :func:`~uno_stats.run.runner.run_scenario`."""
-    from uno_stats.run.limits import MAX_GAMES, cap_workers
+    from uno_stats.limits import MAX_GAMES, cap_workers
     from uno_stats.run.runner import RunInterrupted, run_scenario
-    from uno_stats.run.scenario import load_scenario, with_overrides
+    from uno_stats.scenario.load import load_scenario, with_overrides
 
     count = count_option("--games", games, 1, MAX_GAMES)
     if workers is not None:
@@ -87,7 +87,7 @@ def _import_quietly(*modules: str) -> None:
 def open_runs(folders: list[Path], allow_incomplete: bool = True) -> "list[Run]":
     """The verified runs of ``folders`` (only good parts are read); incomplete runs refused
     unless ``allow_incomplete``, and noted on stderr otherwise."""
-    from uno_stats.run.verify import verified_runs
+    from uno_stats.store.verify import verified_runs
 
     runs: list[Run] = []
     for folder in folders:
@@ -100,7 +100,7 @@ def open_runs(folders: list[Path], allow_incomplete: bool = True) -> "list[Run]"
 def results_folders(folder: Path) -> list[Path]:
     """``folder`` itself, or, for a folder without a manifest that holds runs (such as
     ``results/``), each of its subfolders with one, in name order."""
-    from uno_stats.run.manifest import MANIFEST
+    from uno_stats.store.manifest import MANIFEST
 
     if folder.is_dir() and not (folder / MANIFEST).exists():
         inner = sorted(path.parent for path in folder.glob(f"*/{MANIFEST}"))
@@ -111,7 +111,7 @@ def results_folders(folder: Path) -> list[Path]:
 
 def check_complete(runs: "list[Run]", allow_incomplete: bool) -> None:
     """Refuse incomplete ``runs`` unless ``allow_incomplete``; note them on stderr otherwise."""
-    from uno_stats.run.verify import incomplete_error
+    from uno_stats.store.verify import incomplete_error
 
     problem = None if allow_incomplete else incomplete_error(runs)
     if problem:
@@ -121,7 +121,7 @@ def check_complete(runs: "list[Run]", allow_incomplete: bool) -> None:
 
 def warn_incomplete(runs: "list[Run]") -> None:
     """One ``Note:`` line on stderr per part not counted and per incomplete run."""
-    from uno_stats.run.verify import run_notes
+    from uno_stats.store.verify import run_notes
 
     for line in run_notes(runs):
         note(line)

@@ -137,7 +137,7 @@ def count_option(option: str, text: str | None, low: int, high: int) -> int | No
     """``text`` as a whole number from ``low`` to ``high``; else one ``Error:`` line, exit 2."""
     if text is None:
         return None
-    from uno_stats.run.limits import parse_count
+    from uno_stats.limits import parse_count
 
     try:
         return parse_count(option, text, low, high)
@@ -154,7 +154,7 @@ def exit_interrupted(exc: Any) -> NoReturn:
 
 def _version(value: bool) -> None:
     if value:
-        from uno_stats.run.results import tool_version
+        from uno_stats.store.parts import tool_version
 
         typer.echo(f"uno-stats {tool_version()}")
         raise typer.Exit()

@@ -66,7 +66,7 @@ def run(
     A sweep or tournament prints one table of its points' main answers (a sweep: then its
     main effects); `summary --format json` holds every question of every point.
     """
-    from uno_stats.run.results import WRITER_MODULES
+    from uno_stats.store.parts import WRITER_MODULES
 
     with one_line_errors():
         outcome = run_file(
@@ -104,7 +104,7 @@ def run(
 def _describe(path: Path, scenario: Any) -> str:
     """The ``ok:`` line of a valid file, then (a fractional or random sweep) its design."""
     from uno_stats.present.design_text import design_lines
-    from uno_stats.run.scenario_deck import deck_label
+    from uno_stats.scenario.deck import deck_label
 
     points = scenario.sweep_points()
     seats = sorted({p.scenario.players for p in points} or {scenario.players})
@@ -129,7 +129,7 @@ def validate(
     """Check scenario files without simulating anything (every error of a file, one line
     each); a fractional or random sweep design is printed, a fractional one with its alias
     table."""
-    from uno_stats.run.scenario import load_scenario
+    from uno_stats.scenario.load import load_scenario
 
     failed = False
     for path in scenarios:
@@ -247,8 +247,8 @@ def trace(
     """Print one round move by move, exactly as a run plays game K."""
     from uno_stats import engine
     from uno_stats.engine.jit import ensure_compiled
-    from uno_stats.run.limits import MAX_GAMES
-    from uno_stats.run.scenario import load_scenario
+    from uno_stats.limits import MAX_GAMES
+    from uno_stats.scenario.load import load_scenario
 
     index = count_option("--game", game, 0, MAX_GAMES - 1)
     if index is None:  # the option is required: typer never passes None
@@ -257,7 +257,7 @@ def trace(
         resolved = _trace_scenario(load_scenario(scenario), point)
         ensure_compiled()  # the notice, when the engine has to be compiled first
         if resolved.deck is not None:  # RULES.md S19; the classic deck's trace is unchanged
-            from uno_stats.run.scenario_deck import deck_label
+            from uno_stats.scenario.deck import deck_label
 
             typer.echo(f"deck: {deck_label(resolved.rules, resolved.deck)}")
         for line in engine.trace_game(engine.EngineConfig.from_scenario(resolved), index):
@@ -339,7 +339,7 @@ def bench(
         if report:
             _bench_report(games, repeat, top, cold, yardstick, scheduler, report_out)
             return
-        from uno_stats.run import bench as bench_mod
+        from uno_stats.bench import throughput as bench_mod
 
         chosen = bench_mod.load_bench_scenario(scenario, preset, strategy)
         counts = sorted({1, top})
@@ -359,8 +359,8 @@ def _bench_report(
 ) -> None:
     import shlex
 
+    from uno_stats.bench.suite import run_suite
     from uno_stats.present.bench_report import write_bench_report
-    from uno_stats.run.bench_suite import run_suite
 
     suite = run_suite(
         games,

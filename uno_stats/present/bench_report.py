@@ -6,9 +6,9 @@ import json
 from dataclasses import asdict
 from pathlib import Path
 
+from uno_stats.bench.suite import Row, Suite
+from uno_stats.bench.throughput import base_result, shown_speed_up, speed_up
 from uno_stats.present.document import Document, render_markdown
-from uno_stats.run.bench import base_result, shown_speed_up, speed_up
-from uno_stats.run.bench_suite import Row, Suite
 
 
 def _value(row: Row) -> str:

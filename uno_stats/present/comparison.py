@@ -11,10 +11,10 @@ from uno_stats.analysis.metrics import RATE_KINDS, MetricComparison
 from uno_stats.present.document import Document
 from uno_stats.present.sections import est, num, p_cell, pct
 from uno_stats.present.verdicts import pairing_text, verdict
-from uno_stats.run.scenario_deck import deck_label
+from uno_stats.scenario.deck import deck_label
 
 if TYPE_CHECKING:
-    from uno_stats.run.results import Run
+    from uno_stats.store.parts import Run
 
 CRN_NOTE = (
     "Common random numbers: every game's random stream depends only on the seed and the "

@@ -8,7 +8,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from uno_stats.run.designs import (
+from uno_stats.scenario.designs import (
     LETTERS,
     alias_table_of,
     defining_words,

@@ -60,7 +60,7 @@ def short_name(metric: str) -> str:
 
 
 def _show(value: Any) -> str:
-    from uno_stats.run.scenario_fields import show_value
+    from uno_stats.scenario.checks import show_value
 
     return value if isinstance(value, str) else show_value(value)
 

@@ -228,7 +228,7 @@ def interaction_cells(
 
 
 def _show(value: Any) -> str:
-    from uno_stats.run.scenario_fields import show_value
+    from uno_stats.scenario.checks import show_value
 
     return value if isinstance(value, str) else show_value(value)
 

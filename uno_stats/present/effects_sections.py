@@ -21,7 +21,7 @@ from uno_stats.present.effects import (
     short_name,
     term_subject,
 )
-from uno_stats.run.results import Run
+from uno_stats.store.parts import Run
 
 MAIN_METRICS: tuple[str, ...] = (
     "mean_turns",
@@ -101,7 +101,7 @@ def _slug(text: str) -> str:
 def _alias_section(doc: Document, result: SweepEffects) -> None:
     """The design's generators and, for every main effect and two-factor interaction
     confounded with another, the terms it is confounded with."""
-    from uno_stats.run.designs import LETTERS, alias_table_of, defining_words
+    from uno_stats.scenario.designs import LETTERS, alias_table_of, defining_words
 
     design = result.sweep.design or {}
     if design.get("kind") != "fractional":

@@ -23,8 +23,8 @@ from uno_stats.analysis.seats import seat_label
 from uno_stats.engine.rules import preset_rules
 from uno_stats.engine.schema import STATUS_NAMES
 from uno_stats.present.document import Document
-from uno_stats.run.results import Run
-from uno_stats.run.scenario_deck import deck_label
+from uno_stats.scenario.deck import deck_label
+from uno_stats.store.parts import Run
 
 DEFICIT_TURNS = (10, 20, 30, 50, 75, 100)
 DEFICIT_ROWS = 10

@@ -1,6 +1,6 @@
 """The settled answer of a ``settle`` pair, shown first by ``summary``, ``compare`` and
 ``report``: the verdict line ``settle`` printed, how it stopped, both values and the
-confidence sequence of B - A (:mod:`uno_stats.run.settle_record`). The fixed-sample
+confidence sequence of B - A (:mod:`uno_stats.debates.settle_record`). The fixed-sample
 intervals of the ordinary tables are then secondary, and labelled so."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from uno_stats.analysis.metrics import RATE_KINDS, metric_spec
+from uno_stats.debates.settle_record import SettleRecord, records_for
 from uno_stats.present.document import Document
 from uno_stats.present.verdicts import settle_text
-from uno_stats.run.results import Run
-from uno_stats.run.settle_record import SettleRecord, records_for
+from uno_stats.store.parts import Run
 
 SECONDARY = (
     "The other tables are fixed-sample intervals, computed as if the number of games had "

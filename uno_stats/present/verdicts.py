@@ -18,7 +18,7 @@ from uno_stats.analysis.estimates import format_p
 from uno_stats.analysis.metrics import RATE_KINDS, Equivalence, MetricComparison, metric_spec
 
 if TYPE_CHECKING:
-    from uno_stats.run.settle_record import SettleRecord
+    from uno_stats.debates.settle_record import SettleRecord
 
 ALPHA = 0.05
 UP_WORDS = ("longer", "higher", "raises")

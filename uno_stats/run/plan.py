@@ -2,7 +2,7 @@
 
 A run folder is planned without per-chunk objects (chunks are generated on demand, so a run
 of billions of games plans at once); resuming keeps the folder's run id and chunk size and
-keeps only the parts that pass verification (:mod:`uno_stats.run.verify`).
+keeps only the parts that pass verification (:mod:`uno_stats.store.verify`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from uno_stats import engine
 from uno_stats.engine import jit, numba_patches
 from uno_stats.errors import ResultsError, RunError, shortened
-from uno_stats.run.manifest import (
+from uno_stats.store.manifest import (
     MANIFEST,
     Manifest,
     SweepManifest,
@@ -28,11 +28,11 @@ from uno_stats.run.manifest import (
     read_manifest,
     scenario_hash,
 )
-from uno_stats.run.results import PartMeta, remove_stale_tmp, tool_version
-from uno_stats.run.verify import check_run, part_paths, read_part_meta
+from uno_stats.store.parts import PartMeta, remove_stale_tmp, tool_version
+from uno_stats.store.verify import check_run, part_paths, read_part_meta
 
 if TYPE_CHECKING:
-    from uno_stats.run.scenario import Scenario, SweepPoint
+    from uno_stats.scenario.load import Scenario, SweepPoint
 
 ROUND_CHUNK = 50_000
 """Default chunk of single rounds: ~0.5 s of engine time on one core (measured), ~8 MB."""
@@ -120,7 +120,7 @@ def engine_hash() -> str:
 
 def config_hash(scenario: Scenario, chunk_size: int) -> str:
     """Fingerprint of what a run folder holds: resolved scenario, chunk size, tool and engine
-    (:func:`~uno_stats.run.manifest.scenario_hash`, which every manifest read recomputes)."""
+    (:func:`~uno_stats.store.manifest.scenario_hash`, which every manifest read recomputes)."""
     return scenario_hash(scenario.to_dict(), chunk_size, tool_version(), engine_hash())
 
 

@@ -11,10 +11,10 @@ summary's modules), so this module imports neither numba, polars nor pyarrow.
 Every game's random stream depends only on the scenario seed and the game's index, so a
 run gives identical results whatever the chunk size or worker count. The parent process
 writes each finished chunk at once; rerunning the same command resumes where an
-interrupted run stopped: parts that pass verification (:mod:`uno_stats.run.verify`) are
+interrupted run stopped: parts that pass verification (:mod:`uno_stats.store.verify`) are
 kept, the chunks of missing or failing parts are played again.
 
-A run holds the results folder's lock (:mod:`uno_stats.run.lock`) from before it touches
+A run holds the results folder's lock (:mod:`uno_stats.store.lock`) from before it touches
 the folder until it ends; pool workers die with their parent (see
 :mod:`uno_stats.run.backends`) and check between chunks that it is still alive, and every part
 records the run id, so a part of another run is never counted.
@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 from uno_stats import engine
 from uno_stats.engine import jit
 from uno_stats.errors import RunError
+from uno_stats.limits import cap_workers
 from uno_stats.run.backends import (
     START_METHOD,
     Backend,
@@ -45,19 +46,19 @@ from uno_stats.run.backends import (
     execute,
     make_backend,
 )
-from uno_stats.run.folder import check_out_folder, clear_folder, os_error
 from uno_stats.run.interrupts import stop_on_signals
-from uno_stats.run.limits import cap_workers
-from uno_stats.run.lock import folder_lock
-from uno_stats.run.manifest import SweepManifest, write_manifest
 from uno_stats.run.plan import Chunk, RunPlan, plan_runs
-from uno_stats.run.results import PartMeta, Run, write_part
-from uno_stats.run.verify import RunCheck, check_run
+from uno_stats.store.folder import check_out_folder, clear_folder, os_error
+from uno_stats.store.lock import folder_lock
+from uno_stats.store.manifest import SweepManifest, write_manifest
+from uno_stats.store.parts import PartMeta, Run, write_part
+from uno_stats.store.run_check import RunCheck
+from uno_stats.store.verify import check_run
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from uno_stats.run.scenario import Scenario
+    from uno_stats.scenario.load import Scenario
 
 
 SMALL_RUN_GAMES = 20_000
@@ -329,7 +330,7 @@ def run_scenario(
     """Simulate ``scenario`` into ``out_dir/<name>/`` (one sub-folder per sweep point).
 
     ``workers``: local processes (default: every core; 1 runs in this process; capped at
-    :func:`~uno_stats.run.limits.max_workers`). ``scheduler``: a Dask scheduler address, or
+    :func:`~uno_stats.limits.max_workers`). ``scheduler``: a Dask scheduler address, or
     ``"local"`` for an in-process LocalCluster; it is reached before anything is written.
     The folder is locked for the whole run. Verified chunks already on disk from an
     interrupted run of the same scenario are kept; a folder holding another scenario is an
