@@ -30,9 +30,10 @@ STACKING := stacking-off stacking-draw-two stacking-all
 # stacking) against numbers-only, same table, seed and games, in one report.
 ACTION_CARDS := stacking-off numbers-only
 # How much of UNO is skill: one seat played by random, basic and search on the same deals
-# (tables of random and of basic players at 2, 4 and 6; house rules at 4; search's rollouts),
-# reported together. The search runs take minutes: their wall times are in the report's Runs.
-SKILL := skill-random-table skill-basic-table skill-house-rules skill-rollouts
+# (tables of random and of basic players at 2, 4 and 6; house rules at 4; search's rollouts;
+# search with and without a model of its opponents), reported together. The search runs take minutes: their wall times are in the report's Runs.
+SKILL := skill-random-table skill-basic-table skill-house-rules skill-rollouts \
+	skill-model-random-2p skill-model-basic-2p skill-model-random-4p
 # Which house rule matters most: the 15-rule screen (a resolution V fraction, 256 points) and
 # the full factorial of five rules at 2, 4 and 6 players; each report opens with its effects.
 HOUSE_RULES := house-rules-screen house-rules-five

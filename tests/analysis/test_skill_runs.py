@@ -1,5 +1,5 @@
 """Skill studies read from real runs (uno_stats.analysis.skill_runs): a sweep of one seat's
-strategy is a paired-deal table per setting, a sweep of one seat's knob a budget curve."""
+strategy is a paired-deal table per setting, a sweep of one seat's knob a knob curve."""
 
 from __future__ import annotations
 

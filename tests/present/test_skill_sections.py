@@ -7,7 +7,7 @@ import numpy as np
 
 from uno_stats.analysis.estimates import Estimate
 from uno_stats.analysis.skill import SpreadEffect, focal_skill
-from uno_stats.analysis.skill_runs import BudgetCurve, BudgetPoint, SkillStudy, SkillTable
+from uno_stats.analysis.skill_runs import KnobCurve, KnobPoint, SkillStudy, SkillTable
 from uno_stats.present.document import Document, render_markdown
 from uno_stats.present.skill_sections import (
     curve_answer,
@@ -51,14 +51,14 @@ def test_an_effect_widens_narrows_or_does_not_clearly_move_the_spread() -> None:
 
 
 def test_a_curve_answer_quotes_each_value_and_its_step() -> None:
-    curve = BudgetCurve(
+    curve = KnobCurve(
         "skill-rollouts",
         "rollouts",
         "search",
         "random",
         (
-            BudgetPoint(4, Estimate(0.6, 0.58, 0.62, 2000), None),
-            BudgetPoint(16, Estimate(0.65, 0.63, 0.67, 2000), Estimate(0.05, 0.03, 0.07, 2000)),
+            KnobPoint(4, Estimate(0.6, 0.58, 0.62, 2000), None),
+            KnobPoint(16, Estimate(0.65, 0.63, 0.67, 2000), Estimate(0.05, 0.03, 0.07, 2000)),
         ),
     )
     text = curve_answer(curve)

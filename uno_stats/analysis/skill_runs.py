@@ -4,7 +4,7 @@
 
 A sweep over one seat's ``strategy`` is a *skill table* per combination of its other axes
 (players, rules): the focal seat played by each strategy on the same deals. A sweep over
-one seat's knob (``strategies.0.rollouts``) is a *budget curve*: the focal seat's win share
+one seat's knob (``strategies.0.rollouts``) is a *knob curve*: the focal seat's win share
 at each value and the paired difference from the value before. (A sweep's points run
 together, so their manifests hold one wall time: the speed at each value is measured apart,
 docs/PERFORMANCE.md.)
@@ -57,7 +57,7 @@ class SkillStudy:
 
 
 @dataclass(frozen=True)
-class BudgetPoint:
+class KnobPoint:
     """One value of the focal seat's knob: its win share and the paired change from the
     value before (None for the first)."""
 
@@ -67,12 +67,12 @@ class BudgetPoint:
 
 
 @dataclass(frozen=True)
-class BudgetCurve:
+class KnobCurve:
     name: str
     knob: str
     strategy: str
     opponents: str
-    points: tuple[BudgetPoint, ...]
+    points: tuple[KnobPoint, ...]
 
 
 def _value(run: Run, axis: str) -> Any:
@@ -120,7 +120,7 @@ def skill_study(name: str, runs: Sequence[Run]) -> SkillStudy | None:
     return SkillStudy(name, focal, _opponents(runs[0], focal), tuple(tables), effects)
 
 
-def budget_curve(name: str, runs: Sequence[Run]) -> BudgetCurve | None:
+def knob_curve(name: str, runs: Sequence[Run]) -> KnobCurve | None:
     """The curve of one sweep's runs if it sweeps one seat's knob (else None)."""
     found = _focal_axis(runs) if runs else None
     if found is None or found[2] == "strategy" or len(_settings(runs, found[0])) != 1:
@@ -133,15 +133,15 @@ def budget_curve(name: str, runs: Sequence[Run]) -> BudgetCurve | None:
     for k, run in enumerate(members):
         share = proportion(int(table[:, k].sum()), table.shape[0])
         change = paired_mean(table[:, k].astype(float) - table[:, k - 1]) if k else None
-        points.append(BudgetPoint(_value(run, axis), share, change))
+        points.append(KnobPoint(_value(run, axis), share, change))
     strategy = members[0].scenario.seats[focal]["strategy"]
-    return BudgetCurve(name, knob, strategy, _opponents(members[0], focal), tuple(points))
+    return KnobCurve(name, knob, strategy, _opponents(members[0], focal), tuple(points))
 
 
 def skill_studies(
     groups: Sequence[Any],
-) -> tuple[tuple[SkillStudy, ...], tuple[BudgetCurve, ...]]:
-    """The skill studies and budget curves among a report's sweep groups."""
+) -> tuple[tuple[SkillStudy, ...], tuple[KnobCurve, ...]]:
+    """The skill studies and knob curves among a report's sweep groups."""
     studies = [s for g in groups if (s := skill_study(g.name, g.runs)) is not None]
-    curves = [c for g in groups if (c := budget_curve(g.name, g.runs)) is not None]
+    curves = [c for g in groups if (c := knob_curve(g.name, g.runs)) is not None]
     return tuple(studies), tuple(curves)

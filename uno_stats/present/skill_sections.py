@@ -1,5 +1,5 @@
 """Document sections and answer sentences for skill studies: the paired-deal tables of a
-sweep over one seat's strategy, the rules that move the skill spread, and budget curves
+sweep over one seat's strategy, the rules that move the skill spread, and knob curves
 (:mod:`uno_stats.analysis.skill_runs`)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 
 from uno_stats.analysis.estimates import Estimate
 from uno_stats.analysis.skill import SpreadEffect
-from uno_stats.analysis.skill_runs import BudgetCurve, SkillStudy, SkillTable
+from uno_stats.analysis.skill_runs import KnobCurve, SkillStudy, SkillTable
 from uno_stats.present.document import Document
 from uno_stats.present.sections import pct, pp
 
@@ -86,8 +86,9 @@ def effect_answer(study: SkillStudy, effects: Sequence[SpreadEffect]) -> str:
     )
 
 
-def curve_answer(c: BudgetCurve) -> str:
-    """Where more of the knob stops paying: each value's share and the change from the last."""
+def curve_answer(c: KnobCurve) -> str:
+    """A knob swept on one seat (search's rollouts, its opponent model): each value's win
+    share and the paired change from the value before."""
     parts = []
     for p in c.points:
         step = f", {_gap(p.change)} on the value before" if p.change is not None else ""
@@ -98,7 +99,7 @@ def curve_answer(c: BudgetCurve) -> str:
     )
 
 
-def skill_study_answers(studies: Sequence[SkillStudy], curves: Sequence[BudgetCurve]) -> list[str]:
+def skill_study_answers(studies: Sequence[SkillStudy], curves: Sequence[KnobCurve]) -> list[str]:
     """Every skill table's answer, each study's rule effects, every curve's answer."""
     out = []
     for study in studies:
@@ -110,7 +111,7 @@ def skill_study_answers(studies: Sequence[SkillStudy], curves: Sequence[BudgetCu
 
 
 def skill_studies_section(
-    doc: Document, studies: Sequence[SkillStudy], curves: Sequence[BudgetCurve]
+    doc: Document, studies: Sequence[SkillStudy], curves: Sequence[KnobCurve]
 ) -> None:
     """Per study a table of every setting's shares, spread and decomposition, and its rule
     effects; per curve a table of its values."""
