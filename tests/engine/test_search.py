@@ -109,6 +109,27 @@ def test_search_is_deterministic_for_any_split_of_the_games() -> None:
         assert np.array_equal(column, joined), name
 
 
+def test_search_runs_alike_on_one_worker_and_on_two(tmp_path) -> None:
+    """A run with search seats writes the same rows whatever the worker count."""
+    from uno_stats.run.runner import run_scenario
+    from uno_stats.scenario.load import parse_scenario
+    from uno_stats.store.parts import open_runs
+
+    text = (
+        "name: w\nplayers: 3\ngames: 60\nseed: 5\nrules: {preset: mattel-2001, seating: random}\n"
+        "strategies: [{strategy: search, rollouts: 2}, {strategy: random}, {strategy: basic}]\n"
+    )
+    frames = []
+    for workers in (1, 2):
+        scenario = parse_scenario(text, "w.yaml")
+        run_scenario(
+            scenario, tmp_path / str(workers), workers=workers, chunk_size=7, progress=False
+        )
+        (run,) = open_runs(tmp_path / str(workers) / "w")
+        frames.append(run.scan().sort("game").collect())
+    assert frames[0].height == 60 and frames[0].equals(frames[1])
+
+
 def test_search_seats_keep_their_strategy_id() -> None:
     assert strategy_id("search") == len(ROLLOUT_POLICIES)
     config = EngineConfig.build(2, preset_rules("mattel-2001"), [_seat(), _seat("basic")], seed=1)
