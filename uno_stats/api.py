@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from uno_stats.debates.settle import SettleResult
     from uno_stats.scenario.load import Scenario as ScenarioSpec
-    from uno_stats.store.parts import Run
+    from uno_stats.store.runs import Run
 
 __all__ = [
     "Results",

@@ -15,7 +15,7 @@ from helpers import run_manifest, write_run, write_sweep
 from uno_stats.analysis.sweep_points import DEAL_AXES, sweep_of
 from uno_stats.errors import ResultsError
 from uno_stats.store.manifest import MANIFEST
-from uno_stats.store.parts import open_runs
+from uno_stats.store.runs import open_runs
 
 
 def test_points_carry_their_values_deal_and_rows(tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ from uno_stats.present.document import text_width
 from uno_stats.present.report import summary_text, write_report
 from uno_stats.scenario.load import Scenario, parse_scenario, scenario_from_dict
 from uno_stats.scenario.seatings import balanced_seatings
-from uno_stats.store.parts import open_runs
+from uno_stats.store.runs import open_runs
 
 FIVE = ["random", "basic", "aggressive", "hoarder", "color-denier"]
 BAND = (0.93, 0.97)

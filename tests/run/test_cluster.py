@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from uno_stats.cli import app
-from uno_stats.store.parts import open_runs
+from uno_stats.store.runs import open_runs
 
 pytest.importorskip("dask.distributed")
 

@@ -19,7 +19,7 @@ from uno_stats.store.manifest import (
     read_run_manifest,
     write_manifest,
 )
-from uno_stats.store.parts import open_runs
+from uno_stats.store.runs import open_runs
 
 TINY = """\
 name: tiny

@@ -21,12 +21,11 @@ from uno_stats.store.parts import (
     checkpoint_hands,
     count_rows,
     done_chunks,
-    open_run,
-    open_runs,
     part_path,
     remove_stale_tmp,
     write_part,
 )
+from uno_stats.store.runs import open_run, open_runs
 
 PLAYERS = 3
 CHECKPOINT_NAMES = [f"hands_t{t}" for t in CHECKPOINT_TURNS]  # the list columns of old results

@@ -408,7 +408,7 @@ def test_verified_runs_check_digests_unless_told_not_to(tmp_path: Path, manifest
 
 def test_run_notes_of_unverified_and_locked_runs(tmp_path: Path, manifest: Manifest) -> None:
     from uno_stats.store.lock import folder_lock
-    from uno_stats.store.parts import Run
+    from uno_stats.store.runs import Run
     from uno_stats.store.verify import run_notes, verified_runs
 
     assert run_notes([Run(tmp_path, replace(manifest, complete=True))]) == []
@@ -543,7 +543,7 @@ def test_a_folder_or_a_fifo_under_a_part_name_is_never_opened(
 
 
 def test_an_incomplete_run_names_its_first_bad_part(tmp_path: Path, manifest: Manifest) -> None:
-    from uno_stats.store.parts import Run
+    from uno_stats.store.runs import Run
     from uno_stats.store.verify import incomplete_error, verified_runs
 
     folder = folder_with(tmp_path, manifest, [0, 1])

@@ -55,7 +55,7 @@ from uno_stats.analysis.seats import (
 )
 from uno_stats.engine.schema import STATUS_NAMES
 from uno_stats.errors import ResultsError
-from uno_stats.store.parts import Run
+from uno_stats.store.runs import Run
 
 QUANTILES: tuple[float, ...] = (0.1, 0.5, 0.9, 0.99)
 

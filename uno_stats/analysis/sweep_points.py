@@ -16,7 +16,7 @@ import polars as pl
 from uno_stats.errors import ResultsError
 
 if TYPE_CHECKING:
-    from uno_stats.store.parts import Run
+    from uno_stats.store.runs import Run
 
 DEAL_AXES: tuple[str, ...] = ("players", "deck.decks", "rules.hand_size")
 """Axes that change the deal itself: points that differ in them do not replay the same deals."""

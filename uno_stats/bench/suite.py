@@ -374,7 +374,7 @@ _SUMMARY_TIME = (
     "from pathlib import Path\n"
     "from uno_stats.present.report import summary_text\n"
     "from uno_stats.store.manifest import read_run_manifest\n"
-    "from uno_stats.store.parts import Run\n"
+    "from uno_stats.store.runs import Run\n"
     "folder = Path(sys.argv[1])\n"
     "started = time.perf_counter()\n"
     "summary_text([Run(folder, read_run_manifest(folder))], 'json')\n"

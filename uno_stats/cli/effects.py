@@ -26,7 +26,7 @@ from uno_stats.cli.shared import (
 from uno_stats.errors import UnoStatsError
 
 if TYPE_CHECKING:
-    from uno_stats.store.parts import Run
+    from uno_stats.store.runs import Run
 
 
 def effects_cmd(

@@ -16,7 +16,7 @@ from uno_stats.cli.shared import count_option, exit_interrupted, note
 from uno_stats.errors import UnoStatsError
 
 if TYPE_CHECKING:
-    from uno_stats.store.parts import Run
+    from uno_stats.store.runs import Run
 
 
 def run_file(

@@ -43,7 +43,8 @@ from uno_stats.errors import RunError
 from uno_stats.run.interrupts import deferred_stops
 from uno_stats.run.runner import run_scenario
 from uno_stats.scenario.load import Scenario, with_overrides
-from uno_stats.store.parts import Run, part_path
+from uno_stats.store.parts import part_path
+from uno_stats.store.runs import Run
 from uno_stats.store.verify import verified_runs
 
 SETTLE_METRICS = (

@@ -21,7 +21,7 @@ from uno_stats.present.effects import (
     short_name,
     term_subject,
 )
-from uno_stats.store.parts import Run
+from uno_stats.store.runs import Run
 
 MAIN_METRICS: tuple[str, ...] = (
     "mean_turns",

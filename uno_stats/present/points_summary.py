@@ -24,7 +24,7 @@ from uno_stats.present.effects import heading, short_name
 from uno_stats.present.effects_sections import MAIN_METRICS, ranking_rows, report_effects
 from uno_stats.present.sections import sweep_section
 from uno_stats.present.tournament_sections import skill_section, tournament_section
-from uno_stats.store.parts import Run
+from uno_stats.store.runs import Run
 
 MAX_ROWS = 40
 

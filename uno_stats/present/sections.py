@@ -24,7 +24,7 @@ from uno_stats.engine.rules import preset_rules
 from uno_stats.engine.schema import STATUS_NAMES
 from uno_stats.present.document import Document
 from uno_stats.scenario.deck import deck_label
-from uno_stats.store.parts import Run
+from uno_stats.store.runs import Run
 
 DEFICIT_TURNS = (10, 20, 30, 50, 75, 100)
 DEFICIT_ROWS = 10

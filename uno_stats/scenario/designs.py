@@ -120,7 +120,7 @@ class Design:
 
     kind: str  # "full" | "fractional" | "random"
     factors: tuple[str, ...]  # the sweep's axis names in file order, e.g. "rules.jump_in"
-    levels: np.ndarray  # (points, k) int8 of level indices (0 = first value)
+    levels: np.ndarray  # (points, k) int32 of level indices (0 = first value)
     generators: tuple[str, ...]  # fractional: e.g. ("E=ABC", "F=BCD"); letters A.. in order
     words: tuple[str, ...]  # fractional: the defining relation's words, e.g. ("ABCE", ...)
     resolution: int | None  # fractional: the shortest word's length (None: no words)
@@ -259,7 +259,7 @@ def random_rows(sizes: Sequence[int], points: int, seed: int) -> list[tuple[int,
 def _array(rows: list[tuple[int, ...]], k: int) -> np.ndarray:
     import numpy as np
 
-    return np.array(rows, dtype=np.int8).reshape(len(rows), k)
+    return np.array(rows, dtype=np.int32).reshape(len(rows), k)
 
 
 def full_design(factors: Sequence[str], sizes: Sequence[int]) -> Design:
