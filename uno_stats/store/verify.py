@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from uno_stats.errors import ResultsError
-from uno_stats.limits import MAX_JSON_BYTES, file_kind, load_json
+from uno_stats.limits import file_kind, load_json
 from uno_stats.store.lock import is_locked
 from uno_stats.store.manifest import (
     Manifest,
@@ -40,6 +40,9 @@ if TYPE_CHECKING:
     import pyarrow.parquet as pq
 
 PART_PREFIX, PART_SUFFIX = "part-", ".parquet"
+MAX_PART_RECORD = 1_000_000
+"""Bytes of a part's own record: a few hundred, but a sweep of matches lists the rows of
+each point in the chunk (at most 100,000 points: well under this)."""
 
 
 Dataset = Manifest | SweepManifest
@@ -68,7 +71,7 @@ def read_part_meta(path: Path) -> tuple[PartMeta, pq.FileMetaData]:
     if raw is None:
         raise ValueError("no uno-stats part record (written by another tool or version)")
     try:
-        record = load_json(raw, limit=MAX_JSON_BYTES, depth=2)
+        record = load_json(raw, limit=MAX_PART_RECORD, depth=2)
         if not isinstance(record, dict):
             raise TypeError("not a JSON object")
         return PartMeta(**record), footer
@@ -81,7 +84,7 @@ def _first_line(exc: BaseException) -> str:
     return text[0][:200] if text else type(exc).__name__
 
 
-def _bounds(footer: pq.FileMetaData, column: str = "game") -> tuple[int, int] | None:
+def _game_bounds(footer: pq.FileMetaData, column: str = "game") -> tuple[int, int] | None:
     """Smallest and largest value of ``column`` from the footer's statistics (None if absent)."""
     names = footer.schema.names
     if column not in names:
@@ -150,11 +153,11 @@ def checked_part_meta(path: Path, manifest: Dataset, index: int, deep: bool = Tr
 def _check_bounds(footer: pq.FileMetaData, manifest: Dataset, index: int) -> None:
     """The part's ``game`` (and a sweep's ``point``) statistics are the chunk's."""
     points, games = manifest.layout.bounds(index)
-    bounds = _bounds(footer)
+    bounds = _game_bounds(footer)
     if bounds is not None and bounds != games:
         raise ValueError(f"games {bounds[0]}-{bounds[1]}, not {games[0]}-{games[1]}")
     if isinstance(manifest, SweepManifest):
-        held = _bounds(footer, POINT)
+        held = _game_bounds(footer, POINT)
         if held != points:
             shown = "no point column" if held is None else f"points {held[0]}-{held[1]}"
             raise ValueError(f"{shown}, not the planned points {points[0]}-{points[1]}")
