@@ -86,10 +86,12 @@ def _sweep(folder: Path) -> Sweep:
 
 
 def _rows(folder: Path) -> dict[tuple, pl.DataFrame]:
-    """Each point's rows read straight from its Parquet parts, keyed by its axis values."""
+    """Each point's rows read straight from the sweep's Parquet parts (its ``point`` rows),
+    keyed by its axis values."""
     out = {}
-    for run in verified_runs(folder):
-        frame = pl.read_parquet(sorted((run.path / "parts").glob("*.parquet")))
+    every = pl.read_parquet(sorted((folder / "parts").glob("*.parquet")))
+    for index, run in enumerate(verified_runs(folder)):
+        frame = every.filter(pl.col("point") == index).drop("point")
         out[tuple(run.manifest.sweep_assignment.values())] = frame
     return out
 

@@ -1,8 +1,8 @@
 """A sweep as the effects analysis reads it: its axes, and each point's values and rows.
 
-The one place that knows how a sweep is stored (today a folder of point runs, each with a
-manifest naming its axis values), so that a change of storage changes :func:`sweep_of`
-alone. Everything downstream sees :class:`Sweep` and :class:`SweepPoint`.
+The one place that knows how a sweep is stored (one dataset whose points read as runs,
+each with a manifest naming its axis values; or a folder of point runs of the earlier
+layout), so that a change of storage changes :func:`sweep_of` alone. Everything downstream sees :class:`Sweep` and :class:`SweepPoint`.
 """
 
 from __future__ import annotations
@@ -108,16 +108,22 @@ def sweep_of(runs: Sequence[Run]) -> Sweep:
 
 def _listed(run: Run) -> tuple[dict[str, list[Any]] | None, dict[str, Any] | None]:
     """The axes as the sweep folder's manifest lists them, and its design record (None and
-    None without a sweep manifest)."""
-    from uno_stats.store.manifest import MANIFEST, SweepManifest, read_manifest
+    None without a sweep manifest). A point of a sweep dataset names its folder; a point
+    folder of the earlier per-point layout lies in it."""
+    from uno_stats.store.manifest import (
+        MANIFEST,
+        PointFoldersManifest,
+        SweepManifest,
+        read_manifest,
+    )
 
-    parent = run.path.parent
+    parent = run.folder if run.folder != run.path else run.path.parent
     if not (parent / MANIFEST).exists():
         return None, None
     try:
         top = read_manifest(parent)
     except ResultsError:
         return None, None
-    if not isinstance(top, SweepManifest):
+    if not isinstance(top, SweepManifest | PointFoldersManifest):
         return None, None
     return dict(top.axes), getattr(top, "design", None)

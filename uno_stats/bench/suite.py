@@ -590,7 +590,7 @@ def measure_costs(suite: Suite, folder: Path) -> None:
     one worker, but takes its share of the cores when every core plays."""
     from uno_stats.bench.throughput import warm_up_engine
     from uno_stats.engine import EngineConfig
-    from uno_stats.run.runner import run_chunk
+    from uno_stats.run.tasks import run_chunk
     from uno_stats.scenario.load import with_overrides
     from uno_stats.store.parts import PartMeta, write_part
 

@@ -22,11 +22,10 @@ from typing import TYPE_CHECKING, Any, overload
 from uno_stats.errors import ScenarioError
 from uno_stats.scenario.checks import ErrorContext, show_value
 from uno_stats.scenario.fields import check_fields, check_table
+from uno_stats.scenario.model import Scenario, SweepPoint
 
 if TYPE_CHECKING:
     import numpy as np
-
-    from uno_stats.scenario.load import Scenario
 
 CROSS_CHECKED_AXES = frozenset(
     {
@@ -47,15 +46,6 @@ tests/scenario/test_points.py reads which keys those checks touch."""
 
 MAX_LABEL = 200
 """A design's point labels are ``point-01`` ... when an axis-value label would be longer."""
-
-
-@dataclass(frozen=True)
-class SweepPoint:
-    """One point of a sweep: its axis values, a folder-safe label and its scenario."""
-
-    assignment: dict[str, Any]
-    label: str
-    scenario: Scenario
 
 
 def label_of(assignment: dict[str, Any]) -> str:
@@ -187,8 +177,6 @@ def build_point(
 ) -> Scenario:
     """One sweep point's scenario: the file with the point's values written in, checked as a
     whole."""
-    from uno_stats.scenario.load import Scenario
-
     point = copy.deepcopy(template)
     point_ctx = ErrorContext(ctx.source, dict(ctx.keys), dict(ctx.values))
     for axis, value in assignment.items():

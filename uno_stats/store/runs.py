@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, overload
 
 from uno_stats.errors import ResultsError
+from uno_stats.scenario.points import PointTable
 from uno_stats.store.manifest import (
     Manifest,
     PointFoldersManifest,
@@ -230,9 +231,35 @@ def unverified_check(folder: Path, sweep: SweepManifest) -> RunCheck:
     return check
 
 
+def point_named(path: Path) -> tuple[Path, SweepManifest, int] | None:
+    """``SWEEP/LABEL`` names point LABEL of the sweep dataset in SWEEP (as the per-point
+    layout's folder did): the dataset, its manifest and the point's index; None when
+    ``path`` is no such name."""
+    parent = path.parent
+    if path.exists() or not (parent / "manifest.json").is_file():
+        return None
+    try:
+        sweep = read_manifest(parent)
+    except ResultsError:
+        return None
+    if not isinstance(sweep, SweepManifest):
+        return None
+    table = sweep.scenario.point_table()
+    labels = table.labels() if isinstance(table, PointTable) else (p.label for p in table)
+    for index, label in enumerate(labels):
+        if label == path.name:
+            return parent, sweep, index
+    return None
+
+
 def open_runs(folder: str | Path) -> Sequence[Run]:
-    """The runs in a results folder: the run itself, or every point of a sweep folder."""
+    """The runs in a results folder: the run itself, or every point of a sweep folder
+    (``SWEEP/LABEL``: that point alone)."""
     folder = Path(folder)
+    named = point_named(folder)
+    if named is not None:
+        root, sweep, index = named
+        return [PointRuns(root, sweep, unverified_check(root, sweep))[index]]
     if not folder.exists():
         raise ResultsError(f"{folder}: no such results folder")
     manifest = read_manifest(folder)

@@ -34,7 +34,7 @@ from uno_stats.store.parts import (
     file_digest,
 )
 from uno_stats.store.run_check import BadPart, RunCheck
-from uno_stats.store.runs import PointRuns, Run
+from uno_stats.store.runs import PointRuns, Run, point_named
 
 if TYPE_CHECKING:
     import pyarrow.parquet as pq
@@ -222,6 +222,10 @@ def verified_runs(folder: str | Path, deep: bool = True) -> Sequence[Run]:
     Only good parts are read afterwards; a run without a single good part is an error.
     """
     folder = Path(folder)
+    named = point_named(folder)
+    if named is not None:  # SWEEP/LABEL: one point of a sweep dataset
+        root, _, index = named
+        return [_verified_sweep(root, read_sweep(root), deep)[index]]
     if folder.is_file():
         hint = (
             "; run it first (uno-stats run FILE) and give OUT/<name>"
@@ -267,6 +271,13 @@ def _refuse_empty(path: Path, check: RunCheck) -> None:
             f"{path}: no result parts yet ({check.progress}); run the same run command "
             "again to finish the run"
         )
+
+
+def read_sweep(folder: Path) -> SweepManifest:
+    """The sweep dataset manifest of ``folder`` (:func:`point_named` found one there)."""
+    sweep = read_manifest(folder)
+    assert isinstance(sweep, SweepManifest)
+    return sweep
 
 
 def _verified_sweep(folder: Path, sweep: SweepManifest, deep: bool) -> PointRuns:
