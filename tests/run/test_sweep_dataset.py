@@ -1,0 +1,128 @@
+"""A sweep is one run: one dataset whose every point holds exactly the games its own run
+would (for any worker count, chunk size and backend), read back point by point."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from uno_stats import engine
+from uno_stats.errors import ResultsError, RunError
+from uno_stats.run import tasks
+from uno_stats.run.runner import run_scenario
+from uno_stats.scenario.load import Scenario, parse_scenario
+from uno_stats.store.layout import Layout, Slice
+from uno_stats.store.manifest import SweepManifest, read_manifest
+from uno_stats.store.parts import arrow_table
+from uno_stats.store.runs import PointRun, open_runs
+from uno_stats.store.verify import verified_runs
+
+SWEEP = """\
+name: mixed
+games: 300
+seed: 11
+rules: {preset: classic-house}
+sweep:
+  players: [2, 4]
+  rules.stack_draw_two: [false, true]
+"""
+MATCHES = """\
+name: matches
+games: 12
+seed: 5
+players: 3
+rules: {preset: mattel-2022, scoring: points}
+match: {target: 200}
+sweep:
+  rules.hand_size: [5, 7]
+"""
+
+
+def alone(scenario: Scenario) -> pl.DataFrame:
+    """The rows a run of ``scenario`` alone stores, as polars reads them."""
+    config = engine.EngineConfig.from_scenario(scenario)
+    columns = engine.simulate(config, 0, scenario.games)
+    return pl.from_arrow(arrow_table(columns, scenario.players)).sort("game", "round")
+
+
+def assert_points_play_their_own_games(folder: Path, s: Scenario) -> None:
+    runs = verified_runs(folder)
+    points = s.sweep_points()
+    assert len(runs) == len(points)
+    for run, point in zip(runs, points, strict=True):
+        assert isinstance(run, PointRun) and run.complete
+        assert run.manifest.sweep_label == point.label
+        assert run.manifest.sweep_assignment == point.assignment
+        assert run.scenario.to_dict() == point.scenario.to_dict()
+        got = run.scan().collect().sort("game", "round")
+        assert got.equals(alone(point.scenario)), point.label
+        assert run.manifest.rows == got.height
+
+
+@pytest.mark.parametrize(("workers", "chunk_size"), [(1, None), (1, 7), (2, 250), (2, 1200)])
+def test_every_point_holds_its_own_games(tmp_path: Path, workers: int, chunk_size: int) -> None:
+    s = parse_scenario(SWEEP)
+    out = run_scenario(s, tmp_path, workers=workers, chunk_size=chunk_size, progress=False)
+    assert_points_play_their_own_games(out.path, s)
+    m = read_manifest(out.path)
+    assert isinstance(m, SweepManifest) and m.points == 4 and m.complete
+    assert m.rows == sum(r.manifest.rows for r in out.runs)
+
+
+def test_a_sweep_of_matches_records_its_rows_per_point(tmp_path: Path) -> None:
+    s = parse_scenario(MATCHES)
+    out = run_scenario(s, tmp_path, workers=1, chunk_size=5, progress=False)
+    assert_points_play_their_own_games(out.path, s)
+
+
+def test_one_point_is_named_by_its_label(tmp_path: Path) -> None:
+    s = parse_scenario(SWEEP)
+    out = run_scenario(s, tmp_path, workers=1, progress=False)
+    label = s.sweep_points()[2].label
+    (run,) = verified_runs(out.path / label)
+    assert run.manifest.sweep_label == label
+    (again,) = open_runs(out.path / label)
+    assert again.scan().collect().equals(run.scan().collect())
+    with pytest.raises(ResultsError, match="no such results folder"):
+        verified_runs(out.path / "players-9")
+
+
+def test_a_point_reads_only_the_parts_that_hold_it(tmp_path: Path) -> None:
+    s = parse_scenario(SWEEP)
+    out = run_scenario(s, tmp_path, workers=1, chunk_size=250, progress=False)
+    runs = verified_runs(out.path)
+    # 4 points of 300 games in chunks of 250: point 1 is games 300..599, chunks 1 and 2
+    assert [p.name for p in runs[1].part_files()] == ["part-000001.parquet", "part-000002.parquet"]
+
+
+def test_the_layout_cuts_points_into_chunks() -> None:
+    layout = Layout(points=3, games=5, chunk_size=4)
+    assert layout.chunks == 4
+    assert layout.slices(1) == [Slice(0, 4, 1), Slice(1, 0, 3)]
+    assert layout.slices(3) == [Slice(2, 2, 3)]  # the short last chunk
+    assert list(layout.point_chunks(1)) == [1, 2]
+    assert [layout.overlap(i, 1) for i in range(4)] == [0, 3, 2, 0]
+    assert layout.bounds(1) == ((0, 1), (0, 4))
+    assert sum(s.n_games for i in range(layout.chunks) for s in layout.slices(i)) == 15
+
+
+def test_a_failing_point_names_its_chunk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = tasks.run_chunk
+
+    def failing(config, first, n):  # type: ignore[no-untyped-def]
+        if config.players == 4:
+            raise ValueError("boom")
+        return real(config, first, n)
+
+    monkeypatch.setattr(tasks, "run_chunk", failing)
+    with pytest.raises(RunError) as info:
+        run_scenario(parse_scenario(SWEEP), tmp_path, workers=1, chunk_size=300, progress=False)
+    text = str(info.value)
+    assert "point players-4_stack_draw_two-false chunk 2 (games 0-299, seed 11) failed" in text
+    assert "ValueError: boom" in text and "run the same command again to resume" in text
+    monkeypatch.undo()
+    out = run_scenario(parse_scenario(SWEEP), tmp_path, workers=1, chunk_size=300, progress=False)
+    assert out.resumed_chunks == 2
+    assert_points_play_their_own_games(out.path, parse_scenario(SWEEP))
