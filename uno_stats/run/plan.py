@@ -171,7 +171,7 @@ def _resumable_size(old: AnyManifest | None, spec: DatasetSpec) -> int | None:
     Results do not depend on chunking, so a resumed run keeps the folder's chunk size even
     when the worker count (and so the default chunk size) has changed.
     """
-    if not isinstance(old, spec.kind) or isinstance(old, PointFoldersManifest):
+    if old is None or isinstance(old, PointFoldersManifest) or not isinstance(old, spec.kind):
         return None
     size = old.chunk_size
     return size if old.config_hash == spec.digest(size) else None

@@ -176,8 +176,10 @@ def _build(data: Any, ctx: ErrorContext, top_line: int | None) -> Scenario:
     ctx.raise_errors()
     if names is not None:
         check_table(fields, data, ctx)
-        points = _rotation_points(data, names, fields["players"], ctx)
-        return Scenario(**fields, sweep=None, source=ctx.source, tournament=names, _points=points)
+        rotations = _rotation_points(data, names, fields["players"], ctx)
+        return Scenario(
+            **fields, sweep=None, source=ctx.source, tournament=names, _points=rotations
+        )
     if axes is None:
         check_table(fields, data, ctx)
         return Scenario(**fields, sweep=None, source=ctx.source)

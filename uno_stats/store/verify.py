@@ -301,7 +301,7 @@ def _verified_sweep(folder: Path, sweep: SweepManifest, deep: bool) -> PointRuns
     return PointRuns(folder, counted, check)
 
 
-def incomplete_error(runs: list[Run]) -> str | None:
+def incomplete_error(runs: Sequence[Run]) -> str | None:
     """Why ``runs`` cannot be reported or compared as they are (None when all are whole)."""
     incomplete = [r for r in runs if not r.complete]
     if not incomplete:
@@ -316,7 +316,7 @@ def incomplete_error(runs: list[Run]) -> str | None:
     )
 
 
-def run_notes(runs: list[Run]) -> list[str]:
+def run_notes(runs: Sequence[Run]) -> list[str]:
     """One line per part not counted and per incomplete run (saying how to finish it)."""
     notes = []
     for run in runs:
