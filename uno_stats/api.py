@@ -76,8 +76,8 @@ class Scenario:
             ("rules changed", ", ".join(f"{k}={v}" for k, v in changed.items()) or "none"),
             ("strategies", ", ".join(seat["strategy"] for seat in s.seats)),
         ]
-        if s.sweep_points():
-            rows.append(("runs", f"{len(s.sweep_points())} (sweep or tournament points)"))
+        if s.point_count:
+            rows.append(("runs", f"{s.point_count:,} (sweep or tournament points)"))
         return rows
 
     def __repr__(self) -> str:

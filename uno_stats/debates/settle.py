@@ -108,7 +108,7 @@ class SettleResult:
 
 
 def _check(spec: MetricSpec, s: Scenario) -> None:
-    if s.sweep_points():
+    if s.point_count:
         raise RunError(f"settle compares two single scenarios; {s.name} is a sweep or tournament")
     if spec.kind not in (*RATIO_KINDS, "quantile"):
         raise RunError(f"settle decides {SETTLE_METRICS}; not {spec.key}")

@@ -6,7 +6,7 @@ are built on demand by :mod:`uno_stats.scenario.points`.
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -102,6 +102,21 @@ class Scenario:
     def point_count(self) -> int:
         """Sweep points or tournament rotations (0 without either)."""
         return len(self._points)
+
+    def point_labels(self) -> Iterator[str]:
+        """Every point's label, in order, without building the points' scenarios."""
+        labels = getattr(self._points, "labels", None)  # a PointTable's own, lazy
+        return labels() if labels is not None else (p.label for p in self._points)
+
+    def point_kinds(self) -> list[Scenario]:
+        """One point's scenario per combination of the axes that checks across keys read
+        (:data:`~uno_stats.scenario.points.CROSS_CHECKED_AXES`: players, decks, preset,
+        scoring, ...; every rotation of a tournament): whichever player count, deck or
+        scoring a point has, one of these has it too. [] without a sweep or tournament."""
+        kinds = getattr(self._points, "kinds", None)  # a PointTable's own
+        if kinds is None:
+            return [p.scenario for p in self._points]
+        return [self._points.scenario(i) for i in kinds()]  # type: ignore[attr-defined]
 
     def sweep_design(self) -> Design | None:
         """The sweep's design (:mod:`uno_stats.scenario.designs`; it needs numpy); None without a

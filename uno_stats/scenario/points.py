@@ -142,21 +142,26 @@ class PointTable(Sequence[SweepPoint]):
         """The same points with top-level template keys (``games``, ``seed``) replaced."""
         return replace(self, template={**self.template, **changes})
 
-    def check_every_kind(self) -> int:
-        """Check one point per distinct combination of the cross-checked axes (see the module
-        doc); raises the first point's :class:`ScenarioError`. The number checked."""
+    def kinds(self) -> Iterator[int]:
+        """The first point of each distinct combination of the cross-checked axes' values
+        (see the module doc), in order: a sweep without such an axis has one kind."""
         cross = [j for j, axis in enumerate(self.axes) if axis in CROSS_CHECKED_AXES]
-        if not cross and len(self):
-            self.scenario(0)
-            return 1
         seen: set[tuple[int, ...]] = set()
         for i in range(len(self)):
             levels = self.levels(i)
             kind = tuple(levels[j] for j in cross)
             if kind not in seen:
                 seen.add(kind)
-                self.scenario(i)
-        return len(seen)
+                yield i
+
+    def check_every_kind(self) -> int:
+        """Check one point per distinct combination of the cross-checked axes (see the module
+        doc); raises the first point's :class:`ScenarioError`. The number checked."""
+        checked = 0
+        for i in self.kinds():
+            self.scenario(i)
+            checked += 1
+        return checked
 
 
 def point_table(

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, overload
 
 from uno_stats.errors import ResultsError
-from uno_stats.scenario.points import PointTable
 from uno_stats.store.manifest import (
     Manifest,
     PointFoldersManifest,
@@ -244,9 +243,7 @@ def point_named(path: Path) -> tuple[Path, SweepManifest, int] | None:
         return None
     if not isinstance(sweep, SweepManifest):
         return None
-    table = sweep.scenario.point_table()
-    labels = table.labels() if isinstance(table, PointTable) else (p.label for p in table)
-    for index, label in enumerate(labels):
+    for index, label in enumerate(sweep.scenario.point_labels()):
         if label == path.name:
             return parent, sweep, index
     return None
