@@ -106,6 +106,7 @@ class PointRun(Run):
     dataset: Path = field(default=Path())
     point: int = 0
     parts: tuple[Path, ...] = ()
+    dataset_points: int = 0  # points in the whole dataset
 
     @property
     def folder(self) -> Path:
@@ -212,10 +213,44 @@ class PointRuns(Sequence[Run]):
         manifest = point_manifest(self.sweep, index, check)
         parts = tuple(check.good[i] for i in sorted(check.good))
         path = self.folder / (manifest.sweep_label or f"point-{index}")
-        return PointRun(path, manifest, check, self.folder, index, parts)
+        return PointRun(path, manifest, check, self.folder, index, parts, len(self))
 
     def __iter__(self) -> Iterator[Run]:
         return (self[i] for i in range(len(self)))
+
+
+def points_scan(runs: Sequence[Run], columns: Sequence[str] | None = None) -> pl.LazyFrame:
+    """Every row of ``runs`` in one frame, with a ``point`` column (u32): the run's position
+    in ``runs``, so that one ``group_by("point")`` answers for every run at once.
+
+    The points of one sweep dataset read with one scan of their parts (each part once, not
+    once per point it holds); any other run (a single run, a point folder of the earlier
+    layout) with a scan of its own. ``columns``: only these (and ``point``) are read.
+    """
+    import polars as pl
+
+    def kept(frame: pl.LazyFrame) -> pl.LazyFrame:
+        return frame if columns is None else frame.select(POINT, *columns)
+
+    frames = []
+    datasets: dict[Path, list[tuple[int, PointRun]]] = {}
+    for position, run in enumerate(runs):
+        if isinstance(run, PointRun):
+            datasets.setdefault(run.dataset, []).append((position, run))
+        else:
+            frames.append(kept(run.scan().with_columns(pl.lit(position, pl.UInt32).alias(POINT))))
+    for members in datasets.values():
+        parts = sorted({part for _, run in members for part in run.parts})
+        if not parts:
+            raise ResultsError(f"{members[0][1].path}: no result parts yet for this point")
+        index = {run.point: position for position, run in members}
+        frame = pl.scan_parquet([str(p) for p in parts])
+        if len(index) < members[0][1].dataset_points:
+            frame = frame.filter(pl.col(POINT).is_in(list(index)))
+        if any(point != position for point, position in index.items()):
+            frame = frame.with_columns(pl.col(POINT).replace_strict(index, return_dtype=pl.UInt32))
+        frames.append(kept(frame))
+    return pl.concat(frames, how="diagonal_relaxed")
 
 
 def unverified_check(folder: Path, sweep: SweepManifest) -> RunCheck:
