@@ -49,8 +49,9 @@ from uno_stats.analysis.estimates import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, LE
 from uno_stats.analysis.metrics import RATE_KINDS, TOST_LEVEL, Margin, MetricSpec, metric_spec
 from uno_stats.analysis.quantiles import CELLS, mid_quantile, mid_quantiles
 from uno_stats.analysis.ratios import RATIO_KINDS, fair_share, game_counts
-from uno_stats.analysis.sweep_points import DEAL_AXES, Sweep, SweepPoint
+from uno_stats.analysis.sweep_points import DEAL_AXES, Sweep, by_point
 from uno_stats.errors import ResultsError
+from uno_stats.store.parts import POINT
 
 DEFAULT_METRICS: tuple[str, ...] = (
     "mean_turns",
@@ -349,8 +350,9 @@ def _split_unaligned(
 def _ratio_data(
     sweep: Sweep, spec: MetricSpec, groups: list[list[int]]
 ) -> tuple[np.ndarray, list[_GroupData]]:
-    """Each point's value of a ratio metric and each group's per-game influences."""
-    counts = [game_counts(p.rows, spec) for p in sweep.points]
+    """Each point's value of a ratio metric and each group's per-game influences (every
+    point's per-game counts read in one grouped query)."""
+    counts = by_point(game_counts(sweep.point_rows(), spec, (POINT,)), len(sweep.points))
     values = np.empty(len(counts))
     influence = []
     for i, (frame, point) in enumerate(zip(counts, sweep.points, strict=True)):
@@ -368,12 +370,12 @@ def _ratio_data(
     return values, data
 
 
-def _per_game_values(point: SweepPoint, column: str) -> pl.DataFrame:
-    return (
-        point.rows.select(pl.col("game"), pl.col(column).cast(pl.Float64).alias("v"))
-        .drop_nulls("v")
-        .collect()
+def _per_game_values(sweep: Sweep, column: str) -> list[pl.DataFrame]:
+    """Each point's ``game`` and value ``v`` of ``column`` (non-null), read in one query."""
+    rows = sweep.point_rows().select(
+        POINT, pl.col("game"), pl.col(column).cast(pl.Float64).alias("v")
     )
+    return by_point(rows.drop_nulls("v").collect(), len(sweep.points))
 
 
 QuantileData = tuple[dict[float, np.ndarray], dict[float, list["_GroupData"]]]
@@ -392,7 +394,7 @@ def quantile_data(
     point of the group, every round of a drawn game kept with it."""
     from scipy import sparse  # lazy: slow to import
 
-    frames = [_per_game_values(p, column) for p in sweep.points]
+    frames = _per_game_values(sweep, column)
     keys = [np.unique(f["game"].to_numpy()) for f in frames]
     estimates = {q: np.empty(len(frames)) for q in qs}
     cells: list[tuple[np.ndarray, Any]] = []
@@ -432,18 +434,22 @@ def quantile_data(
 # --- fingerprints: which axes change nothing ----------------------------------------------
 
 
-def _fingerprint(point: SweepPoint) -> tuple[int, int, int]:
-    """Rows, and the wrapping sum and xor of every row's hash: equal for identical results."""
-    hashes = point.rows.select(pl.struct(pl.all()).hash(seed=0)).collect().to_series().to_numpy()
-    hashes = hashes.astype(np.uint64)
-    return len(hashes), int(hashes.sum(dtype=np.uint64)), int(np.bitwise_xor.reduce(hashes))
+def _fingerprints(sweep: Sweep) -> list[tuple[int, int, int]]:
+    """Each point's rows, and the wrapping sum and xor of every row's hash (read in one
+    query): equal for identical results."""
+    hashes = sweep.point_rows().select(POINT, pl.struct(pl.exclude(POINT)).hash(seed=0).alias("h"))
+    out = []
+    for frame in by_point(hashes.collect(), len(sweep.points)):
+        h = frame["h"].to_numpy().astype(np.uint64)
+        out.append((len(h), int(h.sum(dtype=np.uint64)), int(np.bitwise_xor.reduce(h))))
+    return out
 
 
 def unchanged_axes(sweep: Sweep, grid: Grid) -> tuple[str, ...]:
     """Axes along which every cell's points hold exactly the same rows (a turn cap that
     never binds): their terms never changed a game."""
     ids: dict[tuple[int, int, int], int] = {}
-    prints = np.array([ids.setdefault(_fingerprint(p), len(ids)) for p in sweep.points])
+    prints = np.array([ids.setdefault(f, len(ids)) for f in _fingerprints(sweep)])
     arranged = grid.arrange(prints)
     same = []
     for pos, axis in enumerate(grid.axes):
@@ -518,7 +524,7 @@ def metric_effects(
         raise ResultsError(f"effects of {metric}: the points seat different player counts")
     if spec.column is not None:
         for point in sweep.points:
-            if spec.column not in point.rows.collect_schema().names():
+            if spec.column not in point.column_names:
                 raise ResultsError(
                     f"effects of {metric}: no column {spec.column!r} in {point.label}"
                 )
@@ -664,7 +670,7 @@ def sweep_effects(
         if spec.kind == "quantile" and spec.column is not None and spec.q is not None:
             qs.setdefault(spec.column, []).append(spec.q)
     cache: dict[str, QuantileData] = {}
-    names = [p.rows.collect_schema().names() for p in sweep.points]
+    names = [p.column_names for p in sweep.points]
     for column, wanted_qs in qs.items():
         if all(column in n for n in names):
             cache[column] = quantile_data(sweep, column, wanted_qs, deal_groups(sweep), resamples)
