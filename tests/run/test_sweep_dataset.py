@@ -126,3 +126,39 @@ def test_a_failing_point_names_its_chunk(tmp_path: Path, monkeypatch: pytest.Mon
     out = run_scenario(parse_scenario(SWEEP), tmp_path, workers=1, chunk_size=300, progress=False)
     assert out.resumed_chunks == 2
     assert_points_play_their_own_games(out.path, parse_scenario(SWEEP))
+
+
+def test_a_point_without_a_good_part_is_one_line_naming_it(tmp_path: Path) -> None:
+    """Chunks of 300 games are the 4 points: a point whose part is missing or damaged
+    cannot be read, and the line says which point, which part and what to do."""
+    s = parse_scenario(SWEEP)
+    out = run_scenario(s, tmp_path, workers=1, chunk_size=300, progress=False)
+    part = out.path / "parts" / "part-000002.parquet"
+    data = part.read_bytes()
+    part.write_bytes(data[: len(data) // 2])
+    with pytest.raises(ResultsError) as info:
+        verified_runs(out.path)
+    assert str(info.value) == (
+        f"{out.path}: point players-4_stack_draw_two-false has no valid result part (1 failed "
+        f"verification, first part-000002.parquet: {verified_reason(out.path, part)}); rerun "
+        "the same run command to redo them"
+    )
+    part.unlink()
+    with pytest.raises(
+        ResultsError,
+        match=r"point players-4_stack_draw_two-false has no result "
+        r"parts yet \(3 of 4 chunks, 900 of 1,200 games\); run the same run",
+    ):
+        verified_runs(out.path)
+    again = run_scenario(s, tmp_path, workers=1, chunk_size=300, progress=False)
+    assert again.resumed_chunks == 3
+    assert_points_play_their_own_games(out.path, s)
+
+
+def verified_reason(folder: Path, part: Path) -> str:
+    """Why verification refuses ``part`` of the dataset in ``folder``."""
+    from uno_stats.store.verify import check_run
+
+    (bad,) = check_run(folder, read_manifest(folder)).bad
+    assert bad.path == part
+    return bad.reason

@@ -9,6 +9,7 @@ data is the one recorded when it was written. The runner redoes the chunks whose
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -291,14 +292,28 @@ def _verified_sweep(folder: Path, sweep: SweepManifest, deep: bool) -> PointRuns
             continue
         for piece in layout.slices(index):
             if not any(c in check.good for c in layout.point_chunks(piece.point)):
-                label = sweep.scenario.point_table()[piece.point].label
-                raise ResultsError(
-                    f"{folder}: point {label} has no result parts yet ({check.progress}); run "
-                    "the same run command again to finish the run"
-                )
+                raise ResultsError(_empty_point(folder, sweep, check, piece.point))
     counted = replace(sweep, rows=check.rows, chunks_done=len(check.good), complete=check.complete)
     counted.__dict__.pop("scenario", None)
     return PointRuns(folder, counted, check)
+
+
+def _empty_point(folder: Path, sweep: SweepManifest, check: RunCheck, point: int) -> str:
+    """Why point ``point`` of the dataset cannot be read: its parts failed verification, or
+    were never written; and what to do (as for a run folder without a good part)."""
+    label = next(itertools.islice(sweep.scenario.point_labels(), point, None))
+    chunks = sweep.layout.point_chunks(point)
+    bad = [b for b in check.bad if _chunk_index(b.path) in chunks]
+    if bad:
+        return (
+            f"{folder}: point {label} has no valid result part ({len(bad)} failed "
+            f"verification, first {bad[0].path.name}: {bad[0].reason}); rerun the same run "
+            "command to redo them"
+        )
+    return (
+        f"{folder}: point {label} has no result parts yet ({check.progress}); run the same "
+        "run command again to finish the run"
+    )
 
 
 def incomplete_error(runs: Sequence[Run]) -> str | None:
