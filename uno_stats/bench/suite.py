@@ -71,6 +71,8 @@ class Suite:
     starts: list[Row] = field(default_factory=list)
     memory: list[Row] = field(default_factory=list)
     summary_memory: list[Row] = field(default_factory=list)  # summary: peak memory, 100x time
+    sweeps: list[Row] = field(default_factory=list)  # a sweep against one run of its games
+    sweep_plans: list[Row] = field(default_factory=list)  # plan memory, manifest bytes
     yardstick: list[Row] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # what was not measured, and why
     seconds: float = 0.0
@@ -623,6 +625,15 @@ def measure_costs(suite: Suite, folder: Path) -> None:
     ]
 
 
+def sweep_overhead(suite: Suite, folder: Path, workers: int, scheduler: str | None) -> None:
+    """A sweep against one run of its games, locally and (given one) on the Dask cluster."""
+    from uno_stats.bench.sweeps import measure_sweep_overhead
+
+    measure_sweep_overhead(suite, folder, workers)
+    if scheduler:
+        measure_sweep_overhead(suite, folder, workers, scheduler)
+
+
 def yardstick_loop(suite: Suite, folder: Path, source: Path | None) -> Path | None:
     """The C loop compiled from ``source`` into ``folder`` (:func:`build_yardstick`); None,
     noted in ``suite.skipped``, when no source was given or it could not be built."""
@@ -646,6 +657,7 @@ def run_suite(
     ``yardstick`` is the C loop's source, read where it lies (never copied in); without one
     the yardstick is not timed (the report says so).
     """
+    from uno_stats.bench.sweeps import measure_sweep_plans
     from uno_stats.engine.rules import PRESET_NAMES
     from uno_stats.engine.strategy_table import STRATEGIES
 
@@ -668,6 +680,8 @@ def run_suite(
             ("start-up", lambda: measure_starts(suite, folder, cold)),
             ("peak memory", lambda: measure_memory(suite, folder)),
             ("summary memory and time", lambda: measure_summary(suite, folder)),
+            ("sweep overhead", lambda: sweep_overhead(suite, folder, workers, scheduler)),
+            ("sweep plans", lambda: measure_sweep_plans(suite, folder)),
             (
                 "C yardstick",
                 lambda: (
