@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from uno_stats.bench import sweeps  # noqa: E402
-from uno_stats.bench.suite import Suite, machine_info  # noqa: E402
+from uno_stats.bench.suite import machine_info  # noqa: E402
 from uno_stats.present.bench_report import _value  # noqa: E402
 
 
@@ -36,16 +36,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plans", type=int, nargs="*", help="only plan sweeps of these sizes")
     args = parser.parse_args(argv)
     sweeps.OVERHEAD_PAIRS = sweeps.COMMAND_PAIRS = args.pairs
-    suite = Suite(args.games, args.pairs, machine_info())
+    load = machine_info()["load average at start (1, 5, 15 min)"]
     with tempfile.TemporaryDirectory(prefix="uno-sweeps-") as tmp:
         if args.plans is not None:
             sweeps.PLAN_POINTS = tuple(args.plans) or sweeps.PLAN_POINTS
-            sweeps.measure_sweep_plans(suite, Path(tmp))
+            found = sweeps.measure_sweep_plans(Path(tmp))
         else:
-            sweeps.measure_sweep_overhead(suite, Path(tmp), args.workers, args.scheduler)
-    rows = [[r.what, _value(r), r.note] for r in suite.sweeps + suite.sweep_plans]
+            found = sweeps.measure_sweep_overhead(
+                args.games, args.pairs, Path(tmp), args.workers, args.scheduler
+            )
+    rows = [[r.what, _value(r), r.note] for r in found]
     print(tabulate(rows, ["what", "value", "note"], maxcolwidths=[40, 30, 80]))
-    print(f"\nload average at start: {suite.machine['load average at start (1, 5, 15 min)']}")
+    print(f"\nload average at start: {load}")
     return 0
 
 

@@ -46,9 +46,9 @@ def test_the_overhead_is_the_median_of_pairs_taken_in_alternating_order(
 
     whole = iter([2.0, 4.0, 2.5, 3.0, 2.0, 3.0])  # single, sweep; sweep, single; ...
     monkeypatch.setattr(sweeps, "_run_seconds", fake_run)
-    monkeypatch.setattr(sweeps, "_timed_cpu", lambda args: (next(whole), 0.0))
+    monkeypatch.setattr(sweeps, "timed_cpu", lambda args: (next(whole), 0.0))
     suite = Suite(1_000_000, 3, machine_info())
-    sweeps.measure_sweep_overhead(suite, tmp_path, 2)
+    suite.sweeps = sweeps.measure_sweep_overhead(1_000_000, 3, tmp_path, 2)
     assert order == ["single", "sweep", "sweep", "single", "single", "sweep"]
     alone, commands = suite.sweeps
     assert alone.value == pytest.approx(1.2)  # 1.2/1, 2.2/2 = 1.1, 1.5/1 (median 1.2)
@@ -65,9 +65,7 @@ def test_on_a_cluster_only_the_runs_are_timed(tmp_path: Path, monkeypatch) -> No
     monkeypatch.setattr(
         sweeps, "_run_seconds", lambda path, out, w, scheduler: calls.append(scheduler) or 1.0
     )
-    suite = Suite(20_000, 2, machine_info())
-    sweeps.measure_sweep_overhead(suite, tmp_path, 2, "tcp://127.0.0.1:1")
-    (row,) = suite.sweeps
+    (row,) = sweeps.measure_sweep_overhead(20_000, 2, tmp_path, 2, "tcp://127.0.0.1:1")
     assert calls == ["tcp://127.0.0.1:1"] * 4 and "on the Dask cluster" in row.what
     assert "--scheduler tcp://127.0.0.1:1" in row.command
 
@@ -75,7 +73,7 @@ def test_on_a_cluster_only_the_runs_are_timed(tmp_path: Path, monkeypatch) -> No
 def _plans(tmp_path: Path, points: tuple[int, ...], monkeypatch) -> Suite:
     monkeypatch.setattr(sweeps, "PLAN_POINTS", points)
     suite = Suite(1000, 1, machine_info())
-    sweeps.measure_sweep_plans(suite, tmp_path)
+    suite.sweep_plans = sweeps.measure_sweep_plans(tmp_path)
     return suite
 
 

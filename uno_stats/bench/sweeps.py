@@ -23,8 +23,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from uno_stats.bench.suite import Row, Suite, _cli, _median, _timed_cpu, median_interval
 from uno_stats.bench.throughput import bench_scenario_text
+from uno_stats.bench.timing import Row, cli_command, median, median_interval, timed_cpu
 from uno_stats.errors import UnoStatsError
 
 SWEEP_POINTS = 1_000
@@ -122,12 +122,12 @@ def _overhead_row(
 ) -> Row:
     """The median ratio sweep / single of ``pairs``, with the overhead per point."""
     ratios = [sweep / single for single, sweep in pairs]
-    single_s = _median([single for single, _ in pairs])
-    sweep_s = _median([sweep for _, sweep in pairs])
+    single_s = median([single for single, _ in pairs])
+    sweep_s = median([sweep for _, sweep in pairs])
     per_point = (sweep_s - single_s) / points * 1000
     return Row(
         what,
-        _median(ratios),
+        median(ratios),
         "x the single run",
         command,
         f"median of {len(pairs)} paired ratios ({min(ratios):.2f}-{max(ratios):.2f}), the "
@@ -138,42 +138,43 @@ def _overhead_row(
 
 
 def measure_sweep_overhead(
-    suite: Suite, folder: Path, workers: int, scheduler: str | None = None
-) -> None:
-    """The sweep against the single run of the same games (see the module doc): the runs
-    alone, and (locally) the whole ``run`` commands with their printed summaries."""
-    single, sweep = overhead_files(folder, suite.games)
-    per_point = max(1, suite.games // SWEEP_POINTS)
+    games: int, repeat: int, folder: Path, workers: int, scheduler: str | None = None
+) -> list[Row]:
+    """The sweep against the single run of ``games`` games (see the module doc), ``repeat``
+    pairs at most: the runs alone, and (locally) the whole ``run`` commands with their
+    printed summaries."""
+    single, sweep = overhead_files(folder, games)
+    per_point = max(1, games // SWEEP_POINTS)
     where = f" on the Dask cluster at {scheduler}" if scheduler else ""
     pairs = _pairs(
         lambda path, out: _run_seconds(path, out, workers, scheduler),
         single,
         sweep,
         folder,
-        max(1, min(OVERHEAD_PAIRS, suite.repeat)),
+        max(1, min(OVERHEAD_PAIRS, repeat)),
     )
     flag = f"--scheduler {scheduler}" if scheduler else f"--workers {workers}"
-    suite.sweeps.append(
+    rows = [
         _overhead_row(
             f"sweep of {SWEEP_POINTS:,} points x {per_point:,} games / one run of "
             f"{SWEEP_POINTS * per_point:,} games{where}",
             pairs,
             SWEEP_POINTS,
-            f"python scripts/sweep_overhead.py --games {suite.games} {flag}",
+            f"python scripts/sweep_overhead.py --games {games} {flag}",
             "; the run alone, in a fresh process: load, plan, play, write, verify",
         )
-    )
+    ]
     if scheduler:
-        return
+        return rows
     args = ["--workers", str(workers), "--quiet"]
 
     def command(path: Path, out: Path) -> float:
-        seconds = _timed_cpu([*_cli(), "run", str(path), "--out", str(out), *args])[0]
+        seconds = timed_cpu([*cli_command(), "run", str(path), "--out", str(out), *args])[0]
         shutil.rmtree(out, ignore_errors=True)
         return seconds
 
-    whole = _pairs(command, single, sweep, folder, max(1, min(COMMAND_PAIRS, suite.repeat)))
-    suite.sweeps.append(
+    whole = _pairs(command, single, sweep, folder, max(1, min(COMMAND_PAIRS, repeat)))
+    rows.append(
         _overhead_row(
             "the same as whole `uno-stats run` commands",
             whole,
@@ -184,6 +185,7 @@ def measure_sweep_overhead(
             "table and the effects of its 999 terms)",
         )
     )
+    return rows
 
 
 def plan_file(folder: Path, points: int) -> Path:
@@ -202,8 +204,9 @@ def plan_file(folder: Path, points: int) -> Path:
     return path
 
 
-def measure_sweep_plans(suite: Suite, folder: Path) -> None:
+def measure_sweep_plans(folder: Path) -> list[Row]:
     """Plan memory, planning time and manifest size at :data:`PLAN_POINTS` points."""
+    rows = []
     for points in PLAN_POINTS:
         path = plan_file(folder, points)
         out = folder / f"plan-{points}"
@@ -220,7 +223,7 @@ def measure_sweep_plans(suite: Suite, folder: Path) -> None:
             raise UnoStatsError(f"bench: planning a sweep of {points:,} points failed: {last}")
         found = json.loads(done.stdout.splitlines()[-1])
         command = f"python scripts/sweep_overhead.py --plans {points}"
-        suite.sweep_plans.append(
+        rows.append(
             Row(
                 f"plan of {points:,} points x {PLAN_GAMES:,} games",
                 found["peak"] / 2**20,
@@ -232,7 +235,7 @@ def measure_sweep_plans(suite: Suite, folder: Path) -> None:
                 "in all with the process start",
             )
         )
-        suite.sweep_plans.append(
+        rows.append(
             Row(
                 f"manifest of {points:,} points",
                 found["bytes"] / 1024,
@@ -241,3 +244,4 @@ def measure_sweep_plans(suite: Suite, folder: Path) -> None:
                 "manifest.json as written (it records the sweep's scenario, not its points)",
             )
         )
+    return rows
