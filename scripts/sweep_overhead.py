@@ -1,9 +1,9 @@
 """A sweep's overhead per point, its plan's memory and its manifest's size (issue 22).
 
-Usage: .venv/bin/python scripts/sweep_overhead.py [--games N] [--workers W]
+Usage: .venv/bin/python scripts/sweep_overhead.py [--games N] [--points K] [--workers W]
     [--scheduler ADDRESS] [--pairs P] [--plans POINTS ...]
 
-Times a sweep of 1,000 points of N / 1,000 games whose points play identical games (a turn
+Times a sweep of K (1,000) points of N / K games whose points play identical games (a turn
 cap that never binds) against one run of the same N games, in pairs, each run in a fresh
 process (uno_stats/bench/sweeps.py), on W local workers or on the Dask cluster at ADDRESS;
 with --plans, only measures the plan and manifest of sweeps of those sizes. The same
@@ -33,9 +33,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--scheduler", help="a Dask scheduler's address")
     parser.add_argument("--pairs", type=int, default=sweeps.OVERHEAD_PAIRS)
+    parser.add_argument("--points", type=int, default=sweeps.SWEEP_POINTS, help="sweep points")
     parser.add_argument("--plans", type=int, nargs="*", help="only plan sweeps of these sizes")
     args = parser.parse_args(argv)
     sweeps.OVERHEAD_PAIRS = sweeps.COMMAND_PAIRS = args.pairs
+    sweeps.SWEEP_POINTS = args.points
     load = machine_info()["load average at start (1, 5, 15 min)"]
     with tempfile.TemporaryDirectory(prefix="uno-sweeps-") as tmp:
         if args.plans is not None:

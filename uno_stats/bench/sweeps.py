@@ -143,7 +143,7 @@ def measure_sweep_overhead(
     """The sweep against the single run of ``games`` games (see the module doc), ``repeat``
     pairs at most: the runs alone, and (locally) the whole ``run`` commands with their
     printed summaries."""
-    single, sweep = overhead_files(folder, games)
+    single, sweep = overhead_files(folder, games, SWEEP_POINTS)
     per_point = max(1, games // SWEEP_POINTS)
     where = f" on the Dask cluster at {scheduler}" if scheduler else ""
     pairs = _pairs(
@@ -160,7 +160,7 @@ def measure_sweep_overhead(
             f"{SWEEP_POINTS * per_point:,} games{where}",
             pairs,
             SWEEP_POINTS,
-            f"python scripts/sweep_overhead.py --games {games} {flag}",
+            f"python scripts/sweep_overhead.py --games {games} --points {SWEEP_POINTS} {flag}",
             "; the run alone, in a fresh process: load, plan, play, write, verify",
         )
     ]
@@ -182,7 +182,7 @@ def measure_sweep_overhead(
             f"uno-stats run overhead-sweep.yaml --workers {workers} --quiet (and "
             "overhead-single.yaml)",
             "; process start and the printed summary included (the sweep's: its points "
-            "table and the effects of its 999 terms)",
+            f"table and the effects of its {SWEEP_POINTS - 1:,} terms)",
         )
     )
     return rows
