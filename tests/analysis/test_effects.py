@@ -781,6 +781,27 @@ def test_a_duplicate_of_the_first_point_and_a_fraction_grid():
         grid.arrange(np.arange(2))
 
 
+def test_the_points_a_term_uses_are_those_with_a_coefficient_in_its_contrast():
+    """Grid.used_by, in O(points), is the nonzero pattern of the term's contrast applied to
+    the identity (each point's coefficient), on full grids of 2 and 3 axes and a fraction."""
+    for sizes in ((2, 3), (3, 2, 4), (4,)):
+        axes = {f"x{i}": tuple(range(n)) for i, n in enumerate(sizes)}
+        cells = {k: {"turns": np.arange(3)} for k in itertools.product(*map(range, sizes))}
+        sweep = _sweep_of(axes, cells, {})
+        grid = grid_of(sweep)
+        identity = grid.prepare(np.eye(len(sweep.points)))
+        for term in terms_of(axes, min(3, len(sizes))):
+            coefficients = grid.apply(identity, term)
+            assert grid.used_by(term).tolist() == (coefficients != 0).tolist(), term.name
+    record = {"kind": "fractional", "resolution": 2, "generators": ["B=A"], "points": 2}
+    pair = _sweep_of(
+        {"a": (0, 1), "b": (0, 1)}, {k: {"turns": np.arange(3)} for k in [(0, 0), (1, 1)]}, {}
+    )
+    fraction = grid_of(Sweep("s", pair.axes, pair.points, record))
+    (a,) = [t for t in terms_of(pair.axes, 1) if t.name == "a"]
+    assert fraction.used_by(a).tolist() == [True, True]
+
+
 def test_pairing_names_only_what_changes_the_deal():
     turns = {(a,): {"turns": np.arange(20.0) + a} for a in (0, 1)}
     one_count = _sweep_of(

@@ -172,6 +172,15 @@ class Grid:
         """What :meth:`apply` takes: the grid layout (full) or the points' rows (fraction)."""
         return self.arrange(per_point) if self.complete else np.asarray(per_point)
 
+    def used_by(self, term: Term) -> np.ndarray:
+        """Whether each point's coefficient in the term is nonzero (what ``apply`` of the
+        identity would show, in O(points)): on a full grid, the points at the first or the
+        compared level of every axis of the term; on a fraction, every point."""
+        if not self.complete:
+            return np.ones(len(self.levels), dtype=bool)
+        at = self.levels[:, [self.axes.index(a) for a in term.axes]]
+        return np.asarray(np.all((at == 0) | (at == np.array(term.levels)), axis=1))
+
     def apply(self, prepared: np.ndarray, term: Term) -> np.ndarray:
         """The term's contrast of prepared values: :func:`contrast` on a full grid, the
         sign contrast (:func:`fraction_weights`) on a fraction."""
@@ -545,14 +554,13 @@ def metric_effects(
         full = np.zeros((len(values), g.values.shape[1]))
         full[g.members] = g.values
         prepared_groups.append(grid.prepare(full))
-    identity = grid.prepare(np.eye(len(values)))
     out = []
     for term in terms:
         estimate = float(grid.apply(prepared_values, term))
-        weights = grid.apply(identity, term)  # each point's coefficient in the term
+        used = grid.used_by(term)  # the points with a coefficient in the term
         variances, dfs, all_zero, games = [], [], True, 0
         for g, prepared in zip(group_data, prepared_groups, strict=True):
-            if not np.any(weights[g.members]):
+            if not np.any(used[g.members]):
                 continue  # the term does not use this group's points
             games += g.games
             z = grid.apply(prepared, term)
