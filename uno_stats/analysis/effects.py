@@ -554,13 +554,14 @@ def metric_effects(
         full = np.zeros((len(values), g.values.shape[1]))
         full[g.members] = g.values
         prepared_groups.append(grid.prepare(full))
+    member_rows = [np.asarray(g.members) for g in group_data]  # indexed once per term
     out = []
     for term in terms:
         estimate = float(grid.apply(prepared_values, term))
         used = grid.used_by(term)  # the points with a coefficient in the term
         variances, dfs, all_zero, games = [], [], True, 0
-        for g, prepared in zip(group_data, prepared_groups, strict=True):
-            if not np.any(used[g.members]):
+        for g, members, prepared in zip(group_data, member_rows, prepared_groups, strict=True):
+            if not np.any(used[members]):
                 continue  # the term does not use this group's points
             games += g.games
             z = grid.apply(prepared, term)
