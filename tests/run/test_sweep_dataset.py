@@ -162,3 +162,26 @@ def verified_reason(folder: Path, part: Path) -> str:
     (bad,) = check_run(folder, read_manifest(folder)).bad
     assert bad.path == part
     return bad.reason
+
+
+def test_a_damaged_part_of_two_points_is_noted_once_and_both_are_incomplete(
+    tmp_path: Path,
+) -> None:
+    """Chunks of 250 across points of 300 games: part 1 holds the end of point 0 and the
+    start of point 1, each with another good part; both read as incomplete, the part is
+    named once."""
+    from uno_stats.store.verify import incomplete_error, run_notes
+
+    s = parse_scenario(SWEEP)
+    out = run_scenario(s, tmp_path, workers=1, chunk_size=250, progress=False)
+    part = out.path / "parts" / "part-000001.parquet"
+    part.write_bytes(part.read_bytes()[:-100])
+    runs = verified_runs(out.path)
+    assert [r.complete for r in runs] == [False, False, True, True]
+    assert [r.manifest.rows for r in runs] == [250, 100, 300, 300]
+    notes = run_notes(runs)
+    assert len(notes) == 3 and notes[0].startswith(f"{part} not counted: ")
+    assert notes[1].startswith(f"{runs[0].path} is incomplete: 1 of 2 chunks, 250 of 300 games")
+    assert notes[2].startswith(f"{runs[1].path} is incomplete: 1 of 2 chunks, 100 of 300 games")
+    problem = incomplete_error(runs)
+    assert problem is not None and "(and 1 more)" in problem and "--allow-incomplete" in problem

@@ -332,8 +332,9 @@ def incomplete_error(runs: Sequence[Run]) -> str | None:
 
 
 def run_notes(runs: Sequence[Run]) -> list[str]:
-    """One line per part not counted and per incomplete run (saying how to finish it)."""
-    notes = []
+    """One line per part not counted and per incomplete run (saying how to finish it); a
+    part of a sweep dataset that holds several points is named once."""
+    notes: list[str] = []
     for run in runs:
         for bad in run.check.bad if run.check is not None else []:
             notes.append(f"{bad.path} not counted: {bad.reason}")
@@ -343,4 +344,4 @@ def run_notes(runs: Sequence[Run]) -> list[str]:
                 f"{run.path} is incomplete{busy}: {run.progress}; run the same run command "
                 "again to finish it"
             )
-    return notes
+    return list(dict.fromkeys(notes))
