@@ -652,10 +652,11 @@ def sweep_effects(
     three_factor: bool = False,
     margin: Margin | None = None,
     resamples: int = BOOTSTRAP_RESAMPLES,
+    default: Sequence[str] = DEFAULT_METRICS,
 ) -> SweepEffects:
     """Every term's effect on every metric of ``sweep``.
 
-    ``metrics``: default :data:`DEFAULT_METRICS` (those the results lack a column for are
+    ``metrics``: default ``default``, :data:`DEFAULT_METRICS` (those the results lack a column for are
     skipped with a note; a metric asked for by name never is). ``interactions``: None for
     the default (two-factor interactions when the sweep has at most
     :data:`INTERACTION_AXES` varying axes). ``three_factor`` adds the three-factor ones.
@@ -671,7 +672,7 @@ def sweep_effects(
         terms = [t for t in terms if len(set(np.sign(_signs(grid, t)))) == 2]
     unchanged = unchanged_axes(sweep, grid) if grid.complete else ()
     notes: list[str] = []
-    wanted = list(metrics) if metrics else list(DEFAULT_METRICS)
+    wanted = list(metrics) if metrics else list(default)
     effects: list[Effect] = []
     qs: dict[str, list[float]] = {}
     for metric in wanted:

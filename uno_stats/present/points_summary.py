@@ -58,7 +58,9 @@ def points_summary_text(runs: Sequence[Run], folder: Path, fmt: str = "table") -
     if not found.tables:  # a sweep: its points' main answers in one grouped read
         read = point_answers(runs) if len(runs) > 1 else [answer_run(r) for r in runs]
         answers = {str(a.run.path): a for a in read}
-    effects = [] if found.tables else report_effects(runs)
+    # only the metrics it shows: the report's other metrics (quantiles among them, a
+    # bootstrap over every point's games) are the report's and `effects`' to compute
+    effects = [] if found.tables else report_effects(runs, MAIN_METRICS)
     doc = Document()
     answers_section(doc, list(answers.values()), groups, found, brief=True, effects=effects)
     doc.heading("Details")

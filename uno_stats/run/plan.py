@@ -59,8 +59,37 @@ class Chunk:
         return self.first_game + self.n_games - 1
 
 
+class PlannedChunks:
+    """What the plans of a run and of a sweep share: the chunks still to play, generated
+    lazily from :meth:`chunk`, and the record each part keeps of itself."""
+
+    manifest: Manifest | SweepManifest
+    done: set[int]
+
+    @property
+    def n_chunks(self) -> int:
+        """Chunks planned for the whole dataset."""
+        return self.manifest.chunks
+
+    def chunk(self, index: int) -> Chunk:
+        """Chunk ``index`` of the dataset."""
+        raise NotImplementedError
+
+    @property
+    def todo(self) -> Iterator[Chunk]:
+        """The chunks without a good part on disk, in order, generated lazily."""
+        return (self.chunk(i) for i in range(self.n_chunks) if i not in self.done)
+
+    def part_meta(self, chunk: Chunk) -> PartMeta:
+        """What the part of ``chunk`` records about itself (its first game: the dataset's)."""
+        m = self.manifest
+        return PartMeta(
+            m.run_id, m.seed, m.config_hash, chunk.index, chunk.first_game, chunk.n_games
+        )
+
+
 @dataclass
-class RunPlan:
+class RunPlan(PlannedChunks):
     """One run folder to fill: its scenario, engine config, manifest and chunks done.
 
     Chunks are generated on demand (:meth:`chunk`, :attr:`todo`): planning a run of
@@ -76,27 +105,10 @@ class RunPlan:
     label: str | None = None
     done: set[int] = field(default_factory=set)
 
-    @property
-    def n_chunks(self) -> int:
-        """Chunks planned for the whole run."""
-        return self.manifest.chunks
-
     def chunk(self, index: int) -> Chunk:
         """Chunk ``index`` of this run."""
         first = index * self.chunk_size
         return Chunk(self.run, index, first, min(self.chunk_size, self.scenario.games - first))
-
-    @property
-    def todo(self) -> Iterator[Chunk]:
-        """The chunks without a good part on disk, in order, generated lazily."""
-        return (self.chunk(i) for i in range(self.n_chunks) if i not in self.done)
-
-    def part_meta(self, chunk: Chunk) -> PartMeta:
-        """What the part of ``chunk`` records about itself."""
-        m = self.manifest
-        return PartMeta(
-            m.run_id, m.seed, m.config_hash, chunk.index, chunk.first_game, chunk.n_games
-        )
 
 
 def default_chunk_size(scenario: Scenario, workers: int) -> int:

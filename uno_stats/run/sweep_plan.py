@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,6 +25,7 @@ from uno_stats.run.plan import (
     ROUND_CHUNK,
     Chunk,
     DatasetSpec,
+    PlannedChunks,
     _now,
     config_hash,
     engine_hash,
@@ -34,7 +35,7 @@ from uno_stats.run.tasks import PointConfigs, SweepSlices
 from uno_stats.scenario.points import PointTable
 from uno_stats.store.layout import Layout
 from uno_stats.store.manifest import SweepManifest
-from uno_stats.store.parts import PartMeta, tool_version
+from uno_stats.store.parts import tool_version
 
 if TYPE_CHECKING:
     from uno_stats.scenario.load import Scenario
@@ -75,7 +76,7 @@ def new_sweep_manifest(scenario: Scenario, chunk_size: int) -> SweepManifest:
 
 
 @dataclass
-class SweepPlan:
+class SweepPlan(PlannedChunks):
     """A sweep's one dataset to fill: its scenario, manifest, layout and the chunks done.
 
     Chunks and their slices are generated on demand; each point's engine config is built by
@@ -100,11 +101,6 @@ class SweepPlan:
         return self.manifest.chunk_size
 
     @property
-    def n_chunks(self) -> int:
-        """Chunks planned for the whole sweep."""
-        return self.manifest.chunks
-
-    @property
     def games(self) -> int:
         """Games of every point."""
         return self.manifest.planned_games
@@ -118,18 +114,6 @@ class SweepPlan:
         """Chunk ``index`` of the dataset (its first game counts every point's games)."""
         first, n = self.layout.chunk_range(index)
         return Chunk(0, index, first, n)
-
-    @property
-    def todo(self) -> Iterator[Chunk]:
-        """The chunks without a good part on disk, in order, generated lazily."""
-        return (self.chunk(i) for i in range(self.n_chunks) if i not in self.done)
-
-    def part_meta(self, chunk: Chunk) -> PartMeta:
-        """What the part of ``chunk`` records about itself (its first game: the dataset's)."""
-        m = self.manifest
-        return PartMeta(
-            m.run_id, m.seed, m.config_hash, chunk.index, chunk.first_game, chunk.n_games
-        )
 
     def point_configs(self) -> PointConfigs:
         """What a worker needs to build the points' engine configs."""

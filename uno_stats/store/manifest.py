@@ -168,11 +168,7 @@ class Manifest:
     @cached_property
     def scenario(self) -> Scenario:
         """The run's scenario, validated as a scenario file would be."""
-        where = str(self.source or MANIFEST)
-        try:
-            return scenario_from_dict(self.scenario_data, source=f"{where} (scenario)")
-        except ScenarioError as exc:
-            raise ResultsError(f"{where}: the recorded scenario is not valid: {exc}") from None
+        return _recorded_scenario(self.scenario_data, self.source)
 
     @property
     def planned_games(self) -> int:
@@ -199,13 +195,7 @@ class Manifest:
     def from_json(cls, data: Any, path: Path) -> Manifest:
         """Parse a run folder's manifest; any missing or mistyped key, or a recorded scenario
         that does not match the folder's ``config_hash``, is a :class:`ResultsError`."""
-        values = _checked(data, path, *json_types(cls))
-        values["numba_patches"] = _patches(data, path)
-        values["scenario_data"] = values.pop("scenario")
-        values["wall_time_s"] = float(values["wall_time_s"])
-        if values["games_per_s"] is not None:
-            values["games_per_s"] = float(values["games_per_s"])
-        manifest = cls(**values, source=path)
+        manifest = cls(**_dataset_values(cls, data, path), source=path)
         manifest.check_recorded_scenario()
         return manifest
 
@@ -214,20 +204,12 @@ class Manifest:
         ``config_hash``, and the top-level copies agree with the scenario; else a
         :class:`ResultsError` naming the field (a hand-edited ``scenario.players`` would
         otherwise be reported as a table of 5 players nobody played)."""
-        where = self.source or MANIFEST
-        advice = "restore it, or rerun with --fresh to start over"
-        data = self.scenario_data
-        for key in ("name", "seed", "games"):
-            if data.get(key) != getattr(self, key):
-                raise ResultsError(
-                    f"{where}: {key!r} is {shortened(repr(getattr(self, key)))} but the recorded "
-                    f"scenario says {shortened(repr(data.get(key)))}: the manifest was edited; "
-                    f"{advice}"
-                )
+        where, data = self.source or MANIFEST, self.scenario_data
+        _check_copies(where, data, {key: getattr(self, key) for key in ("name", "seed", "games")})
         if self.chunk_size < 1 or self.chunks != -(-self.games // self.chunk_size):
             raise ResultsError(
                 f"{where}: 'chunks' {self.chunks} does not match {self.games:,} games in chunks "
-                f"of {self.chunk_size:,}: the manifest was edited; {advice}"
+                f"of {self.chunk_size:,}: the manifest was edited; {EDITED}"
             )
         digest = scenario_hash(data, self.chunk_size, self.version, self.engine_hash)
         if digest == self.config_hash:
@@ -242,7 +224,7 @@ class Manifest:
         what = named or "the recorded scenario, 'chunk_size', 'version' or 'engine_hash'"
         raise ResultsError(
             f"{where}: {what} does not match the folder's config_hash {self.config_hash} "
-            f"(the parts were played with other values): the manifest was edited; {advice}"
+            f"(the parts were played with other values): the manifest was edited; {EDITED}"
         )
 
 
@@ -333,11 +315,7 @@ class SweepManifest:
     @cached_property
     def scenario(self) -> Scenario:
         """The sweep's scenario (its points built from it on demand), validated as a file."""
-        where = str(self.source or MANIFEST)
-        try:
-            return scenario_from_dict(self.scenario_data, source=f"{where} (scenario)")
-        except ScenarioError as exc:
-            raise ResultsError(f"{where}: the recorded scenario is not valid: {exc}") from None
+        return _recorded_scenario(self.scenario_data, self.source)
 
     @property
     def planned_games(self) -> int:
@@ -364,29 +342,15 @@ class SweepManifest:
     def from_json(cls, data: Any, path: Path) -> SweepManifest:
         """Parse a sweep dataset's manifest; a missing or mistyped key, or a recorded scenario
         that does not match its ``config_hash``, is a :class:`ResultsError`."""
-        values = _checked(data, path, *json_types(cls))
-        values["numba_patches"] = _patches(data, path)
-        values["scenario_data"] = values.pop("scenario")
-        values["wall_time_s"] = float(values["wall_time_s"])
-        if values["games_per_s"] is not None:
-            values["games_per_s"] = float(values["games_per_s"])
-        manifest = cls(**values, source=path)
+        manifest = cls(**_dataset_values(cls, data, path), source=path)
         manifest.check_recorded_scenario()
         return manifest
 
     def check_recorded_scenario(self) -> None:
         """The recorded scenario, chunk size, version and engine give ``config_hash``, and the
         counts agree with it; else a :class:`ResultsError` saying the manifest was edited."""
-        where = self.source or MANIFEST
-        advice = "restore it, or rerun with --fresh to start over"
-        data = self.scenario_data
-        for key in ("name", "seed", "games"):
-            if data.get(key) != getattr(self, key):
-                raise ResultsError(
-                    f"{where}: {key!r} is {shortened(repr(getattr(self, key)))} but the recorded "
-                    f"scenario says {shortened(repr(data.get(key)))}: the manifest was edited; "
-                    f"{advice}"
-                )
+        where, data = self.source or MANIFEST, self.scenario_data
+        _check_copies(where, data, {key: getattr(self, key) for key in ("name", "seed", "games")})
         if (
             self.points < 1
             or self.chunk_size < 1
@@ -395,14 +359,48 @@ class SweepManifest:
             raise ResultsError(
                 f"{where}: 'chunks' {self.chunks} does not match {self.points:,} points of "
                 f"{self.games:,} games in chunks of {self.chunk_size:,}: the manifest was "
-                f"edited; {advice}"
+                f"edited; {EDITED}"
             )
         digest = scenario_hash(data, self.chunk_size, self.version, self.engine_hash)
         if digest != self.config_hash:
             raise ResultsError(
                 f"{where}: the recorded scenario, 'chunk_size', 'version' or 'engine_hash' does "
                 f"not match the folder's config_hash {self.config_hash} (the parts were played "
-                f"with other values): the manifest was edited; {advice}"
+                f"with other values): the manifest was edited; {EDITED}"
+            )
+
+
+EDITED = "restore it, or rerun with --fresh to start over"
+"""What to do about a manifest whose recorded scenario and copies disagree."""
+
+
+def _recorded_scenario(data: dict[str, Any], source: Path | None) -> Scenario:
+    """The scenario a manifest records, validated as a scenario file would be."""
+    where = str(source or MANIFEST)
+    try:
+        return scenario_from_dict(data, source=f"{where} (scenario)")
+    except ScenarioError as exc:
+        raise ResultsError(f"{where}: the recorded scenario is not valid: {exc}") from None
+
+
+def _dataset_values(cls: type, data: Any, path: Path) -> dict[str, Any]:
+    """A run's or sweep's manifest JSON as the dataclass's fields (every key checked)."""
+    values = _checked(data, path, *json_types(cls))
+    values["numba_patches"] = _patches(data, path)
+    values["scenario_data"] = values.pop("scenario")
+    values["wall_time_s"] = float(values["wall_time_s"])
+    if values["games_per_s"] is not None:
+        values["games_per_s"] = float(values["games_per_s"])
+    return values
+
+
+def _check_copies(where: Path | str, data: dict[str, Any], copies: dict[str, Any]) -> None:
+    """The manifest's top-level ``copies`` (name, seed, games) are the recorded scenario's."""
+    for key, value in copies.items():
+        if data.get(key) != value:
+            raise ResultsError(
+                f"{where}: {key!r} is {shortened(repr(value))} but the recorded scenario says "
+                f"{shortened(repr(data.get(key)))}: the manifest was edited; {EDITED}"
             )
 
 
