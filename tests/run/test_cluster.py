@@ -151,8 +151,9 @@ def test_a_10000_point_sweep_on_the_cluster_survives_a_killed_worker(tmp_path, c
     address, procs = cluster_procs
     s = parse_scenario(BIG_SWEEP)
     assert s.point_count == 10_000
-    local = run_scenario(s, tmp_path / "local", workers=1, progress=False, chunk_size=2000)
-    killed: list[int] = []
+    # the local run in its default chunks (10,000 games), the cluster's in chunks of 2,000
+    local = run_scenario(s, tmp_path / "local", workers=1, progress=False)
+    killed: list[int] = []  # how many parts were on disk when the worker was killed
 
     def kill_a_worker() -> None:
         parts = tmp_path / "dask" / "big-sweep" / "parts"
@@ -160,13 +161,14 @@ def test_a_10000_point_sweep_on_the_cluster_survives_a_killed_worker(tmp_path, c
         while time.monotonic() < deadline and len(list(parts.glob("part-*.parquet"))) < 2:
             time.sleep(0.05)
         procs[1].kill()
-        killed.append(procs[1].pid)
+        killed.append(len(list(parts.glob("part-*.parquet"))))
 
     killer = threading.Thread(target=kill_a_worker, daemon=True)
     killer.start()
     remote = run_scenario(s, tmp_path / "dask", progress=False, scheduler=address, chunk_size=2000)
     killer.join(timeout=5)
-    assert killed, "no worker was killed"
     manifest = read_manifest(remote.path)
-    assert check_run(remote.path, manifest).complete
+    assert killed and killed[0] < manifest.chunks, f"killed after {killed} of 20 parts"
+    assert check_run(remote.path, manifest).complete and manifest.chunk_size == 2000
+    assert read_manifest(local.path).chunk_size == 10_000
     assert dataset(remote.path).equals(dataset(local.path))

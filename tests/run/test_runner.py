@@ -257,13 +257,18 @@ def test_default_chunk_size(tmp_path):
 @pytest.mark.slow
 def test_dask_cluster_gives_same_results(tmp_path, reference):
     distributed = pytest.importorskip("dask.distributed")
+    sweep = scenario(tmp_path, SWEEP)
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster:
         outcome = run_quiet(
             scenario(tmp_path), tmp_path / "out", workers=2, scheduler=cluster.scheduler_address
         )
+        swept = run_quiet(sweep, tmp_path / "sweep", workers=2, scheduler=cluster.scheduler_address)
     assert frame(outcome.path).equals(reference)
+    local = run_quiet(sweep, tmp_path / "local", workers=1)
+    for remote, here in zip(swept.runs, local.runs, strict=True):  # a sweep's points too
+        assert remote.scan().collect().sort("game").equals(here.scan().collect().sort("game"))
 
 
 def test_sweep_points_equal_the_same_points_run_one_by_one(tmp_path):
