@@ -321,7 +321,7 @@ def bench(
         typer.Option(
             "--report",
             help="Measure everything (presets, strategies, scaling, end to end, starts, memory, "
-            "C yardstick) and write a Markdown report with a plot.",
+            "a sweep's overhead per point, C yardstick) and write a Markdown report with a plot.",
         ),
     ] = False,
     report_out: Annotated[
