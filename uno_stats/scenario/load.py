@@ -12,11 +12,13 @@ anchors or aliases, bounded size and nesting); the limits are in :mod:`uno_stats
 from __future__ import annotations
 
 import copy
+import itertools
+from array import array
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 import yaml
 
@@ -33,10 +35,6 @@ from uno_stats.scenario.model import Scenario, SweepPoint
 from uno_stats.scenario.points import PointTable, label_of, point_table
 from uno_stats.scenario.reader import MAP_TAG, SEQ_TAG, LimitError, Loader, read_text
 from uno_stats.scenario.seatings import balanced_seatings, random_seating_tables
-
-if TYPE_CHECKING:
-    import numpy as np
-
 
 __all__ = ["Scenario", "SweepPoint", "load_scenario", "parse_scenario", "scenario_from_dict"]
 
@@ -192,13 +190,11 @@ def _build(data: Any, ctx: ErrorContext, top_line: int | None) -> Scenario:
 
 def _design_rows(
     axes: dict[str, list], spec: dict[str, Any] | None, ctx: ErrorContext
-) -> np.ndarray | None:
+) -> array[int] | None:
     """A designed sweep's points as rows of level indices, in the design's order (None: the
     full factorial, whose rows :class:`PointTable` computes)."""
     if spec is None:
         return None
-    import numpy as np
-
     from uno_stats.scenario import designs
 
     sizes = [len(values) for values in axes.values()]
@@ -214,4 +210,4 @@ def _design_rows(
     except designs.DesignError as exc:
         key = "design.resolution" if spec["type"] == "fractional" else "design.points"
         ctx.fail(key, str(exc), ctx.values.get(key))
-    return np.array(rows, dtype=np.int32).reshape(len(rows), len(axes))
+    return array("i", itertools.chain.from_iterable(rows))  # flat: len(axes) a point

@@ -25,7 +25,7 @@ from uno_stats.scenario.fields import check_fields, check_table
 from uno_stats.scenario.model import Scenario, SweepPoint
 
 if TYPE_CHECKING:
-    import numpy as np
+    from array import array
 
 CROSS_CHECKED_AXES = frozenset(
     {
@@ -72,20 +72,21 @@ def _axis_lines(ctx: ErrorContext) -> ErrorContext:
 class PointTable(Sequence[SweepPoint]):
     """The points of a sweep, in its design's row order, each built on demand.
 
-    ``rows`` holds a designed sweep's level indices, one row per point; None is the full
+    ``rows`` holds a designed sweep's level indices, one row per point, flat (``len(axes)``
+    a point: 4 bytes each, and no numpy to import for ``validate``); None is the full
     factorial (first axis slowest), whose rows are computed. ``numbered``: labels are
     ``point-001`` ... (a design whose axis-value labels would be too long).
     """
 
     template: dict[str, Any]  # the file's data without sweep and design
     axes: dict[str, list[Any]]
-    rows: np.ndarray | None = None
+    rows: array[int] | None = None
     numbered: bool = False
     ctx: ErrorContext = field(default_factory=lambda: ErrorContext("<scenario>"), compare=False)
 
     def __len__(self) -> int:
         if self.rows is not None:
-            return int(self.rows.shape[0])
+            return len(self.rows) // len(self.axes)
         return math.prod(len(v) for v in self.axes.values())
 
     def levels(self, index: int) -> tuple[int, ...]:
@@ -93,7 +94,8 @@ class PointTable(Sequence[SweepPoint]):
         if not 0 <= index < len(self):
             raise IndexError(index)
         if self.rows is not None:
-            return tuple(int(x) for x in self.rows[index])
+            width = len(self.axes)
+            return tuple(self.rows[index * width : (index + 1) * width])
         out = []
         for values in reversed(list(self.axes.values())):
             index, level = divmod(index, len(values))
@@ -165,7 +167,7 @@ class PointTable(Sequence[SweepPoint]):
 
 
 def point_table(
-    data: dict[str, Any], axes: dict[str, list[Any]], rows: np.ndarray | None, ctx: ErrorContext
+    data: dict[str, Any], axes: dict[str, list[Any]], rows: array[int] | None, ctx: ErrorContext
 ) -> PointTable:
     """The checked points of the sweep ``axes`` of the file ``data`` (``rows``: a design's
     level indices; None: the full factorial)."""
