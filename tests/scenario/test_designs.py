@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import math
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -249,6 +250,10 @@ def _script(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    # registered under its name first: numba's cache of its compiled functions records the
+    # module to import when the cache is loaded again (unregistered: '<dynamic>', which the
+    # second run of these tests, with the cache written by the first, could not import)
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 
