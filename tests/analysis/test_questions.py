@@ -19,7 +19,7 @@ from uno_stats.analysis.estimates import (
 )
 from uno_stats.analysis.quantiles import bootstrap_quantiles, mid_quantile, mid_quantiles
 from uno_stats.errors import ResultsError
-from uno_stats.store.parts import open_runs
+from uno_stats.store.runs import open_runs
 
 Z = st.norm.ppf(0.975)
 

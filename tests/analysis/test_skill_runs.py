@@ -3,8 +3,6 @@ strategy is a paired-deal table per setting, a sweep of one seat's knob a knob c
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import polars as pl
 import pytest
@@ -14,7 +12,7 @@ from uno_stats.analysis.skill import focal_skill
 from uno_stats.analysis.skill_runs import skill_studies
 from uno_stats.run.runner import run_scenario
 from uno_stats.scenario.load import parse_scenario
-from uno_stats.store.parts import open_runs
+from uno_stats.store.runs import open_runs
 
 STUDY = """
 name: study
@@ -102,4 +100,4 @@ def test_every_point_replays_the_same_deals(runs) -> None:
     }
     assert len(firsts) == 1
     assert isinstance(runs[0].scan(), pl.LazyFrame)
-    assert all(Path(r.path).exists() for r in runs)
+    assert all(r.part_files() and all(f.exists() for f in r.part_files()) for r in runs)

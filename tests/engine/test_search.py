@@ -113,7 +113,7 @@ def test_search_runs_alike_on_one_worker_and_on_two(tmp_path) -> None:
     """A run with search seats writes the same rows whatever the worker count."""
     from uno_stats.run.runner import run_scenario
     from uno_stats.scenario.load import parse_scenario
-    from uno_stats.store.parts import open_runs
+    from uno_stats.store.runs import open_runs
 
     text = (
         "name: w\nplayers: 3\ngames: 60\nseed: 5\nrules: {preset: mattel-2001, seating: random}\n"

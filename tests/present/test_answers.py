@@ -21,7 +21,7 @@ from uno_stats.analysis.tournament import (
 from uno_stats.present import answers as ans
 from uno_stats.present import report
 from uno_stats.present.measures import MEASURES, shown
-from uno_stats.store.parts import open_runs
+from uno_stats.store.runs import open_runs
 
 NUMBER = r"[+-]?[0-9][0-9,]*\.?[0-9]*"
 

@@ -799,10 +799,11 @@ def test_design_needs_a_sweep_and_too_many_factors_are_refused() -> None:
 def test_a_design_in_error_adds_no_error_about_the_full_product() -> None:
     keys = sorted(k for k, spec in RULES_BY_KEY.items() if spec.kind == "bool")[:11]
     axes = "".join(f"  rules.{k}: [false, true]\n" for k in keys)  # 2,048 points in full
+    axes += "  rules.max_turns: [" + ", ".join(str(10 + i) for i in range(50)) + "]\n"
     err = fails(f"name: x\nsweep:\n{axes}design: {{type: fractional, resolution: 7}}\n")
     assert err.key == "design.resolution"  # the only error: not also "2,048 points"
     full = fails(f"name: x\nsweep:\n{axes}design: full\n")
     assert (full.key, full.detail) == (
         "sweep",
-        "2 x 2 x 2 x 2 x 2 x 2 x 2 x 2 x 2 x 2 x 2 = 2,048 points: at most 1,000",
+        "2 x 2 x 2 x 2 x 2 x 2 x 2 x 2 x 2 x 2 x 2 x 50 = 102,400 points: at most 100,000",
     )

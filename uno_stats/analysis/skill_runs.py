@@ -30,7 +30,7 @@ from uno_stats.analysis.skill import (
 )
 from uno_stats.engine.strategy_table import STRATEGIES
 from uno_stats.scenario.fields import seat_axis
-from uno_stats.store.parts import Run
+from uno_stats.store.runs import Run
 
 _ORDER = [s.name for s in STRATEGIES]  # strategies from the simplest to search
 

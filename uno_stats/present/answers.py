@@ -26,12 +26,13 @@ Runs of a sweep or a tournament are answered per sweep or tournament, other runs
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from uno_stats.analysis.compare import RunComparison
 from uno_stats.analysis.effects import SweepEffects
 from uno_stats.analysis.estimates import Estimate, format_p, proportion
 from uno_stats.analysis.first_mover import FirstMover
+from uno_stats.analysis.point_answers import Answered
 from uno_stats.analysis.questions import (
     LengthStats,
     MatchLength,
@@ -277,7 +278,7 @@ def _point(run_point: dict[str, object], number: int) -> str:
     return f"({text})" if len(run_point) > 1 else text
 
 
-def sweep_answer(g: SweepGroup, m: Measure, by_path: dict[str, RunAnswers]) -> str | None:
+def sweep_answer(g: SweepGroup, m: Measure, by_path: Mapping[str, Answered]) -> str | None:
     """One measure across a sweep: its lowest and highest point, and whether they differ."""
     points = []
     for number, run in enumerate(g.runs, 1):
@@ -324,7 +325,7 @@ BRIEF_MEASURES = ("mean_turns", "first_mover_edge", "mean_match_rounds")
 
 def sweep_answers(
     g: SweepGroup,
-    by_path: dict[str, RunAnswers],
+    by_path: Mapping[str, Answered],
     compared: frozenset[str] = frozenset(),
     brief: bool = False,
 ) -> list[str]:
@@ -354,7 +355,7 @@ def comparison_answers(
 
 
 def answer_sentences(
-    answers: Sequence[RunAnswers],
+    answers: Sequence[Answered],
     groups: Sequence[SweepGroup] = (),
     found: Tournaments | None = None,
     comparisons: Sequence[RunComparison] = (),
@@ -394,9 +395,11 @@ def answer_sentences(
         if not all(r.manifest.tournament for r in g.runs):
             out += sweep_answers(g, by_path, compared, brief)
     out += quoted
-    alone = [a for a in answers if str(a.run.path) not in grouped and not a.run.manifest.tournament]
+    # a sweep point's main answers alone (PointAnswers) are only ever answered per sweep
+    whole = [a for a in answers if isinstance(a, RunAnswers)]
+    alone = [a for a in whole if str(a.run.path) not in grouped and not a.run.manifest.tournament]
     if len(out) == len(settled) and not alone:
-        alone = list(answers)
+        alone = whole
     for a in alone:
         out += run_answers(a, alone=len(alone) == 1)
     return out
@@ -404,7 +407,7 @@ def answer_sentences(
 
 def answers_section(
     doc: Document,
-    answers: Sequence[RunAnswers],
+    answers: Sequence[Answered],
     groups: Sequence[SweepGroup] = (),
     found: Tournaments | None = None,
     comparisons: Sequence[RunComparison] = (),

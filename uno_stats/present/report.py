@@ -80,7 +80,8 @@ from uno_stats.present.skill_sections import skill_studies_section, skill_study_
 from uno_stats.present.tournament_sections import skill_section, tournament_section
 from uno_stats.present.verdicts import settle_text
 from uno_stats.scenario.deck import deck_label
-from uno_stats.store.parts import Run, tool_version
+from uno_stats.store.parts import tool_version
+from uno_stats.store.runs import Run
 
 FORMATS = ("table", "md", "json", "csv")
 METHODS = (
