@@ -35,6 +35,7 @@ class KnobSpec:
     kind: str  # "prob" (a float in [0, 1]) or "enum"
     default: Any
     choices: tuple[Any, ...] = ()  # an enum's names, or its integers (encoded as themselves)
+    only: tuple[str, ...] = ()  # the strategies that read it (empty: every strategy)
 
     def allowed(self) -> str:
         """Human-readable description of the allowed values."""
@@ -85,6 +86,7 @@ HORIZONS = (0, 2, 4, 8, 16)
 if STRATEGIES[-1].name != "search" or tuple(s.name for s in STRATEGIES[:-1]) != ROLLOUT_POLICIES:
     raise ImportError("a rollout policy's encoded value must be its strategy id")
 
+SEARCH_ONLY = ("search",)
 KNOBS: tuple[KnobSpec, ...] = (
     KnobSpec("forget_uno", "prob", 0.0),
     KnobSpec("catch_uno", "prob", 1.0),
@@ -93,15 +95,15 @@ KNOBS: tuple[KnobSpec, ...] = (
     KnobSpec("voluntary_draw", "prob", 0.0),
     KnobSpec("mistake", "prob", 0.0),
     KnobSpec("keep_drawn", "prob", 0.0),
-    KnobSpec("rollouts", "enum", 256, ROLLOUT_CHOICES),
-    KnobSpec("rollout_policy", "enum", "basic", ROLLOUT_POLICIES),
-    KnobSpec("max_candidates", "enum", 8, CANDIDATE_CHOICES),
-    KnobSpec("opponent_model", "enum", "declared", OPPONENT_MODELS),
-    KnobSpec("allocation", "enum", "halving", ALLOCATIONS),
-    KnobSpec("prior", "enum", "basic", PRIORS),
-    KnobSpec("margin", "enum", 2, MARGINS),
-    KnobSpec("search_moves", "enum", "plays", MOVE_SETS),
-    KnobSpec("horizon", "enum", 8, HORIZONS),
+    KnobSpec("rollouts", "enum", 256, ROLLOUT_CHOICES, SEARCH_ONLY),
+    KnobSpec("rollout_policy", "enum", "basic", ROLLOUT_POLICIES, SEARCH_ONLY),
+    KnobSpec("max_candidates", "enum", 8, CANDIDATE_CHOICES, SEARCH_ONLY),
+    KnobSpec("opponent_model", "enum", "declared", OPPONENT_MODELS, SEARCH_ONLY),
+    KnobSpec("allocation", "enum", "halving", ALLOCATIONS, SEARCH_ONLY),
+    KnobSpec("prior", "enum", "basic", PRIORS, SEARCH_ONLY),
+    KnobSpec("margin", "enum", 2, MARGINS, SEARCH_ONLY),
+    KnobSpec("search_moves", "enum", "plays", MOVE_SETS, SEARCH_ONLY),
+    KnobSpec("horizon", "enum", 8, HORIZONS, SEARCH_ONLY),
 )
 KNOBS_BY_KEY: dict[str, KnobSpec] = {k.key: k for k in KNOBS}
 
