@@ -33,6 +33,11 @@ ACTION_CARDS := stacking-off numbers-only
 # the preset and the players, reported as reports/no-mercy), stacking on and off (one
 # report), and each No Mercy rule alone (a full factorial, its report opens with its effects).
 NO_MERCY_STACKING := no-mercy-stacking-off no-mercy-stacking-on
+# How much of UNO is skill: one seat played by random, basic and search on the same deals
+# (tables of random and of basic players at 2, 4 and 6; house rules at 4; search's rollouts;
+# search with and without a model of its opponents), reported together. The search runs take minutes: their wall times are in the report's Runs.
+SKILL := skill-random-table skill-basic-table skill-house-rules skill-rollouts \
+	skill-model-random-2p skill-model-basic-2p skill-model-random-4p
 # Which house rule matters most: the 15-rule screen (a resolution V fraction, 256 points) and
 # the full factorial of five rules at 2, 4 and 6 players; each report opens with its effects.
 HOUSE_RULES := house-rules-screen house-rules-five
@@ -144,6 +149,12 @@ reports: $(STAMP)
 	done
 	$(BIN)/uno-stats report $(addprefix results/,$(NO_MERCY_STACKING)) \
 		--out reports/no-mercy-stacking --force --title "Does stacking Draw Tens make No Mercy longer?"
+	@set -e; for name in $(SKILL); do \
+		echo "== $$name"; \
+		$(BIN)/uno-stats run scenarios/$$name.yaml --out results --quiet --fresh; \
+	done
+	$(BIN)/uno-stats report $(addprefix results/,$(SKILL)) --out reports/skill --force \
+		--title "How much of UNO is skill?"
 	@set -e; for name in $(HOUSE_RULES) no-mercy-rules; do \
 		echo "== $$name"; \
 		$(BIN)/uno-stats run scenarios/$$name.yaml --out results --quiet --fresh; \

@@ -38,7 +38,11 @@ sys.path.insert(0, str(ROOT))
 
 from uno_stats.errors import shortened  # noqa: E402
 from uno_stats.store.lock import is_locked  # noqa: E402
-from uno_stats.store.manifest import SweepManifest, read_manifest, read_run_manifest  # noqa: E402
+from uno_stats.store.manifest import (  # noqa: E402
+    PointFoldersManifest,
+    read_manifest,
+    read_run_manifest,
+)
 from uno_stats.store.verify import check_run, verified_runs  # noqa: E402
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -49,6 +53,14 @@ ROUNDS = f"name: chaos\nplayers: 4\ngames: {GAMES}\nseed: 7\n"
 # 20,000 matches: at most runner.SMALL_RUN_GAMES, so without --workers a small default run
 MATCHES = "name: chaos\nplayers: 3\ngames: 20000\nseed: 3\nrules:\n  scoring: points\nmatch:\n  target: 200\n"
 SWEEP = "name: chaos\nplayers: 4\ngames: 100000\nseed: 5\nsweep:\n  players: [2, 3, 4]\n"
+# A sweep of many small points (2 x 1,000 of 100 rounds), its chunks of 3,000 games holding
+# 30 points each: the sweep dataset's one folder, one manifest and parts across points
+MANY = (
+    "name: chaos\nplayers: 3\ngames: 100\nseed: 9\nsweep:\n  players: [2, 3]\n"
+    "  rules.max_turns: [" + ", ".join(str(5000 + i) for i in range(1000)) + "]\n"
+)
+CHUNKS = {"rounds": CHUNK, "matches": 200, "many": 3000}
+"""--chunk-size of each kind (a 3-point sweep: its default, chunks across points too)."""
 
 
 @dataclass
@@ -65,7 +77,12 @@ class Chaos:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.scenarios = {}
-        for name, text in (("rounds", ROUNDS), ("matches", MATCHES), ("sweep", SWEEP)):
+        for name, text in (
+            ("rounds", ROUNDS),
+            ("matches", MATCHES),
+            ("sweep", SWEEP),
+            ("many", MANY),
+        ):
             path = root / f"{name}.yaml"
             path.write_text(text)
             self.scenarios[name] = path
@@ -77,7 +94,7 @@ class Chaos:
         return self.root / f"out{self._count}"
 
     def args(self, kind: str, out: Path, *extra: str) -> list[str]:
-        chunk = [] if kind == "sweep" else ["--chunk-size", str(CHUNK if kind == "rounds" else 200)]
+        chunk = ["--chunk-size", str(CHUNKS[kind])] if kind in CHUNKS else []
         return [
             *CLI,
             "run",
@@ -239,8 +256,10 @@ def saved_on_disk(out: Path) -> int:
     """Games in the good parts of ``out/chaos`` (every point of a sweep), even with none."""
     folder = out / "chaos"
     top = read_manifest(folder)
-    runs = [folder / p for p in top.points] if isinstance(top, SweepManifest) else [folder]
-    return sum(check_run(run, read_run_manifest(run), deep=False).games_done for run in runs)
+    if isinstance(top, PointFoldersManifest):  # a sweep of the per-point layout
+        runs = [folder / p for p in top.points]
+        return sum(check_run(run, read_run_manifest(run), deep=False).games_done for run in runs)
+    return check_run(folder, top, deep=False).games_done  # a run, or a sweep's one dataset
 
 
 def stopped_as_said(
@@ -364,10 +383,13 @@ def orphan_race(c: Chaos) -> tuple[bool, str]:
     return same, "old workers died with the run; new folder = seed 8 alone" if same else "DIFFER"
 
 
-def damaged_part(c: Chaos, how: str) -> tuple[bool, str]:
-    """A finished run with one part damaged ``how``: summary says incomplete, rerun redoes it."""
+def damaged_part(c: Chaos, how: str, kind: str = "rounds") -> tuple[bool, str]:
+    """A finished run with one part damaged ``how``: summary says incomplete, report refuses,
+    rerun redoes that part only. ``kind`` many: a sweep of 2,000 points, 30 in each part;
+    those 30 have no row left, so summary and report are one line naming the first of them
+    and why its part failed."""
     out = c.out()
-    args = c.args("rounds", out, "--workers", "2")
+    args = c.args(kind, out, "--workers", "2")
     if c.run(args).returncode != 0:
         return False, "first run failed"
     files = parts(out)
@@ -394,20 +416,30 @@ def damaged_part(c: Chaos, how: str) -> tuple[bool, str]:
         (target / "x").write_text("not a part")
     else:
         target.write_bytes(b"")
-    summary = c.run([*CLI, "summary", str(out / "chaos"), "--format", "json"])
-    if summary.returncode != 0 or "(incomplete: 19 of 20 chunks" not in summary.stdout:
-        return False, f"summary did not name the run incomplete: {summary.stderr.strip()[:100]}"
-    report = c.run([*CLI, "report", str(out / "chaos"), "--out", str(out / "report")])
-    if report.returncode != 1 or "--allow-incomplete" not in report.stderr:
-        return False, "report did not refuse the incomplete run"
+    if kind == "many":  # the part held 30 points whole: they have no row left to read
+        for command in ("summary", "report"):
+            where = ["--out", str(out / "report")] if command == "report" else []
+            done = c.run([*CLI, command, str(out / "chaos"), *where])
+            ok, line = one_error_line(done)
+            if not ok or "has no valid result part (1 failed verification" not in line:
+                return False, f"{command}: {line}"
+        said = "summary and report: one line naming a point of the part and why it failed"
+    else:
+        summary = c.run([*CLI, "summary", str(out / "chaos"), "--format", "json"])
+        said = "summary: incomplete 19 of 20; report refused"
+        if summary.returncode != 0 or "(incomplete: 19 of 20 chunks" not in summary.stdout:
+            return False, f"summary did not name the run incomplete: {summary.stderr.strip()[:100]}"
+        report = c.run([*CLI, "report", str(out / "chaos"), "--out", str(out / "report")])
+        if report.returncode != 1 or "--allow-incomplete" not in report.stderr:
+            return False, "report did not refuse the incomplete run"
     rerun = c.run(args)
-    if rerun.returncode != 0 or "redoing" not in rerun.stderr:
+    if rerun.returncode != 0 or rerun.stderr.count("redoing") != 1:
         return False, f"rerun did not redo the part: {rerun.stderr.strip()[:100]}"
     if how == "folder" and not (target.parent / f"{target.name}.moved-aside-1").is_dir():
         return False, "the folder was not moved aside"
-    same, why = c.same_as_reference("rounds", out)
+    same, why = c.same_as_reference(kind, out)
     extra = "; 150 random footer flips all failed verification" if how == "footer bit" else ""
-    return same, f"summary: incomplete 19 of 20; report refused; rerun redid 1 chunk{extra}: {why}"
+    return same, f"{said}; rerun redid 1 chunk{extra}: {why}"
 
 
 def footer_start(data: bytes) -> int:
@@ -461,7 +493,7 @@ def lost_manifest(c: Chaos, how: str) -> tuple[bool, str]:
     rerun = c.run(args)
     if rerun.returncode != 0 or f"({chunks} verified chunks resumed" not in rerun.stderr:
         return False, f"rerun did not resume every chunk: {rerun.stderr.strip()[-150:]}"
-    if kind == "rounds" and "rebuilt" not in rerun.stderr:
+    if "rebuilt" not in rerun.stderr:  # a sweep is one dataset too: its manifest rebuilt
         return False, "no note says the manifest was rebuilt"
     same, why = c.same_as_reference(kind, out)
     return same, f"rerun resumed all {chunks} chunks, none replayed: {why}"
@@ -786,6 +818,31 @@ FAULTS: list[tuple[str, str, Callable[[Chaos], tuple[bool, str]]]] = [
         "3-point sweep, kill -9 mid-run, rerun",
         lambda c: interrupt_then_rerun(c, "sweep", "kill -9"),
     ),
+    (
+        "kill -9 of a sweep worker",
+        "3-point sweep (chunks across points), kill -9 one pool worker, rerun",
+        lambda c: interrupt_then_rerun(c, "sweep", "kill -9 worker"),
+    ),
+    (
+        "SIGTERM of a big sweep",
+        "2,000-point sweep, 30 points a part, SIGTERM mid-run, rerun",
+        lambda c: interrupt_then_rerun(c, "many", "SIGTERM"),
+    ),
+    (
+        "kill -9 of a big sweep",
+        "2,000-point sweep, 30 points a part, kill -9 mid-run, rerun",
+        lambda c: interrupt_then_rerun(c, "many", "kill -9"),
+    ),
+    (
+        "copied part of a sweep",
+        "2,000-point sweep: part 2 (points 60-89) copied over part 3",
+        lambda c: damaged_part(c, "copied", "many"),
+    ),
+    (
+        "garbled part of a sweep",
+        "2,000-point sweep: 64 bytes of part 3 flipped",
+        lambda c: damaged_part(c, "garbled", "many"),
+    ),
     ("orphan race", "kill -9, then --fresh --seed 8 at once", orphan_race),
     ("copied part", "part 2 copied over part 3", lambda c: damaged_part(c, "copied")),
     ("truncated part", "part 3 cut to 3,000 bytes", lambda c: damaged_part(c, "truncated")),
@@ -807,7 +864,7 @@ FAULTS: list[tuple[str, str, Callable[[Chaos], tuple[bool, str]]]] = [
     ("manifest deleted", "manifest.json deleted, rerun", lambda c: lost_manifest(c, "deleted")),
     (
         "sweep manifest deleted",
-        "a sweep's top-level manifest deleted, rerun",
+        "a sweep's one manifest deleted (3 points, chunks across them), rerun",
         lambda c: lost_manifest(c, "sweep manifest deleted"),
     ),
     ("edited manifest", "scenario.players 4 -> 5 in manifest.json, summary", edited_manifest),

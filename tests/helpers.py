@@ -21,7 +21,7 @@ from uno_stats.engine.schema import CHECKPOINT_TURNS, COLUMNS, ROUND_COUNTERS, S
 from uno_stats.engine.strategy_table import default_seat
 from uno_stats.run.plan import new_manifest
 from uno_stats.scenario.load import SweepPoint, scenario_from_dict
-from uno_stats.store.manifest import Manifest, SweepManifest, write_manifest
+from uno_stats.store.manifest import Manifest, PointFoldersManifest, write_manifest
 from uno_stats.store.parts import CHECKPOINTS, NOT_REACHED, PARTS_DIR, tool_version
 
 _DTYPES: dict[str, pl.DataType] = {
@@ -228,7 +228,7 @@ def write_sweep(
         if not checkpoints:
             frame = frame.drop(CHECKPOINTS)
         write_run(folder, label, games, players, seed + i, manifest=meta, frame=frame)
-    sweep = SweepManifest(
+    sweep = PointFoldersManifest(
         name=name,
         version=tool_version(),
         seed=seed,

@@ -220,6 +220,33 @@ def test_trace_sweep_needs_point(tmp_path):
     assert "--point" in error_lines(result)[0]
 
 
+def test_validate_and_trace_of_a_big_sweep_build_few_points(tmp_path, monkeypatch):
+    """A sweep of 20,000 points: validate counts them and names their player counts from
+    one point per player count; trace lists a few labels and finds the last point, and
+    neither builds every point's scenario."""
+    from uno_stats.scenario.points import PointTable
+
+    values = ", ".join(str(1000 + i) for i in range(10_000))
+    text = f"name: big\nsweep:\n  players: [2, 5]\n  rules.max_turns: [{values}]\n"
+    big = write(tmp_path, "big.yaml", text)
+    built: list[int] = []
+    real = PointTable.scenario
+    monkeypatch.setattr(PointTable, "scenario", lambda self, i: built.append(i) or real(self, i))
+    result = cli.invoke(app, ["validate", str(big)])
+    assert result.exit_code == 0, result.output
+    assert "big, 2, 5 players, preset mattel-2022" in result.stdout
+    assert result.stdout.rstrip().endswith("20,000 sweep points")
+    result = cli.invoke(app, ["trace", str(big), "--game", "0"])
+    (line,) = error_lines(result)
+    assert "a sweep of 20,000 points: pick one with --point (players-2_max_turns-1000, " in line
+    assert line.endswith("players-2_max_turns-1011, ... (19,988 more))") and len(line) < 500
+    result = cli.invoke(
+        app, ["trace", str(big), "--game", "0", "--point", "players-5_max_turns-10999"]
+    )
+    assert result.exit_code == 0, result.output
+    assert len(built) < 20  # two points checked a load (one per player count), one traced
+
+
 def test_bench_prints_rates(tiny):
     result = cli.invoke(
         app, ["bench", "--games", "2000", "--workers", "1", "--scenario", str(tiny)]

@@ -130,20 +130,20 @@ def test_integer_too_long_for_python_is_one_error() -> None:
 
 
 def test_sweep_axis_of_many_values_is_refused_at_once() -> None:
-    values = ", ".join(str(i / 10_000) for i in range(5_000))
-    err = fails(f"name: x\nsweep:\n  strategies.bluff: [{values}]\n")
-    assert err.key == "sweep.strategies.bluff" and "5,000 values: at most 1,000" in err.detail
+    values = ", ".join(str(10 + i) for i in range(10_001))
+    err = fails(f"name: x\nsweep:\n  rules.max_turns: [{values}]\n")
+    assert err.key == "sweep.rules.max_turns" and "10,001 values: at most 10,000" in err.detail
     values = ", ".join(str(i / 100_000) for i in range(100_000))
     assert "larger than" in fails(f"name: x\nsweep:\n  strategies.bluff: [{values}]\n").detail
 
 
 def test_sweep_product_is_bounded() -> None:
-    bluff = ", ".join(str(i / 100) for i in range(40))
-    forget = ", ".join(str(i / 100) for i in range(30))
+    bluff = ", ".join(str(i / 1000) for i in range(400))
+    forget = ", ".join(str(i / 1000) for i in range(300))
     err = fails(
         f"name: x\nsweep:\n  strategies.bluff: [{bluff}]\n  strategies.forget_uno: [{forget}]\n"
     )
-    assert err.key == "sweep" and "40 x 30 = 1,200 points: at most 1,000" in err.detail
+    assert err.key == "sweep" and "400 x 300 = 120,000 points: at most 100,000" in err.detail
 
 
 def test_sweep_duplicate_check_keeps_types_apart() -> None:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from uno_stats.debates.settle import SettleResult
     from uno_stats.scenario.load import Scenario as ScenarioSpec
-    from uno_stats.store.parts import Run
+    from uno_stats.store.runs import Run
 
 __all__ = [
     "Results",
@@ -76,8 +76,8 @@ class Scenario:
             ("rules changed", ", ".join(f"{k}={v}" for k, v in changed.items()) or "none"),
             ("strategies", ", ".join(seat["strategy"] for seat in s.seats)),
         ]
-        if s.sweep_points():
-            rows.append(("runs", f"{len(s.sweep_points())} (sweep or tournament points)"))
+        if s.point_count:
+            rows.append(("runs", f"{s.point_count:,} (sweep or tournament points)"))
         return rows
 
     def __repr__(self) -> str:

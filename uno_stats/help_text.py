@@ -294,20 +294,22 @@ STRATEGY_HELP: dict[str, str] = {
         "as basic does, ending on a color the next player lacks if it can."
     ),
     "search": (
-        "Thinks ahead (determinized Monte Carlo search): before each turn on which it holds "
-        "two different legal cards or a wild, it tries each move (the first max_candidates "
-        "distinct cards in hand order; a wild once per color it may name) in rollouts copies "
-        "of the round each, every copy with the cards it cannot see (the deck minus its own "
-        "hand and the discard pile) dealt afresh to the other hands (sizes kept) and the draw "
-        "pile, plays the round out with every seat playing its rollout_policy, and plays the "
-        "card that won most rollouts (a wild: its wins summed over the colors, against four "
-        "times a colored card's; equal wins: basic's preference, then uniform), naming a "
-        "wild's best color. It never reads another hand or the pile's order, and samples from "
-        "a random stream of its own, so the game's stream is untouched. Cards it knows are in "
-        "another hand (after a 7/0 swap) are not tracked. Its other choices (swap target, "
-        "stacking, challenges, the color of an opening or drawn wild) are basic's; with "
-        "multi_play on it extends its card as basic does. Its cost grows with rollouts x "
-        "moves x the round's length."
+        "Thinks ahead (determinized Monte Carlo search): at each decision with two moves or "
+        "more (which card, a wild's color, the seat a 7 swaps with, a Wild Draw Four played "
+        "as a bluff when challenges are on, challenging, stacking or drawing a pending total; "
+        "drawing instead with search_moves: all) it plays each move in rollouts: copies of the "
+        "round with the cards it cannot see (the deck minus its own hand and the discard pile) "
+        "dealt afresh to the other hands (sizes kept) and the draw pile, a seat seen unable to "
+        "play dealt none of the cards it could have played then; the round goes on with its "
+        "own seat playing rollout_policy and the others as declared (opponent_model), for "
+        "horizon turns a player, then scored by hand sizes. It makes basic's move unless "
+        "another is worth more and either basic likes it as well or it beat basic's by margin "
+        "standard errors over the same dealt worlds (prior: basic); rollouts a move on "
+        "average, shared by sequential halving (allocation). It never reads another hand, the "
+        "pile's order or whether a Wild Draw Four was legal, and samples from a random stream "
+        "of its own, so the game's stream is untouched. Not searched: keeping a drawn card and"
+        " jumping in (as basic); cards it knows are in another hand after a 7/0 swap are not "
+        "tracked. Its cost grows with rollouts x moves x horizon."
     ),
 }
 
@@ -319,9 +321,33 @@ KNOB_HELP: dict[str, str] = {
     "voluntary_draw": "probability of drawing while holding a playable card",
     "mistake": "probability of first trying an invalid card",
     "keep_drawn": "probability of keeping a playable drawn card when drawn_card is may-play",
-    "rollouts": "search only: rollouts (played-out rounds) per move tried (a wild: per color)",
-    "rollout_policy": "search only: the strategy every seat plays in its rollouts",
-    "max_candidates": "search only: the most distinct legal cards it tries at one decision",
+    "rollouts": "search only: rollouts (copies of the round played on) a move, on average",
+    "rollout_policy": "search only: the strategy its own seat plays in its rollouts",
+    "max_candidates": "search only: the most distinct legal cards it weighs at one decision",
+    "opponent_model": (
+        "search only: how its rollouts play the other seats: declared (as the scenario seats "
+        "them) or own-policy (all as its own rollout_policy and knobs: no model of them)"
+    ),
+    "allocation": (
+        "search only: halving (rounds that drop the worse half of the moves, basic's kept) "
+        "or equal (rollouts each)"
+    ),
+    "prior": (
+        "search only: basic (makes basic's move unless another is significantly better) or "
+        "none (the move worth most)"
+    ),
+    "margin": (
+        "search only: how many standard errors of the paired difference a move must beat "
+        "basic's by (prior: basic)"
+    ),
+    "search_moves": (
+        "search only: plays (card, color, 7 target, a bluff, challenging, stacking or drawing"
+        " a pending total), all (plays and drawing instead) or cards (card, color, target)"
+    ),
+    "horizon": (
+        "search only: turns a player a rollout plays before hand sizes score it (0: to the "
+        "round's end)"
+    ),
 }
 
 COLUMN_HELP: dict[str, str] = {

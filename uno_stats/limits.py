@@ -30,10 +30,12 @@ MAX_GAMES = 10_000_000_000
 """Games (rounds or matches) per run: about 17 hours at 160,000 rounds/s."""
 MAX_SEED = 2**64 - 1
 """Largest seed (the engine's key is 64 bits)."""
-MAX_AXIS_VALUES = 1_000
+MAX_AXIS_VALUES = 10_000
 """Values of one sweep axis."""
-MAX_SWEEP_POINTS = 1_000
-"""Sweep points (the product of the axes' lengths): one folder each."""
+MAX_SWEEP_POINTS = 100_000
+"""Sweep points (the product of the axes' lengths, or a design's points): a sweep is one
+results dataset with a point column, its points built one at a time (docs/PERFORMANCE.md,
+"Sweeps")."""
 MAX_JSON_BYTES = 10_000_000
 """A manifest (or a part's record) is a few kilobytes; a larger one is refused unparsed."""
 MAX_JSON_DEPTH = 32

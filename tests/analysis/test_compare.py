@@ -25,7 +25,7 @@ from uno_stats.analysis.metrics import metric_spec, parse_margin
 from uno_stats.errors import ResultsError
 from uno_stats.present.comparison import comparison_verdict, unchanged_runs
 from uno_stats.present.verdicts import check_verdict
-from uno_stats.store.parts import open_runs
+from uno_stats.store.runs import open_runs
 
 Z = st.norm.ppf(0.975)
 A_TURNS = [12, 7, 20, 30, 9, 15, 11, 25, 8, 40]

@@ -86,10 +86,12 @@ def _sweep(folder: Path) -> Sweep:
 
 
 def _rows(folder: Path) -> dict[tuple, pl.DataFrame]:
-    """Each point's rows read straight from its Parquet parts, keyed by its axis values."""
+    """Each point's rows read straight from the sweep's Parquet parts (its ``point`` rows),
+    keyed by its axis values."""
     out = {}
-    for run in verified_runs(folder):
-        frame = pl.read_parquet(sorted((run.path / "parts").glob("*.parquet")))
+    every = pl.read_parquet(sorted((folder / "parts").glob("*.parquet")))
+    for index, run in enumerate(verified_runs(folder)):
+        frame = every.filter(pl.col("point") == index).drop("point")
         out[tuple(run.manifest.sweep_assignment.values())] = frame
     return out
 
@@ -777,6 +779,27 @@ def test_a_duplicate_of_the_first_point_and_a_fraction_grid():
     assert fraction_weights(grid, a).tolist() == [-1.0, 1.0]  # one point on each side
     with pytest.raises(AssertionError, match=r"^a fraction has no full grid$"):
         grid.arrange(np.arange(2))
+
+
+def test_the_points_a_term_uses_are_those_with_a_coefficient_in_its_contrast():
+    """Grid.used_by, in O(points), is the nonzero pattern of the term's contrast applied to
+    the identity (each point's coefficient), on full grids of 2 and 3 axes and a fraction."""
+    for sizes in ((2, 3), (3, 2, 4), (4,)):
+        axes = {f"x{i}": tuple(range(n)) for i, n in enumerate(sizes)}
+        cells = {k: {"turns": np.arange(3)} for k in itertools.product(*map(range, sizes))}
+        sweep = _sweep_of(axes, cells, {})
+        grid = grid_of(sweep)
+        identity = grid.prepare(np.eye(len(sweep.points)))
+        for term in terms_of(axes, min(3, len(sizes))):
+            coefficients = grid.apply(identity, term)
+            assert grid.used_by(term).tolist() == (coefficients != 0).tolist(), term.name
+    record = {"kind": "fractional", "resolution": 2, "generators": ["B=A"], "points": 2}
+    pair = _sweep_of(
+        {"a": (0, 1), "b": (0, 1)}, {k: {"turns": np.arange(3)} for k in [(0, 0), (1, 1)]}, {}
+    )
+    fraction = grid_of(Sweep("s", pair.axes, pair.points, record))
+    (a,) = [t for t in terms_of(pair.axes, 1) if t.name == "a"]
+    assert fraction.used_by(a).tolist() == [True, True]
 
 
 def test_pairing_names_only_what_changes_the_deal():

@@ -39,7 +39,7 @@ from uno_stats.analysis.seats import (
     won_frame,
 )
 from uno_stats.cli import app
-from uno_stats.store.parts import Run, open_runs
+from uno_stats.store.runs import Run, open_runs
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = {

@@ -19,7 +19,7 @@ from uno_stats.analysis.estimates import (
 )
 from uno_stats.analysis.quantiles import bootstrap_quantiles, mid_quantile, mid_quantiles
 from uno_stats.errors import ResultsError
-from uno_stats.store.parts import open_runs
+from uno_stats.store.runs import open_runs
 
 Z = st.norm.ppf(0.975)
 
@@ -444,3 +444,13 @@ def test_mean_t_interval_coverage_on_exponential_data() -> None:
         assert (e.low, e.high) == pytest.approx(t_interval_scipy(list(row)))
     covered = np.mean([e.low <= 1.0 <= e.high for e in intervals])
     assert BAND[0] <= covered <= BAND[1]
+
+
+def test_a_seat_label_names_only_the_changed_knobs_its_strategy_reads() -> None:
+    """search's knobs label a search seat; on a random seat (a run written when search's
+    default rollouts was 8 stores rollouts 8) they are ignored, as the engine ignores them."""
+    from uno_stats.analysis.seats import seat_label
+
+    assert seat_label({"strategy": "random", "rollouts": 8, "bluff": 0.5}) == "random (bluff=0.5)"
+    assert seat_label({"strategy": "search", "rollouts": 8}) == "search (rollouts=8)"
+    assert seat_label({"strategy": "basic", "rollouts": 256}) == "basic"

@@ -15,7 +15,7 @@ from helpers import run_manifest, write_run, write_sweep
 from uno_stats.analysis.sweep_points import DEAL_AXES, sweep_of
 from uno_stats.errors import ResultsError
 from uno_stats.store.manifest import MANIFEST
-from uno_stats.store.parts import open_runs
+from uno_stats.store.runs import open_runs
 
 
 def test_points_carry_their_values_deal_and_rows(tmp_path: Path) -> None:
@@ -114,3 +114,30 @@ def test_runs_that_are_not_one_sweep_are_refused(tmp_path: Path) -> None:
     unnamed = replace(a[0].manifest, sweep_label=None)
     assert sweep_of([replace(a[0], manifest=unnamed)]).points[0].label == a[0].path.name
     assert isinstance(sweep_of(a).points[0].rows, pl.LazyFrame)
+
+
+def test_effects_read_every_point_of_a_dataset_at_once(tmp_path: Path) -> None:
+    """A sweep dataset's points in one frame (a ``point`` column): each point's rows are
+    those its own run reads, and the effects come from that frame alone (points whose own
+    rows are blanked give the same effects)."""
+    from uno_stats.analysis.effects import sweep_effects
+    from uno_stats.run.runner import run_scenario
+    from uno_stats.scenario.load import parse_scenario
+    from uno_stats.store.verify import verified_runs
+
+    text = "name: e\ngames: 120\nseed: 2\nsweep:\n  players: [2, 3]\n  rules.stack_draw_two: [false, true]\n"
+    outcome = run_scenario(
+        parse_scenario(text), tmp_path, workers=1, progress=False, chunk_size=100
+    )
+    sweep = sweep_of(verified_runs(outcome.path))
+    assert sweep.frame is not None
+    whole = sweep.point_rows().collect()
+    for i, point in enumerate(sweep.points):
+        mine = whole.filter(pl.col("point") == i).drop("point").sort("game", "round")
+        assert mine.equals(point.rows.collect().sort("game", "round"))
+        assert point.column_names == frozenset(mine.columns)
+    nothing = pl.LazyFrame({"nothing": []})
+    blind = replace(sweep, points=tuple(replace(p, rows=nothing) for p in sweep.points))
+    found, again = sweep_effects(sweep), sweep_effects(blind)
+    assert repr(again.effects) == repr(found.effects) and len(found.effects) > 10
+    assert again.unchanged_axes == found.unchanged_axes == ()

@@ -23,7 +23,7 @@ from uno_stats.present.document import text_width
 from uno_stats.present.report import summary_text, write_report
 from uno_stats.scenario.load import Scenario, parse_scenario, scenario_from_dict
 from uno_stats.scenario.seatings import balanced_seatings
-from uno_stats.store.parts import open_runs
+from uno_stats.store.runs import open_runs
 
 FIVE = ["random", "basic", "aggressive", "hoarder", "color-denier"]
 BAND = (0.93, 0.97)
@@ -303,7 +303,7 @@ def test_cli_runs_a_tiny_tournament(tmp_path: Path) -> None:
     root = out / "tiny-tournament"
     manifest = json.loads((root / "manifest.json").read_text())
     assert manifest["tournament"] == FIVE
-    assert manifest["points"] == [f"rotation-{r}" for r in range(5)]
+    assert manifest["points"] == 5 and manifest["axes"] == {"rotation": list(range(5))}
     summary = cli.invoke(app, ["summary", str(root)])
     assert summary.exit_code == 0, summary.output
     text = summary.stdout

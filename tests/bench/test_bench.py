@@ -271,6 +271,8 @@ def test_report_end_to_end_tiny(tmp_path):
     assert len(suite.costs) == 3
     assert [r.what for r in suite.starts][:2] == ["--help", "validate"]
     assert len(suite.memory) == 2
+    assert len(suite.sweeps) == 2 and all(r.value > 0 for r in suite.sweeps)
+    assert [r.unit for r in suite.sweep_plans] == ["MiB peak traced", "KiB"] * 3
 
 
 def test_end_to_end_is_the_median_of_paired_ratios(monkeypatch, tmp_path):

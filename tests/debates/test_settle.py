@@ -17,7 +17,7 @@ from uno_stats.debates.settle_folder import recut
 from uno_stats.errors import RunError
 from uno_stats.run.runner import run_scenario
 from uno_stats.scenario.load import load_scenario, with_overrides
-from uno_stats.store.parts import open_runs
+from uno_stats.store.runs import open_runs
 from uno_stats.store.verify import verified_runs
 
 BASE = """\

@@ -13,7 +13,7 @@ from uno_stats.analysis.metrics import Margin
 from uno_stats.analysis.sweep_points import sweep_of
 from uno_stats.debates.effects import checked_options, sweeps_effects
 from uno_stats.errors import UnoStatsError
-from uno_stats.store.parts import open_runs
+from uno_stats.store.runs import open_runs
 
 
 def test_options_are_checked_before_anything_runs() -> None:

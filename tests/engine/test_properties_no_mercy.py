@@ -16,7 +16,7 @@ from uno_stats.engine import events as E
 from uno_stats.engine.cards import DECK_PRESETS, changed_counts
 from uno_stats.engine.rules import R_MERCY_LIMIT, RULES_BY_KEY, preset_rules
 from uno_stats.engine.schema import STATUS_CAPPED, STATUS_VOID, STATUS_WON
-from uno_stats.engine.strategy_table import STRATEGIES, default_seat
+from uno_stats.engine.strategy_table import HORIZONS, MOVE_SETS, STRATEGIES, default_seat
 
 # The No Mercy keys and the keys the preset sets (S21-S24), each drawn from its values
 KEYS = (
@@ -38,7 +38,9 @@ PLAYED = [s.name for s in STRATEGIES if s.name != "search"]
 
 
 @st.composite
-def tables(draw):
+def tables(draw, searchers: int = 0):
+    """A No Mercy table; with ``searchers``, up to that many seats play ``search`` (few
+    rollouts, any horizon and move set; turns capped at 400 to bound the rollouts' work)."""
     rules = preset_rules("no-mercy")
     for key in KEYS:
         spec = RULES_BY_KEY[key]
@@ -56,6 +58,16 @@ def tables(draw):
         }
         for _ in range(players)
     ]
+    for s in draw(st.sets(st.integers(0, players - 1), max_size=searchers)):
+        seats[s] = {
+            **seats[s],
+            "strategy": "search",
+            "rollouts": draw(st.sampled_from([1, 2])),
+            "horizon": draw(st.sampled_from(HORIZONS)),
+            "search_moves": draw(st.sampled_from(MOVE_SETS)),
+        }
+    if searchers:
+        rules["max_turns"] = min(rules["max_turns"], 400)
     section = {"decks": 1, "counts": changed_counts(DECK_PRESETS[deck])}
     return EngineConfig.build(players, rules, seats, 0, draw(st.integers(0, 2**32)), section)
 
@@ -88,3 +100,15 @@ def test_every_no_mercy_round_ends_by_an_empty_hand_or_the_last_seat(config):
     out = cols["knocked_out"].astype(int)
     assert (cols["hand_sizes"][out > 0] == 0).all()  # a knocked-out hand is handed in
     assert (cols["hand_sizes"].sum(axis=1) < len(config.deck)).all()  # the top card at least
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tables(searchers=2))
+def test_search_plays_only_legal_moves_under_no_mercy(config):
+    """search's moves (Discard Alls, Skip Everyones, 7s onto seats still in, the colors of a
+    Color Roulette, stacks of any draw card) replayed by the checker, its seat knocked out
+    or not."""
+    before = config.seats.copy()
+    problems = check_played_game(config, 0, max_events=60_000)
+    assert not problems, "\n".join(str(p) for p in problems[:5])
+    assert np.array_equal(config.seats, before)

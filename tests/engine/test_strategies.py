@@ -137,10 +137,11 @@ def _decisions(config, table, seed: int, card_rule: Callable[..., Any]) -> tuple
     rng[0] = seed
     named = int(choose_color(kind, hand, nxt, memory, rng))
     rng[0] = seed
-    target = int(choose_swap_target(kind, 0, PLAYERS, int(st[ST_PARTNERS]), 0, hn, rng))
+    target = int(choose_swap_target(kind, 0, PLAYERS, int(st[ST_PARTNERS]), 0, hn, memory, rng))
     challenge = bool(
         wants_challenge(
             config.seats[0],
+            memory,
             hand,
             int(hn[PLAYERS - 1]),
             table.disc[: st[ST_DISC_N]],

@@ -21,7 +21,7 @@ from uno_stats.analysis.tournament import (
 from uno_stats.present import answers as ans
 from uno_stats.present import report
 from uno_stats.present.measures import MEASURES, shown
-from uno_stats.store.parts import open_runs
+from uno_stats.store.runs import open_runs
 
 NUMBER = r"[+-]?[0-9][0-9,]*\.?[0-9]*"
 
@@ -355,3 +355,41 @@ def test_a_brief_sweep_answer_keeps_length_and_the_first_mover(folders) -> None:
     assert len(brief) == 2
     assert "mean round length" in brief[0] and "first mover's edge" in brief[1]
     assert len(full) > len(brief) and set(brief) <= set(full)
+
+
+# --- No Mercy: how often the mercy rule ends a round -----------------------------------------
+
+
+def test_a_no_mercy_sweep_answers_how_often_the_mercy_rule_ended_a_round(tmp_path) -> None:
+    """The sweep's mercy answer quotes, for the No Mercy point, the share of rounds won by
+    the last player standing as counted from its rows (Wilson interval), and names the
+    classic point as one where no one was knocked out; a report opens with it."""
+    import polars as pl
+
+    from uno_stats.analysis.estimates import proportion
+    from uno_stats.run.runner import run_scenario
+    from uno_stats.scenario.load import parse_scenario
+
+    text = (
+        "name: nm\nplayers: 6\ngames: 400\nseed: 3\nrules: {preset: mattel-2022}\n"
+        "sweep: {rules.preset: [mattel-2022, no-mercy]}\n"
+    )
+    run_scenario(parse_scenario(text, "nm.yaml"), tmp_path, workers=1, progress=False)
+    runs = open_runs(tmp_path / "nm")
+    by_path = {str(r.path): answer_run(r) for r in runs}
+    (group,) = sweep_groups(runs)
+    line = ans.sweep_mercy_answer(group, by_path)
+    assert line is not None
+    mercy_run = next(r for r in runs if r.manifest.sweep_assignment["rules.preset"] == "no-mercy")
+    rows = mercy_run.scan().select(pl.col("last_standing").cast(pl.Int64)).collect()
+    ended = int((rows["last_standing"] > 0).sum())
+    assert 0 < ended < rows.height  # 6 random players: the mercy rule ends some rounds
+    e = proportion(ended, rows.height)
+    assert numbers(line)[:4] == pytest.approx(
+        [round(100 * e.value, 1), round(100 * e.low, 1), round(100 * e.high, 1), rows.height]
+    )
+    assert line.endswith("it knocked no one out at rules.preset=mattel-2022.")
+    out = tmp_path / "report"
+    report.write_report(runs, out)
+    body = (out / "report.md").read_text().split("## Answers", 1)[1].split("\n## ", 1)[0]
+    assert line in body

@@ -9,7 +9,7 @@ from engine_runs import engine_runs
 
 from uno_stats.present.document import text_width
 from uno_stats.present.report import compare_text
-from uno_stats.store.parts import open_runs
+from uno_stats.store.runs import open_runs
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ import re
 from helpers import write_sweep
 
 from uno_stats.present.points_summary import MAX_ROWS, points_summary_text
-from uno_stats.store.parts import open_runs
+from uno_stats.store.runs import open_runs
 
 
 def test_a_large_sweep_shows_40_points_and_says_where_the_rest_is(tmp_path) -> None:

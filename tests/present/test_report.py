@@ -16,7 +16,7 @@ from uno_stats.analysis.metrics import parse_margin
 from uno_stats.errors import ResultsError
 from uno_stats.present import report
 from uno_stats.store.manifest import write_manifest
-from uno_stats.store.parts import open_runs
+from uno_stats.store.runs import open_runs
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 

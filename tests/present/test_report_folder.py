@@ -9,7 +9,7 @@ from uno_stats.cli import app
 from uno_stats.errors import ResultsError
 from uno_stats.present.report import write_report
 from uno_stats.present.report_folder import prepare_report_folder
-from uno_stats.store.parts import open_runs
+from uno_stats.store.runs import open_runs
 
 
 def test_new_and_empty_folders_are_used(tmp_path) -> None:

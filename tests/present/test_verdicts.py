@@ -11,7 +11,7 @@ from helpers import write_run
 from uno_stats.present.comparison import CRN_NOTE
 from uno_stats.present.report import write_report
 from uno_stats.present.verdicts import check_verdict
-from uno_stats.store.parts import open_runs
+from uno_stats.store.runs import open_runs
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -19,8 +19,8 @@ import pytest
 
 from uno_stats.errors import RunError
 from uno_stats.limits import MAX_GAMES
-from uno_stats.run import backends, runner
-from uno_stats.run.plan import plan_runs
+from uno_stats.run import backends, tasks
+from uno_stats.run.plan import plan_run
 from uno_stats.run.runner import run_scenario
 from uno_stats.scenario.load import parse_scenario, with_overrides
 from uno_stats.store.lock import LOCK_FILE, is_locked
@@ -166,8 +166,7 @@ def test_stale_temporary_files_never_block_a_run(tmp_path):
 
 def test_planning_is_lazy_for_the_largest_run(tmp_path):
     s = with_overrides(parse_scenario(TINY), games=MAX_GAMES)
-    plans, _ = plan_runs(s, tmp_path / "tiny", 1, 2, lambda m: None)
-    (planned,) = plans
+    planned = plan_run(0, s, tmp_path / "tiny", 1, 2, lambda m: None)
     assert planned.n_chunks == MAX_GAMES
     first = list(itertools.islice(planned.todo, 3))
     assert [(c.index, c.first_game, c.n_games) for c in first] == [(0, 0, 1), (1, 1, 1), (2, 2, 1)]
@@ -176,7 +175,7 @@ def test_planning_is_lazy_for_the_largest_run(tmp_path):
 
 
 def _orphan_child(run_dir: str, meta: PartMeta, config) -> None:
-    runner.run_and_write_chunk(config, run_dir, 4, meta, parent_pid=os.getppid() + 10**7)
+    tasks.run_and_write_chunk(config, run_dir, 4, meta, parent_pid=os.getppid() + 10**7)
 
 
 @pytest.mark.skipif(backends.START_METHOD != "fork", reason="needs fork")
@@ -559,20 +558,20 @@ def test_a_huge_games_number_is_quoted_short(tmp_path):
 STUCK = textwrap.dedent(
     """
     import os, sys, time
-    from uno_stats.run import runner
+    from uno_stats.run import runner, tasks
     stuck_from = int(os.environ["STUCK_FROM"])
-    play = runner.run_chunk
+    play = tasks.run_chunk
     def run_chunk(config, first_game, n_games):
         if first_game >= stuck_from:  # a deadlocked chunk: it never ends
             time.sleep(3600)
         return play(config, first_game, n_games)
-    runner.run_chunk = run_chunk
+    tasks.run_chunk = run_chunk
     if os.environ.get("SLOW_FINISH"):  # the clean-up after a stop takes long
-        finish = runner._finish_manifests
+        finish = runner._finish_manifest
         def slow(*args):
             time.sleep(30)
             return finish(*args)
-        runner._finish_manifests = slow
+        runner._finish_manifest = slow
     if os.environ.get("STOP_WHEN_DONE"):  # a stop signal right after the last chunk
         record = runner._record_chunk
         def record_then_stop(plan, rows):
@@ -603,6 +602,13 @@ def _start_stuck(tmp_path: Path, *args: str, stuck_from: int = 2000, **extra: st
 
 
 def _parts(folder: Path) -> list[Path]:
+    """The parts under ``folder``, walked again when a folder vanishes mid-walk (a settle's
+    re-cut renames its staging folder while the test polls: rglob then raises)."""
+    for _ in range(100):
+        try:
+            return sorted(folder.rglob("part-*.parquet"))
+        except FileNotFoundError:
+            continue
     return sorted(folder.rglob("part-*.parquet"))
 
 
@@ -783,9 +789,9 @@ def test_a_reader_error_after_verification_is_one_line(capsys):
 def _played(monkeypatch) -> list[int]:
     """The first games of the chunks played from now on (in this process)."""
     calls: list[int] = []
-    play = runner.run_chunk
+    play = tasks.run_chunk
     monkeypatch.setattr(
-        runner, "run_chunk", lambda c, first, n: calls.append(first) or play(c, first, n)
+        tasks, "run_chunk", lambda c, first, n: calls.append(first) or play(c, first, n)
     )
     return calls
 

@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 
 from uno_stats.engine import jit
-from uno_stats.run import backends, runner
+from uno_stats.run import backends, runner, tasks
 from uno_stats.run.plan import MIN_CHUNKS_PER_WORKER
 from uno_stats.run.runner import run_scenario
 from uno_stats.scenario.load import load_scenario
 from uno_stats.store.manifest import read_run_manifest
 
 TINY = "name: tiny\nplayers: 4\ngames: 1200\nseed: 7\nrules:\n  preset: mattel-2022\n"
-REAL_RUN_CHUNK = runner.run_chunk
+REAL_RUN_CHUNK = tasks.run_chunk
 
 
 def tiny(tmp_path: Path):
@@ -30,7 +30,7 @@ def tiny(tmp_path: Path):
 
 
 class Playing:
-    """A stand-in for ``runner.run_chunk`` that counts how many chunks play at once."""
+    """A stand-in for ``tasks.run_chunk`` that counts how many chunks play at once."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
@@ -53,7 +53,7 @@ class Playing:
 
 def test_one_worker_plays_one_chunk_at_a_time(tmp_path, monkeypatch):
     playing = Playing()
-    monkeypatch.setattr(runner, "run_chunk", playing)
+    monkeypatch.setattr(tasks, "run_chunk", playing)
     outcome = run_scenario(
         tiny(tmp_path), tmp_path / "out", workers=1, progress=False, chunk_size=100
     )

@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 
 from uno_stats.errors import RunError
-from uno_stats.run import backends, plan, runner
+from uno_stats.run import backends, plan, tasks
 from uno_stats.run.plan import default_chunk_size
 from uno_stats.run.runner import RunInterrupted, run_scenario
 from uno_stats.scenario.load import load_scenario, with_overrides
@@ -19,7 +19,7 @@ from uno_stats.store.manifest import (
     read_run_manifest,
     write_manifest,
 )
-from uno_stats.store.parts import open_runs
+from uno_stats.store.runs import open_runs
 
 TINY = """\
 name: tiny
@@ -68,11 +68,11 @@ def run_quiet(s, out: Path, **kwargs):
     return run_scenario(s, out_dir=out, progress=False, **kwargs)
 
 
-REAL_RUN_CHUNK = runner.run_chunk
+REAL_RUN_CHUNK = tasks.run_chunk
 
 
 class Counting:
-    """A stand-in for ``runner.run_chunk`` that records calls and can fail on one chunk."""
+    """A stand-in for ``tasks.run_chunk`` that records calls and can fail on one chunk."""
 
     def __init__(self, fail_at: int | None = None, exc: BaseException | None = None) -> None:
         self.calls: list[int] = []
@@ -143,7 +143,7 @@ def test_resume_recomputes_only_missing_chunk(tmp_path, monkeypatch, reference):
     write_manifest(first.path, manifest)
 
     counting = Counting()
-    monkeypatch.setattr(runner, "run_chunk", counting)
+    monkeypatch.setattr(tasks, "run_chunk", counting)
     # Another worker count would default to another chunk size: the folder's own is kept.
     again = run_quiet(s, out, workers=1)
     assert counting.calls == [600]
@@ -186,7 +186,7 @@ def test_refuses_folder_that_is_not_results(tmp_path):
 
 
 def test_failing_chunk_names_chunk_and_seed_and_keeps_parts(tmp_path, monkeypatch):
-    monkeypatch.setattr(runner, "run_chunk", Counting(fail_at=600))
+    monkeypatch.setattr(tasks, "run_chunk", Counting(fail_at=600))
     with pytest.raises(RunError) as info:
         run_quiet(scenario(tmp_path), tmp_path / "out", workers=1, chunk_size=300)
     message = str(info.value)
@@ -202,7 +202,7 @@ def test_failing_chunk_names_chunk_and_seed_and_keeps_parts(tmp_path, monkeypatc
 @pytest.mark.skipif(backends.START_METHOD != "fork", reason="spawned workers re-import run_chunk")
 def test_failing_chunk_in_pool_worker(tmp_path, monkeypatch):
     # Pool workers are forked (backends.START_METHOD), so they see the patched chunk function.
-    monkeypatch.setattr(runner, "run_chunk", Counting(fail_at=600))
+    monkeypatch.setattr(tasks, "run_chunk", Counting(fail_at=600))
     with pytest.raises(RunError, match=r"chunk 2 \(games 600-899, seed 7\) failed: ValueError"):
         run_quiet(scenario(tmp_path), tmp_path / "out", workers=2, chunk_size=300)
     run_dir = tmp_path / "out" / "tiny"
@@ -212,25 +212,28 @@ def test_failing_chunk_in_pool_worker(tmp_path, monkeypatch):
 
 def test_ctrl_c_keeps_parts_and_resumes(tmp_path, monkeypatch, reference):
     s = scenario(tmp_path)
-    monkeypatch.setattr(runner, "run_chunk", Counting(fail_at=900, exc=KeyboardInterrupt()))
+    monkeypatch.setattr(tasks, "run_chunk", Counting(fail_at=900, exc=KeyboardInterrupt()))
     with pytest.raises(RunInterrupted) as info:
         run_quiet(s, tmp_path / "out", workers=1, chunk_size=300)
     assert (info.value.games_done, info.value.games_total) == (900, 1200)
     assert read_run_manifest(tmp_path / "out" / "tiny").complete is False
     counting = Counting()
-    monkeypatch.setattr(runner, "run_chunk", counting)
+    monkeypatch.setattr(tasks, "run_chunk", counting)
     outcome = run_quiet(s, tmp_path / "out", workers=1)
     assert counting.calls == [900]
     assert frame(outcome.path).equals(reference)
 
 
-def test_sweep_one_folder_per_point(tmp_path):
+def test_a_sweep_is_one_dataset_with_a_point_column(tmp_path):
     s = scenario(tmp_path, SWEEP)
     outcome = run_quiet(s, tmp_path / "out", workers=2)
     labels = [p.label for p in s.sweep_points()]
     assert len(labels) == 4
     sweep = read_manifest(outcome.path)
-    assert isinstance(sweep, SweepManifest) and sweep.points == labels and sweep.complete is True
+    assert isinstance(sweep, SweepManifest) and sweep.points == 4 and sweep.complete is True
+    assert sorted(p.name for p in outcome.path.iterdir()) == [".lock", "manifest.json", "parts"]
+    parts = sorted((outcome.path / "parts").iterdir())
+    assert len(parts) == sweep.chunks and sweep.chunks == -(-4 * 300 // sweep.chunk_size)
     assert sweep.name == "tiny-sweep" and sweep.seed == 3 and sweep.axes == s.sweep
     assert [r.path.name for r in outcome.runs] == labels
     for run, point in zip(outcome.runs, s.sweep_points(), strict=True):
@@ -254,13 +257,18 @@ def test_default_chunk_size(tmp_path):
 @pytest.mark.slow
 def test_dask_cluster_gives_same_results(tmp_path, reference):
     distributed = pytest.importorskip("dask.distributed")
+    sweep = scenario(tmp_path, SWEEP)
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster:
         outcome = run_quiet(
             scenario(tmp_path), tmp_path / "out", workers=2, scheduler=cluster.scheduler_address
         )
+        swept = run_quiet(sweep, tmp_path / "sweep", workers=2, scheduler=cluster.scheduler_address)
     assert frame(outcome.path).equals(reference)
+    local = run_quiet(sweep, tmp_path / "local", workers=1)
+    for remote, here in zip(swept.runs, local.runs, strict=True):  # a sweep's points too
+        assert remote.scan().collect().sort("game").equals(here.scan().collect().sort("game"))
 
 
 def test_sweep_points_equal_the_same_points_run_one_by_one(tmp_path):
@@ -268,4 +276,5 @@ def test_sweep_points_equal_the_same_points_run_one_by_one(tmp_path):
     swept = run_quiet(s, tmp_path / "sweep", workers=2)
     for run, point in zip(swept.runs, s.sweep_points(), strict=True):
         alone = run_quiet(point.scenario, tmp_path / "alone" / point.label, workers=1)
-        assert frame(run.path).equals(frame(alone.path)), point.label
+        mine = run.scan().collect().sort("game", "round")
+        assert mine.equals(frame(alone.path)), point.label

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import math
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -57,7 +58,7 @@ def test_bhh_2_7_3_resolution_iv() -> None:
     assert d.generators == ("E=ABC", "F=BCD", "G=ACD")
     assert set(d.words) == {"ABCE", "BCDF", "ACDG", "ADEF", "BDEG", "ABFG", "CEFG"}
     assert d.resolution == 4
-    assert d.levels.shape == (16, 7) and d.levels.dtype == np.int8
+    assert d.levels.shape == (16, 7) and d.levels.dtype == np.int32
     table = dict(alias_table(d))
     assert all(table[f] == [] for f in SEVEN)
     assert table["A:B"] == ["C:E", "F:G"]
@@ -249,6 +250,10 @@ def _script(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    # registered under its name first: numba's cache of its compiled functions records the
+    # module to import when the cache is loaded again (unregistered: '<dynamic>', which the
+    # second run of these tests, with the cache written by the first, could not import)
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 
@@ -312,14 +317,19 @@ def test_record_rebuilds_the_design() -> None:
 
 
 def test_sweep_manifest_records_the_design(tmp_path) -> None:
-    from uno_stats.run.plan import new_sweep_manifest
+    from uno_stats.run.sweep_plan import new_sweep_manifest
     from uno_stats.scenario.load import parse_scenario
-    from uno_stats.store.manifest import SweepManifest, read_manifest, write_manifest
+    from uno_stats.store.manifest import (
+        PointFoldersManifest,
+        SweepManifest,
+        read_manifest,
+        write_manifest,
+    )
 
     axes = "".join(f"  rules.{k}: [false, true]\n" for k in ("jump_in", "seven_zero", "deflect"))
     text = f"name: frac\nsweep:\n{axes}  rules.draw: [one, until-playable]\n"
     s = parse_scenario(text + "design: {type: fractional, resolution: 3}\n")
-    manifest = new_sweep_manifest(s, s.sweep_points())
+    manifest = new_sweep_manifest(s, 100)
     assert manifest.design == {
         "kind": "fractional",
         "resolution": 4,
@@ -331,8 +341,10 @@ def test_sweep_manifest_records_the_design(tmp_path) -> None:
     assert isinstance(back, SweepManifest) and back.design == manifest.design
     rebuilt = design_from_record(list(back.axes), [2] * 4, back.design)
     assert rebuilt.generators == ("D=ABC",) and rebuilt.points == 8
-    full = new_sweep_manifest(parse_scenario(text), parse_scenario(text).sweep_points())
+    full = new_sweep_manifest(parse_scenario(text), 100)
     assert full.design is not None and full.design["kind"] == "full"
-    old = full.to_json()
-    del old["design"]  # a folder written before designs: read as the full factorial
-    assert SweepManifest.from_json(old, tmp_path / "manifest.json").design is None
+    old = {"sweep": True, "name": "frac", "version": "0.1.0", "seed": 1, "games": 10}
+    old |= {"axes": dict(full.axes), "points": ["a", "b"], "config_hash": "h" * 16}
+    old |= {"tournament": None, "complete": True, "wall_time_s": 1.0, "games_per_s": None}
+    # a per-point folder written before designs: read as the full factorial
+    assert PointFoldersManifest.from_json(old, tmp_path / "manifest.json").design is None

@@ -475,6 +475,10 @@ def test_sweep_over_strategies_and_preset() -> None:
         ("  rules.preset: [mattel]\n", 3, "sweep.rules.preset", "did you mean 'mattel-2022'"),
         ("  strategies.strategy: [rnd]\n", 3, "sweep.strategies.strategy", "'rnd' is not allowed"),
         ("  strategies.bluff: [0, 2]\n", 3, "sweep.strategies.bluff", "2 is out of range"),
+        ("  strategies.1.strategy: [rnd]\n", 3, "sweep.strategies.1.strategy", "'rnd' is not"),
+        ("  strategies.0.rollout: [4]\n", 3, "sweep.strategies.0.rollout", "unknown sweep axis"),
+        ("  strategies.20.bluff: [0]\n", 3, "sweep.strategies.20.bluff", "unknown sweep axis"),
+        ("  strategies.4.bluff: [0]\n", 3, "sweep.strategies.4.bluff", "seat 4, but the table"),
         ("  players: [2, 3, 2]\n", 3, "sweep.players", "2 is listed twice"),
         ("  players:\n    - 2\n    - 3\n    - 21\n", 6, "sweep.players", "21 is out of range"),
     ],
@@ -483,6 +487,52 @@ def test_sweep_errors(sweep: str, line: int, key: str, message: str) -> None:
     err = fails(f"name: x\nsweep:\n{sweep}")
     assert (err.line, err.key) == (line, key)
     assert message in err.detail
+
+
+def test_a_sweep_of_one_seats_strategy_changes_that_seat_only() -> None:
+    """``strategies.<seat>.<key>``: the seat (from 0) takes each value, the others keep
+    theirs; a single entry is first copied to every seat; every point plays the same deals."""
+    sc = parse(
+        """
+        name: x
+        players: 3
+        seed: 9
+        strategies:
+          - strategy: random
+            bluff: 0.5
+        sweep:
+          strategies.1.strategy: [basic, search]
+          strategies.2.rollouts: [4, 16]
+        """
+    )
+    points = sc.sweep_points()
+    assert [p.label for p in points] == [
+        "strategy-basic_rollouts-4",
+        "strategy-basic_rollouts-16",
+        "strategy-search_rollouts-4",
+        "strategy-search_rollouts-16",
+    ]
+    seats = points[3].scenario.seats
+    assert [s["strategy"] for s in seats] == ["random", "search", "random"]
+    assert [s["rollouts"] for s in seats] == [
+        KNOBS_BY_KEY["rollouts"].default,
+        KNOBS_BY_KEY["rollouts"].default,
+        16,
+    ]
+    assert all(s["bluff"] == 0.5 for s in seats)
+    assert {p.scenario.seed for p in points} == {9}
+    per_seat = parse(
+        """
+        name: x
+        players: 2
+        strategies: [{strategy: hoarder}, {strategy: aggressive}]
+        sweep: {strategies.0.strategy: [random, basic]}
+        """
+    ).sweep_points()
+    assert [[s["strategy"] for s in p.scenario.seats] for p in per_seat] == [
+        ["random", "aggressive"],
+        ["basic", "aggressive"],
+    ]
 
 
 def test_empty_sweep() -> None:
@@ -749,10 +799,11 @@ def test_design_needs_a_sweep_and_too_many_factors_are_refused() -> None:
 def test_a_design_in_error_adds_no_error_about_the_full_product() -> None:
     keys = sorted(k for k, spec in RULES_BY_KEY.items() if spec.kind == "bool")[:11]
     axes = "".join(f"  rules.{k}: [false, true]\n" for k in keys)  # 2,048 points in full
+    axes += "  rules.max_turns: [" + ", ".join(str(10 + i) for i in range(50)) + "]\n"
     err = fails(f"name: x\nsweep:\n{axes}design: {{type: fractional, resolution: 7}}\n")
     assert err.key == "design.resolution"  # the only error: not also "2,048 points"
     full = fails(f"name: x\nsweep:\n{axes}design: full\n")
     assert (full.key, full.detail) == (
         "sweep",
-        "2 x 2 x 2 x 2 x 2 x 2 x 2 x 2 x 2 x 2 x 2 = 2,048 points: at most 1,000",
+        "2 x 2 x 2 x 2 x 2 x 2 x 2 x 2 x 2 x 2 x 2 x 50 = 102,400 points: at most 100,000",
     )

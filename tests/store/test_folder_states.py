@@ -1,7 +1,9 @@
 """A hypothesis state machine of one results folder: runs stopped after k chunks, parts
 deleted, truncated or garbled, stale temporary files, and resumes, in any order and with a
 random chunk size. Whatever happened, the good parts hold exactly the rows an uninterrupted
-run stores for their games, and a resume ends with the uninterrupted run's table.
+run stores for their games, and a resume ends with the uninterrupted run's table. The same
+machine runs a sweep's one dataset (three points of different player counts, whose chunks
+hold games of several points): its good parts hold exactly each point's rows.
 
 Note: bytes are garbled only in a part's data, which its SHA-256 covers. A garbled byte in the
 Parquet footer (after the data) can leave a part that passes verification but reads other
@@ -23,11 +25,16 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from uno_stats.run.runner import run_scenario
 from uno_stats.scenario.load import parse_scenario
+from uno_stats.store.manifest import PointFoldersManifest
 from uno_stats.store.parts import part_path
 from uno_stats.store.verify import check_run, chunk_range, verified_runs
 
 GAMES = 360
 SCENARIO = parse_scenario(f"name: states\nplayers: 3\ngames: {GAMES}\nseed: 17\n")
+SWEEP = parse_scenario(
+    f"name: sweep-states\ngames: {GAMES // 3}\nseed: 17\nsweep:\n  players: [2, 3, 4]\n"
+)
+"""Three points of 120 games: 360 games in all, as the single run, in chunks across points."""
 
 
 def _data_bytes(path: Path) -> int:
@@ -46,28 +53,42 @@ def _data_bytes(path: Path) -> int:
 
 
 def stored(folder: Path) -> pl.DataFrame:
-    """Every verified row of the run in ``folder``, in game order."""
-    (run,) = verified_runs(folder)
-    return run.scan().collect().sort("game", "round")
+    """Every verified row of the run (or of every sweep point) in ``folder``, in the
+    dataset's game order, with its ``point`` (0 for a run)."""
+    frames = [
+        run.scan().collect().with_columns(pl.lit(i, pl.UInt32).alias("point"))
+        for i, run in enumerate(verified_runs(folder))
+    ]
+    return pl.concat(frames).sort("point", "game", "round")
+
+
+def _reference(scenario, tmp_path_factory: pytest.TempPathFactory) -> pl.DataFrame:
+    """The table of one uninterrupted run (its own chunk size: results do not depend on it)."""
+    out = tmp_path_factory.mktemp("reference")
+    outcome = run_scenario(scenario, out_dir=out, workers=1, progress=False)
+    return stored(outcome.path)
 
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory: pytest.TempPathFactory) -> pl.DataFrame:
-    """The table of one uninterrupted run (its own chunk size: results do not depend on it)."""
-    out = tmp_path_factory.mktemp("reference")
-    outcome = run_scenario(SCENARIO, out_dir=out, workers=1, progress=False)
-    return stored(outcome.path)
+    return _reference(SCENARIO, tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def sweep_reference(tmp_path_factory: pytest.TempPathFactory) -> pl.DataFrame:
+    return _reference(SWEEP, tmp_path_factory)
 
 
 class ResultsFolder(RuleBasedStateMachine):
     """One folder, one chunk size, a random history of runs, faults and resumes."""
 
     reference: pl.DataFrame
+    scenario = SCENARIO
 
     def __init__(self) -> None:
         super().__init__()
         self.root = Path(tempfile.mkdtemp(prefix="uno-states-"))
-        self.folder = self.root / SCENARIO.name
+        self.folder = self.root / self.scenario.name
         self.chunk_size = 0
         self.started = False
 
@@ -84,7 +105,7 @@ class ResultsFolder(RuleBasedStateMachine):
 
     def _run(self, limit: int | None) -> None:
         run_scenario(
-            SCENARIO,
+            self.scenario,
             out_dir=self.root,
             workers=1,
             progress=False,
@@ -101,8 +122,7 @@ class ResultsFolder(RuleBasedStateMachine):
     @rule()
     def resume(self) -> None:
         self._run(None)
-        (run,) = verified_runs(self.folder)
-        assert run.complete
+        assert all(run.complete for run in verified_runs(self.folder))
         assert stored(self.folder).equals(self.reference)
 
     def _part(self, index: int) -> Path | None:
@@ -147,27 +167,51 @@ class ResultsFolder(RuleBasedStateMachine):
     def good_parts_hold_the_uninterrupted_rows(self) -> None:
         if not self.started:
             return
-        from uno_stats.store.manifest import read_run_manifest
+        from uno_stats.store.manifest import read_manifest
 
-        manifest = read_run_manifest(self.folder)
+        manifest = read_manifest(self.folder)
+        assert not isinstance(manifest, PointFoldersManifest)
         assert manifest.chunks == self.chunks
         check = check_run(self.folder, manifest)
         assert check.games_done == sum(chunk_range(manifest, i)[1] for i in check.good)
+        games = manifest.games  # per point
+        dataset_game = pl.col("point").cast(pl.Int64) * games + pl.col("game").cast(pl.Int64)
         for index, path in check.good.items():
             first, n = chunk_range(manifest, index)
-            rows = pl.read_parquet(path).sort("game", "round")
-            want = self.reference.filter(pl.col("game").is_between(first, first + n - 1))
+            rows = pl.read_parquet(path)
+            if "point" not in rows.columns:  # a single run's part
+                rows = rows.with_columns(pl.lit(0, pl.UInt32).alias("point"))
+            rows = rows.select(self.reference.columns).sort("point", "game", "round")
+            want = self.reference.filter(dataset_game.is_between(first, first + n - 1))
             assert rows.equals(want), (index, path)
+
+
+class SweepFolder(ResultsFolder):
+    """The same machine on a sweep's one dataset."""
+
+    scenario = SWEEP
+
+
+def _settings() -> settings:
+    return settings(
+        max_examples=30,
+        stateful_step_count=10,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
 
 
 @pytest.mark.slow
 def test_results_folder_state_machine(reference: pl.DataFrame) -> None:
     ResultsFolder.reference = reference
     machine = ResultsFolder.TestCase
-    machine.settings = settings(
-        max_examples=30,
-        stateful_step_count=10,
-        deadline=None,
-        suppress_health_check=[HealthCheck.too_slow],
-    )
+    machine.settings = _settings()
+    machine().runTest()
+
+
+@pytest.mark.slow
+def test_sweep_dataset_state_machine(sweep_reference: pl.DataFrame) -> None:
+    SweepFolder.reference = sweep_reference
+    machine = SweepFolder.TestCase
+    machine.settings = _settings()
     machine().runTest()

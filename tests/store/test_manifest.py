@@ -16,7 +16,7 @@ from uno_stats.store import manifest as manifest_module
 from uno_stats.store.manifest import (
     MANIFEST,
     Manifest,
-    SweepManifest,
+    PointFoldersManifest,
     field_digests,
     json_types,
     read_manifest,
@@ -27,8 +27,8 @@ from uno_stats.store.manifest import (
 )
 
 
-def sweep() -> SweepManifest:
-    return SweepManifest(
+def sweep() -> PointFoldersManifest:
+    return PointFoldersManifest(
         "s", "0.1.0", 7, 300, {"players": [2, 3]}, ["players=2", "players=3"], "h" * 16
     )
 
@@ -55,13 +55,13 @@ def test_a_sweep_manifest_round_trips(tmp_path: Path) -> None:
     data = json.loads((tmp_path / MANIFEST).read_text())
     assert data["sweep"] is True and "source" not in data
     back = read_manifest(tmp_path)
-    assert isinstance(back, SweepManifest) and back == s and back.games_per_s is None
+    assert isinstance(back, PointFoldersManifest) and back == s and back.games_per_s is None
     assert isinstance(back.wall_time_s, float) and back.source == tmp_path / MANIFEST
     with pytest.raises(ResultsError, match=r": a sweep folder, not a single run$"):
         read_run_manifest(tmp_path)
     write_manifest(tmp_path, replace(s, games_per_s=5))
     rate = read_manifest(tmp_path)
-    assert isinstance(rate, SweepManifest) and rate.games_per_s == 5.0
+    assert isinstance(rate, PointFoldersManifest) and rate.games_per_s == 5.0
     assert isinstance(rate.games_per_s, float)
     del data["axes"]
     write_raw(tmp_path, data)
@@ -229,7 +229,7 @@ def test_json_types_are_derived_from_the_fields(monkeypatch: pytest.MonkeyPatch)
     assert keys["sweep_label"] == (str, type(None)) and keys["seed"] == (int,)
     assert optional == {"scenario_fields", "numba_patches"}
     assert list(keys)[-2:] == ["scenario_fields", "numba_patches"]
-    sweep_keys, sweep_optional = json_types(SweepManifest)
+    sweep_keys, sweep_optional = json_types(PointFoldersManifest)
     assert sweep_optional == {"design"} and "source" not in sweep_keys
     assert json_types(Manifest) is manifest_module._KEY_TYPES[Manifest]  # cached now
 

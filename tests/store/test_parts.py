@@ -21,12 +21,11 @@ from uno_stats.store.parts import (
     checkpoint_hands,
     count_rows,
     done_chunks,
-    open_run,
-    open_runs,
     part_path,
     remove_stale_tmp,
     write_part,
 )
+from uno_stats.store.runs import open_run, open_runs
 
 PLAYERS = 3
 CHECKPOINT_NAMES = [f"hands_t{t}" for t in CHECKPOINT_TURNS]  # the list columns of old results
@@ -267,15 +266,18 @@ def test_manifest_key_types_follow_the_dataclasses():
     """The keys a manifest must have, and their JSON types, are the dataclass fields'."""
     from dataclasses import fields
 
-    from uno_stats.store.manifest import Manifest, SweepManifest, json_types
+    from uno_stats.store.manifest import Manifest, PointFoldersManifest, SweepManifest, json_types
 
     keys, optional = json_types(Manifest)
     expected = {f.name for f in fields(Manifest)} - {"source", "scenario_data"} | {"scenario"}
     assert set(keys) == expected and optional == {"scenario_fields", "numba_patches"}
     assert keys["games_per_s"] == (int, float, type(None)) and keys["complete"] == (bool,)
-    keys, optional = json_types(SweepManifest)
-    assert set(keys) == {f.name for f in fields(SweepManifest)} - {"source"}
+    keys, optional = json_types(PointFoldersManifest)
+    assert set(keys) == {f.name for f in fields(PointFoldersManifest)} - {"source"}
     assert optional == {"design"}  # folders written before designs have none
+    keys, optional = json_types(SweepManifest)
+    expected = {f.name for f in fields(SweepManifest)} - {"source", "scenario_data"} | {"scenario"}
+    assert set(keys) == expected and optional == frozenset()
 
 
 def test_a_mistyped_manifest_key_is_refused(tmp_path):

@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from uno_stats.errors import ResultsError
-from uno_stats.run import runner
+from uno_stats.run import tasks
 from uno_stats.run.runner import run_scenario
 from uno_stats.scenario.load import parse_scenario
 from uno_stats.store.manifest import read_run_manifest
@@ -70,7 +70,7 @@ def test_copied_part_is_not_counted_and_is_redone(tmp_path, reference, monkeypat
     assert got.manifest.rows == 750 and got.manifest.complete is False
 
     calls = []
-    monkeypatch.setattr(runner, "run_chunk", lambda c, f, n: calls.append(f) or REAL(c, f, n))
+    monkeypatch.setattr(tasks, "run_chunk", lambda c, f, n: calls.append(f) or REAL(c, f, n))
     notes = []
     again = run_scenario(
         parse_scenario(TINY), tmp_path, workers=1, progress=False, notify=notes.append
@@ -81,7 +81,7 @@ def test_copied_part_is_not_counted_and_is_redone(tmp_path, reference, monkeypat
     assert frame(outcome.path).equals(reference)
 
 
-REAL = runner.run_chunk
+REAL = tasks.run_chunk
 
 
 def garble(path: Path) -> None:
@@ -108,7 +108,7 @@ def test_damaged_part_is_redone_and_good_parts_kept(
     (got,) = verified_runs(outcome.path)
     assert not got.complete and reason in got.check.bad[0].reason
     calls = []
-    monkeypatch.setattr(runner, "run_chunk", lambda c, f, n: calls.append(f) or REAL(c, f, n))
+    monkeypatch.setattr(tasks, "run_chunk", lambda c, f, n: calls.append(f) or REAL(c, f, n))
     run_scenario(parse_scenario(TINY), tmp_path, workers=1, progress=False)
     assert calls == [600]
     assert frame(outcome.path).equals(reference)

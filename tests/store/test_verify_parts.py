@@ -308,12 +308,13 @@ def test_verified_runs_of_files_and_missing_folders(tmp_path: Path) -> None:
 
 
 def test_verified_runs_of_a_sweep_folder(tmp_path: Path, manifest: Manifest) -> None:
-    from uno_stats.store.manifest import SweepManifest, write_manifest
+    from uno_stats.store.manifest import PointFoldersManifest, write_manifest
     from uno_stats.store.verify import verified_runs
 
     labels = ["players=2", "players=3"]
     write_manifest(
-        tmp_path, SweepManifest("t", "0.1.0", 1, 250, {"players": [2, 3]}, labels, "h" * 16)
+        tmp_path,
+        PointFoldersManifest("t", "0.1.0", 1, 250, {"players": [2, 3]}, labels, "h" * 16),
     )
     for label, chunks in zip(labels, ([0, 1, 2], [1]), strict=True):
         folder_with(tmp_path / label, replace(manifest, sweep_label=label), chunks)
@@ -408,7 +409,7 @@ def test_verified_runs_check_digests_unless_told_not_to(tmp_path: Path, manifest
 
 def test_run_notes_of_unverified_and_locked_runs(tmp_path: Path, manifest: Manifest) -> None:
     from uno_stats.store.lock import folder_lock
-    from uno_stats.store.parts import Run
+    from uno_stats.store.runs import Run
     from uno_stats.store.verify import run_notes, verified_runs
 
     assert run_notes([Run(tmp_path, replace(manifest, complete=True))]) == []
@@ -506,15 +507,15 @@ def test_a_part_record_is_read_within_its_limits(tmp_path: Path) -> None:
     for raw, reason in (
         (b"[1]", "not a JSON object"),
         (b'{"run_id": {"a": [1]}}', "nested more than 2 levels deep"),
-        (_part_record(10_001), "larger than 10,000 bytes"),
+        (_part_record(1_000_001), "larger than 1,000,000 bytes"),
     ):
         pq.write_table(table.replace_schema_metadata({PART_META_KEY: raw}), path)
         with pytest.raises(ValueError) as info:
             read_part_meta(path)
         assert str(info.value) == f"garbled part record ({reason})"
-    pq.write_table(table.replace_schema_metadata({PART_META_KEY: _part_record(10_000)}), path)
+    pq.write_table(table.replace_schema_metadata({PART_META_KEY: _part_record(1_000_000)}), path)
     record, footer = read_part_meta(path)
-    assert len(record.run_id) > 9_000 and footer.num_rows == 100
+    assert len(record.run_id) > 990_000 and footer.num_rows == 100
 
 
 def test_game_bounds_of_a_part_without_row_groups(tmp_path: Path) -> None:
@@ -543,7 +544,7 @@ def test_a_folder_or_a_fifo_under_a_part_name_is_never_opened(
 
 
 def test_an_incomplete_run_names_its_first_bad_part(tmp_path: Path, manifest: Manifest) -> None:
-    from uno_stats.store.parts import Run
+    from uno_stats.store.runs import Run
     from uno_stats.store.verify import incomplete_error, verified_runs
 
     folder = folder_with(tmp_path, manifest, [0, 1])

@@ -65,7 +65,7 @@ from uno_stats.analysis.two_sample import (
     shift_edge,
 )
 from uno_stats.errors import ResultsError
-from uno_stats.store.parts import Run
+from uno_stats.store.runs import Run
 
 DEFAULT_METRICS: tuple[str, ...] = (
     "mean_turns",

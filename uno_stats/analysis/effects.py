@@ -49,8 +49,9 @@ from uno_stats.analysis.estimates import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, LE
 from uno_stats.analysis.metrics import RATE_KINDS, TOST_LEVEL, Margin, MetricSpec, metric_spec
 from uno_stats.analysis.quantiles import CELLS, mid_quantile, mid_quantiles
 from uno_stats.analysis.ratios import RATIO_KINDS, fair_share, game_counts
-from uno_stats.analysis.sweep_points import DEAL_AXES, Sweep, SweepPoint
+from uno_stats.analysis.sweep_points import DEAL_AXES, Sweep, by_point
 from uno_stats.errors import ResultsError
+from uno_stats.store.parts import POINT
 
 DEFAULT_METRICS: tuple[str, ...] = (
     "mean_turns",
@@ -170,6 +171,15 @@ class Grid:
     def prepare(self, per_point: np.ndarray) -> np.ndarray:
         """What :meth:`apply` takes: the grid layout (full) or the points' rows (fraction)."""
         return self.arrange(per_point) if self.complete else np.asarray(per_point)
+
+    def used_by(self, term: Term) -> np.ndarray:
+        """Whether each point's coefficient in the term is nonzero (what ``apply`` of the
+        identity would show, in O(points)): on a full grid, the points at the first or the
+        compared level of every axis of the term; on a fraction, every point."""
+        if not self.complete:
+            return np.ones(len(self.levels), dtype=bool)
+        at = self.levels[:, [self.axes.index(a) for a in term.axes]]
+        return np.asarray(np.all((at == 0) | (at == np.array(term.levels)), axis=1))
 
     def apply(self, prepared: np.ndarray, term: Term) -> np.ndarray:
         """The term's contrast of prepared values: :func:`contrast` on a full grid, the
@@ -349,8 +359,9 @@ def _split_unaligned(
 def _ratio_data(
     sweep: Sweep, spec: MetricSpec, groups: list[list[int]]
 ) -> tuple[np.ndarray, list[_GroupData]]:
-    """Each point's value of a ratio metric and each group's per-game influences."""
-    counts = [game_counts(p.rows, spec) for p in sweep.points]
+    """Each point's value of a ratio metric and each group's per-game influences (every
+    point's per-game counts read in one grouped query)."""
+    counts = by_point(game_counts(sweep.point_rows(), spec, (POINT,)), len(sweep.points))
     values = np.empty(len(counts))
     influence = []
     for i, (frame, point) in enumerate(zip(counts, sweep.points, strict=True)):
@@ -368,12 +379,12 @@ def _ratio_data(
     return values, data
 
 
-def _per_game_values(point: SweepPoint, column: str) -> pl.DataFrame:
-    return (
-        point.rows.select(pl.col("game"), pl.col(column).cast(pl.Float64).alias("v"))
-        .drop_nulls("v")
-        .collect()
+def _per_game_values(sweep: Sweep, column: str) -> list[pl.DataFrame]:
+    """Each point's ``game`` and value ``v`` of ``column`` (non-null), read in one query."""
+    rows = sweep.point_rows().select(
+        POINT, pl.col("game"), pl.col(column).cast(pl.Float64).alias("v")
     )
+    return by_point(rows.drop_nulls("v").collect(), len(sweep.points))
 
 
 QuantileData = tuple[dict[float, np.ndarray], dict[float, list["_GroupData"]]]
@@ -392,7 +403,7 @@ def quantile_data(
     point of the group, every round of a drawn game kept with it."""
     from scipy import sparse  # lazy: slow to import
 
-    frames = [_per_game_values(p, column) for p in sweep.points]
+    frames = _per_game_values(sweep, column)
     keys = [np.unique(f["game"].to_numpy()) for f in frames]
     estimates = {q: np.empty(len(frames)) for q in qs}
     cells: list[tuple[np.ndarray, Any]] = []
@@ -432,18 +443,22 @@ def quantile_data(
 # --- fingerprints: which axes change nothing ----------------------------------------------
 
 
-def _fingerprint(point: SweepPoint) -> tuple[int, int, int]:
-    """Rows, and the wrapping sum and xor of every row's hash: equal for identical results."""
-    hashes = point.rows.select(pl.struct(pl.all()).hash(seed=0)).collect().to_series().to_numpy()
-    hashes = hashes.astype(np.uint64)
-    return len(hashes), int(hashes.sum(dtype=np.uint64)), int(np.bitwise_xor.reduce(hashes))
+def _fingerprints(sweep: Sweep) -> list[tuple[int, int, int]]:
+    """Each point's rows, and the wrapping sum and xor of every row's hash (read in one
+    query): equal for identical results."""
+    hashes = sweep.point_rows().select(POINT, pl.struct(pl.exclude(POINT)).hash(seed=0).alias("h"))
+    out = []
+    for frame in by_point(hashes.collect(), len(sweep.points)):
+        h = frame["h"].to_numpy().astype(np.uint64)
+        out.append((len(h), int(h.sum(dtype=np.uint64)), int(np.bitwise_xor.reduce(h))))
+    return out
 
 
 def unchanged_axes(sweep: Sweep, grid: Grid) -> tuple[str, ...]:
     """Axes along which every cell's points hold exactly the same rows (a turn cap that
     never binds): their terms never changed a game."""
     ids: dict[tuple[int, int, int], int] = {}
-    prints = np.array([ids.setdefault(_fingerprint(p), len(ids)) for p in sweep.points])
+    prints = np.array([ids.setdefault(f, len(ids)) for f in _fingerprints(sweep)])
     arranged = grid.arrange(prints)
     same = []
     for pos, axis in enumerate(grid.axes):
@@ -518,7 +533,7 @@ def metric_effects(
         raise ResultsError(f"effects of {metric}: the points seat different player counts")
     if spec.column is not None:
         for point in sweep.points:
-            if spec.column not in point.rows.collect_schema().names():
+            if spec.column not in point.column_names:
                 raise ResultsError(
                     f"effects of {metric}: no column {spec.column!r} in {point.label}"
                 )
@@ -539,14 +554,14 @@ def metric_effects(
         full = np.zeros((len(values), g.values.shape[1]))
         full[g.members] = g.values
         prepared_groups.append(grid.prepare(full))
-    identity = grid.prepare(np.eye(len(values)))
+    member_rows = [np.asarray(g.members) for g in group_data]  # indexed once per term
     out = []
     for term in terms:
         estimate = float(grid.apply(prepared_values, term))
-        weights = grid.apply(identity, term)  # each point's coefficient in the term
+        used = grid.used_by(term)  # the points with a coefficient in the term
         variances, dfs, all_zero, games = [], [], True, 0
-        for g, prepared in zip(group_data, prepared_groups, strict=True):
-            if not np.any(weights[g.members]):
+        for g, members, prepared in zip(group_data, member_rows, prepared_groups, strict=True):
+            if not np.any(used[members]):
                 continue  # the term does not use this group's points
             games += g.games
             z = grid.apply(prepared, term)
@@ -637,10 +652,11 @@ def sweep_effects(
     three_factor: bool = False,
     margin: Margin | None = None,
     resamples: int = BOOTSTRAP_RESAMPLES,
+    default: Sequence[str] = DEFAULT_METRICS,
 ) -> SweepEffects:
     """Every term's effect on every metric of ``sweep``.
 
-    ``metrics``: default :data:`DEFAULT_METRICS` (those the results lack a column for are
+    ``metrics``: default ``default``, :data:`DEFAULT_METRICS` (those the results lack a column for are
     skipped with a note; a metric asked for by name never is). ``interactions``: None for
     the default (two-factor interactions when the sweep has at most
     :data:`INTERACTION_AXES` varying axes). ``three_factor`` adds the three-factor ones.
@@ -656,7 +672,7 @@ def sweep_effects(
         terms = [t for t in terms if len(set(np.sign(_signs(grid, t)))) == 2]
     unchanged = unchanged_axes(sweep, grid) if grid.complete else ()
     notes: list[str] = []
-    wanted = list(metrics) if metrics else list(DEFAULT_METRICS)
+    wanted = list(metrics) if metrics else list(default)
     effects: list[Effect] = []
     qs: dict[str, list[float]] = {}
     for metric in wanted:
@@ -664,7 +680,7 @@ def sweep_effects(
         if spec.kind == "quantile" and spec.column is not None and spec.q is not None:
             qs.setdefault(spec.column, []).append(spec.q)
     cache: dict[str, QuantileData] = {}
-    names = [p.rows.collect_schema().names() for p in sweep.points]
+    names = [p.column_names for p in sweep.points]
     for column, wanted_qs in qs.items():
         if all(column in n for n in names):
             cache[column] = quantile_data(sweep, column, wanted_qs, deal_groups(sweep), resamples)

@@ -55,7 +55,7 @@ from uno_stats.analysis.seats import (
 )
 from uno_stats.engine.schema import STATUS_NAMES
 from uno_stats.errors import ResultsError
-from uno_stats.store.parts import Run
+from uno_stats.store.runs import Run
 
 QUANTILES: tuple[float, ...] = (0.1, 0.5, 0.9, 0.99)
 
@@ -279,6 +279,21 @@ class RunAnswers:
     def mixed(self) -> bool:
         """Whether strategies differ by seat: then seat and strategy are confounded."""
         return mixed_seats(self.run)
+
+    @property
+    def seat0(self) -> Estimate | None:
+        """Seat 0's share of the won rounds (None without one)."""
+        return self.seats.seats[0] if self.seats is not None else None
+
+    @property
+    def first_mover_edge(self) -> Estimate | None:
+        """The first mover's share of won rounds minus the fair share (None without one)."""
+        return self.first_mover.edge if self.first_mover is not None else None
+
+    @property
+    def mean_match_rounds(self) -> Estimate | None:
+        """Rounds per finished match, mean and t interval (None without matches)."""
+        return self.match.length.mean if self.match is not None else None
 
 
 def run_preset(run: Run) -> str:

@@ -60,16 +60,18 @@ def _count_exprs(lf: pl.LazyFrame, spec: MetricSpec) -> tuple[pl.Expr, pl.Expr]:
     raise ValueError(f"{spec.key} is not a ratio of per-game counts")
 
 
-def game_counts(lf: pl.LazyFrame, spec: MetricSpec) -> pl.DataFrame:
-    """Columns ``game``, ``num``, ``den``: the metric's counts per game, in game order."""
+def game_counts(lf: pl.LazyFrame, spec: MetricSpec, by: tuple[str, ...] = ()) -> pl.DataFrame:
+    """Columns ``game``, ``num``, ``den``: the metric's counts per game, in game order (``by``:
+    columns before ``game``, such as a sweep's ``point``, grouped and sorted by too)."""
     if spec.column is not None and spec.column not in lf.collect_schema().names():
         raise ValueError(f"no column {spec.column!r} in the results")
     num, den = _count_exprs(lf, spec)
+    keys = [*by, "game"]
     return (
-        lf.select(pl.col("game"), num.alias("num"), den.alias("den"))
-        .group_by("game")
+        lf.select(*keys, num.alias("num"), den.alias("den"))
+        .group_by(keys)
         .agg(pl.col("num").sum(), pl.col("den").sum())
-        .sort("game")
+        .sort(keys)
         .collect()
     )
 

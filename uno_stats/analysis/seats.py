@@ -367,11 +367,14 @@ def deficit_win_table(lf: pl.LazyFrame, players: int) -> DeficitTable:
 
 
 def seat_label(seat: dict[str, Any]) -> str:
-    """A seat's strategy name plus any knob that differs from its default."""
-    changed = [
-        f"{k.key}={seat[k.key]}" for k in KNOBS if k.key in seat and seat[k.key] != k.default
-    ]
+    """A seat's strategy name plus any knob its strategy reads that differs from its default
+    (a run written before a default changed keeps the old value of knobs its seats ignore)."""
     name = str(seat.get("strategy", "random"))
+    changed = [
+        f"{k.key}={seat[k.key]}"
+        for k in KNOBS
+        if k.key in seat and seat[k.key] != k.default and (not k.only or name in k.only)
+    ]
     return f"{name} ({', '.join(changed)})" if changed else name
 
 

@@ -1,22 +1,28 @@
 """A sweep as the effects analysis reads it: its axes, and each point's values and rows.
 
-The one place that knows how a sweep is stored (today a folder of point runs, each with a
-manifest naming its axis values), so that a change of storage changes :func:`sweep_of`
-alone. Everything downstream sees :class:`Sweep` and :class:`SweepPoint`.
+The one place that knows how a sweep is stored (one dataset whose points read as runs,
+each with a manifest naming its axis values; or a folder of point runs of the earlier
+layout), so that a change of storage changes :func:`sweep_of` alone. Everything downstream
+sees :class:`Sweep` and :class:`SweepPoint`. What the analysis needs of every point is read
+in one grouped query over :meth:`Sweep.point_rows` (a ``point`` column) and split by point
+(:func:`by_point`): a sweep dataset's parts are scanned once, not once per point.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
 from uno_stats.errors import ResultsError
+from uno_stats.store.parts import POINT
+from uno_stats.store.runs import points_scan
 
 if TYPE_CHECKING:
-    from uno_stats.store.parts import Run
+    from uno_stats.store.runs import Run
 
 DEAL_AXES: tuple[str, ...] = ("players", "deck.decks", "rules.hand_size")
 """Axes that change the deal itself: points that differ in them do not replay the same deals."""
@@ -38,6 +44,14 @@ class SweepPoint:
     players: int
     deal: tuple[Any, ...]
     rows: pl.LazyFrame
+    columns: frozenset[str] | None = None  # None: read from ``rows``
+
+    @property
+    def column_names(self) -> frozenset[str]:
+        """The point's result columns."""
+        if self.columns is not None:
+            return self.columns
+        return frozenset(self.rows.collect_schema().names())
 
 
 @dataclass(frozen=True)
@@ -50,11 +64,32 @@ class Sweep:
     axes: dict[str, tuple[Any, ...]]
     points: tuple[SweepPoint, ...]
     design: dict[str, Any] | None = None  # the sweep manifest's design record; None: full
+    frame: pl.LazyFrame | None = None  # every point's rows with a point column; None: built
 
     @property
     def seed(self) -> int:
         """The seed of the first point (every point of a sweep shares it)."""
         return self.points[0].seed
+
+    def point_rows(self) -> pl.LazyFrame:
+        """Every point's rows in one frame, with a ``point`` column (u32): the point's
+        position in :attr:`points`."""
+        if self.frame is not None:
+            return self.frame
+        frames = [
+            p.rows.with_columns(pl.lit(i, pl.UInt32).alias(POINT))
+            for i, p in enumerate(self.points)
+        ]
+        return pl.concat(frames, how="diagonal_relaxed")
+
+
+def by_point(frame: pl.DataFrame, points: int) -> list[pl.DataFrame]:
+    """``frame`` (a ``point`` column, rows of one point in the order wanted) split into one
+    frame per point position ``0 .. points - 1``, without the ``point`` column; a point
+    without a row gets an empty frame."""
+    parts = frame.partition_by(POINT, as_dict=True, include_key=False, maintain_order=True)
+    empty = frame.drop(POINT).clear()
+    return [parts.get((i,), empty) for i in range(points)]
 
 
 def sweep_of(runs: Sequence[Run]) -> Sweep:
@@ -72,6 +107,7 @@ def sweep_of(runs: Sequence[Run]) -> Sweep:
     name = names.pop()
     axes: dict[str, list[Any]] = {}
     points = []
+    schemas: dict[Path, frozenset[str]] = {}  # the points of one dataset share its columns
     for run in runs:
         m = run.manifest
         if m.tournament is not None:
@@ -94,6 +130,7 @@ def sweep_of(runs: Sequence[Run]) -> Sweep:
                 players=scenario.players,
                 deal=deal,
                 rows=run.scan(),
+                columns=_columns(run, schemas),
             )
         )
     if any(set(p.values) != set(axes) for p in points):
@@ -103,21 +140,35 @@ def sweep_of(runs: Sequence[Run]) -> Sweep:
         # the file's order of each axis's values (the first value is the baseline level)
         axes = {a: [v for v in listed[a] if v in axes[a]] for a in listed}
     values = {axis: tuple(v) for axis, v in axes.items()}
-    return Sweep(name, values, tuple(points), design)
+    return Sweep(name, values, tuple(points), design, points_scan(runs))
+
+
+def _columns(run: Run, schemas: dict[Path, frozenset[str]]) -> frozenset[str]:
+    """The result columns of ``run``, read once per sweep dataset (a point of the earlier
+    per-point layout: its own)."""
+    if run.folder not in schemas:
+        schemas[run.folder] = frozenset(run.scan().collect_schema().names())
+    return schemas[run.folder]
 
 
 def _listed(run: Run) -> tuple[dict[str, list[Any]] | None, dict[str, Any] | None]:
     """The axes as the sweep folder's manifest lists them, and its design record (None and
-    None without a sweep manifest)."""
-    from uno_stats.store.manifest import MANIFEST, SweepManifest, read_manifest
+    None without a sweep manifest). A point of a sweep dataset names its folder; a point
+    folder of the earlier per-point layout lies in it."""
+    from uno_stats.store.manifest import (
+        MANIFEST,
+        PointFoldersManifest,
+        SweepManifest,
+        read_manifest,
+    )
 
-    parent = run.path.parent
+    parent = run.folder if run.folder != run.path else run.path.parent
     if not (parent / MANIFEST).exists():
         return None, None
     try:
         top = read_manifest(parent)
     except ResultsError:
         return None, None
-    if not isinstance(top, SweepManifest):
+    if not isinstance(top, SweepManifest | PointFoldersManifest):
         return None, None
     return dict(top.axes), getattr(top, "design", None)

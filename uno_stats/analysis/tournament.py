@@ -31,7 +31,7 @@ from uno_stats.analysis.estimates import (
 from uno_stats.analysis.questions import run_preset, run_rules, run_scoring, run_seats
 from uno_stats.analysis.seats import seat_label, seat_matrix, seat_scores, won_frame
 from uno_stats.errors import ResultsError
-from uno_stats.store.parts import Run
+from uno_stats.store.runs import Run
 
 METHOD = "cluster-robust normal interval over deals (games shared by every seating)"
 

@@ -33,6 +33,11 @@ from uno_stats.bench.throughput import (
     benchmark,
     load_bench_scenario,
 )
+from uno_stats.bench.timing import Row, median_interval
+from uno_stats.bench.timing import cli_command as _cli
+from uno_stats.bench.timing import median as _median
+from uno_stats.bench.timing import timed as _timed
+from uno_stats.bench.timing import timed_cpu as _timed_cpu
 from uno_stats.errors import UnoStatsError
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -41,18 +46,6 @@ START_GAMES = 2000
 """Games of the start-up runs (a first taste of the tool)."""
 QUICK_REPEATS = 5
 """Timings of ``--help`` and ``validate`` (the median is kept)."""
-
-
-@dataclass(frozen=True)
-class Row:
-    """One measured figure: what, the value and its unit, and the command that measured it."""
-
-    what: str
-    value: float
-    unit: str
-    command: str
-    note: str = ""
-    interval: tuple[float, float] | None = None  # 95%, where the figure has one
 
 
 @dataclass
@@ -71,6 +64,8 @@ class Suite:
     starts: list[Row] = field(default_factory=list)
     memory: list[Row] = field(default_factory=list)
     summary_memory: list[Row] = field(default_factory=list)  # summary: peak memory, 100x time
+    sweeps: list[Row] = field(default_factory=list)  # a sweep against one run of its games
+    sweep_plans: list[Row] = field(default_factory=list)  # plan memory, manifest bytes
     yardstick: list[Row] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # what was not measured, and why
     seconds: float = 0.0
@@ -108,63 +103,6 @@ def machine_info() -> dict[str, str]:
         "uno-stats": _version("uno-stats"),
         "load average at start (1, 5, 15 min)": load,
     }
-
-
-def _cli() -> list[str]:
-    """How to start ``uno-stats`` in a subprocess: the console script beside this Python."""
-    script = Path(sys.executable).parent / "uno-stats"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "uno_stats.cli"]
-
-
-def _children_cpu() -> float:
-    """CPU seconds (user + system) of every finished child process of this one so far."""
-    import resource  # Unix only, like the peak-memory figures
-
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def _timed_cpu(args: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
-    """Wall and CPU seconds (every process it started included) of one subprocess; its
-    failure is an error naming the command. CPU time moves less than wall time on a busy
-    machine."""
-    cpu = _children_cpu()
-    started = time.perf_counter()
-    done = subprocess.run(args, env=env, capture_output=True, text=True, check=False)
-    seconds = time.perf_counter() - started
-    if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        raise UnoStatsError(f"bench: {' '.join(args)} failed ({done.returncode}): {last}")
-    return seconds, _children_cpu() - cpu
-
-
-def _timed(args: list[str], env: dict[str, str] | None = None) -> float:
-    """Wall seconds of one subprocess; its failure is an error naming the command."""
-    return _timed_cpu(args, env)[0]
-
-
-def _median(values: list[float]) -> float:
-    ordered = sorted(values)
-    mid = len(ordered) // 2
-    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
-
-
-def median_interval(values: list[float], level: float = 0.95) -> tuple[float, float] | None:
-    """A distribution-free interval for the median of what ``values`` sample: the k-th
-    smallest and k-th largest value, k the largest with P(Binomial(n, 1/2) < k) at most
-    (1 - level) / 2, so that the interval covers the median with at least ``level``
-    probability whatever the distribution. None when there are too few values (under 6 at
-    95%) for any such interval."""
-    from scipy.stats import binom
-
-    n = len(values)
-    k = 0
-    while k + 1 <= n // 2 and binom.cdf(k, n, 0.5) <= (1 - level) / 2:
-        k += 1  # P(fewer than k + 1 values below the median) still within the tail
-    if k == 0:
-        return None
-    ordered = sorted(values)
-    return ordered[k - 1], ordered[n - k]
 
 
 def _table_file(folder: Path) -> tuple[Path, str]:
@@ -374,7 +312,7 @@ _SUMMARY_TIME = (
     "from pathlib import Path\n"
     "from uno_stats.present.report import summary_text\n"
     "from uno_stats.store.manifest import read_run_manifest\n"
-    "from uno_stats.store.parts import Run\n"
+    "from uno_stats.store.runs import Run\n"
     "folder = Path(sys.argv[1])\n"
     "started = time.perf_counter()\n"
     "summary_text([Run(folder, read_run_manifest(folder))], 'json')\n"
@@ -590,7 +528,7 @@ def measure_costs(suite: Suite, folder: Path) -> None:
     one worker, but takes its share of the cores when every core plays."""
     from uno_stats.bench.throughput import warm_up_engine
     from uno_stats.engine import EngineConfig
-    from uno_stats.run.runner import run_chunk
+    from uno_stats.run.tasks import run_chunk
     from uno_stats.scenario.load import with_overrides
     from uno_stats.store.parts import PartMeta, write_part
 
@@ -623,6 +561,17 @@ def measure_costs(suite: Suite, folder: Path) -> None:
     ]
 
 
+def sweep_overhead(suite: Suite, folder: Path, workers: int, scheduler: str | None) -> None:
+    """A sweep against one run of its games, locally and (given one) on the Dask cluster."""
+    from uno_stats.bench.sweeps import measure_sweep_overhead
+
+    suite.sweeps += measure_sweep_overhead(suite.games, suite.repeat, folder, workers)
+    if scheduler:
+        suite.sweeps += measure_sweep_overhead(
+            suite.games, suite.repeat, folder, workers, scheduler
+        )
+
+
 def yardstick_loop(suite: Suite, folder: Path, source: Path | None) -> Path | None:
     """The C loop compiled from ``source`` into ``folder`` (:func:`build_yardstick`); None,
     noted in ``suite.skipped``, when no source was given or it could not be built."""
@@ -646,6 +595,7 @@ def run_suite(
     ``yardstick`` is the C loop's source, read where it lies (never copied in); without one
     the yardstick is not timed (the report says so).
     """
+    from uno_stats.bench.sweeps import measure_sweep_plans
     from uno_stats.engine.rules import PRESET_NAMES
     from uno_stats.engine.strategy_table import STRATEGIES
 
@@ -668,6 +618,8 @@ def run_suite(
             ("start-up", lambda: measure_starts(suite, folder, cold)),
             ("peak memory", lambda: measure_memory(suite, folder)),
             ("summary memory and time", lambda: measure_summary(suite, folder)),
+            ("sweep overhead", lambda: sweep_overhead(suite, folder, workers, scheduler)),
+            ("sweep plans", lambda: suite.sweep_plans.extend(measure_sweep_plans(folder))),
             (
                 "C yardstick",
                 lambda: (

@@ -21,7 +21,7 @@ from tabulate import tabulate
 
 from uno_stats.engine.jit import ensure_compiled
 from uno_stats.run import plan as planning
-from uno_stats.run import runner
+from uno_stats.run import tasks
 from uno_stats.run.backends import SLOTS_PER_WORKER, Backend, execute, make_backend
 
 if TYPE_CHECKING:
@@ -103,13 +103,13 @@ def warm_up_engine(config: Any) -> float:
     """Compile (or load from numba's cache) and play a few games; seconds it took."""
     started = time.perf_counter()
     ensure_compiled()
-    runner.run_chunk(config, 0, WARM_UP_GAMES)
+    tasks.run_chunk(config, 0, WARM_UP_GAMES)
     return time.perf_counter() - started
 
 
 def simulate_rows(config: Any, first_game: int, n_games: int) -> int:
     """Play one chunk in a worker and return only its row count (nothing else to ship)."""
-    return len(runner.run_chunk(config, first_game, n_games)["game"])
+    return len(tasks.run_chunk(config, first_game, n_games)["game"])
 
 
 def _submit(backend: Backend, config: Any, chunk: planning.Chunk) -> Any:

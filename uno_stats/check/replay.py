@@ -46,9 +46,16 @@ from uno_stats.engine.schema import (
     STATUS_VOID,
     STATUS_WON,
 )
-from uno_stats.engine.strategy_table import S_BLUFF, S_KIND, strategy_id
+from uno_stats.engine.strategy_table import (
+    MOVE_SETS,
+    S_BLUFF,
+    S_KIND,
+    S_SEARCH_MOVES,
+    strategy_id,
+)
 
 _BASIC = strategy_id("basic")
+_SEARCH = strategy_id("search")
 # Events that may follow a multi-play within its turn (RULES.md S20, counted by MultiPlays).
 _MULTI_EFFECTS = (
     E.EV_LOSE_TURN,
@@ -89,11 +96,15 @@ class Replay(NoMercyReplay):
         order = list(range(self.players)) if seating is None else [int(x) for x in seating]
         kinds = config.seats[order, S_KIND]
         bluffs = config.seats[order, S_BLUFF]
-        # Reading of RULES.md "Bluff" and the basic strategy: a seat may play an illegal
-        # Wild Draw Four only when challenges are on, its bluff knob is above 0 and it is
-        # not `basic` (which never bluffs); the checker then accepts it as legal.
+        searched = config.seats[order, S_SEARCH_MOVES] != MOVE_SETS.index("cards")
+        # Reading of RULES.md "Bluff" and the strategies: a seat may play an illegal Wild
+        # Draw Four only when challenges are on, and it is not `basic` (which never bluffs)
+        # and either its bluff knob is above 0 or it is `search` weighing bluffs among its
+        # moves (SCENARIO.md, "Strategies"); the checker then accepts it as legal.
         self.bluffers = [
-            bool(self.rules["wd4_challenge"]) and bluffs[s] > 0 and int(kinds[s]) != _BASIC
+            bool(self.rules["wd4_challenge"])
+            and int(kinds[s]) != _BASIC
+            and (bluffs[s] > 0 or (int(kinds[s]) == _SEARCH and bool(searched[s])))
             for s in range(self.players)
         ]
         self.violations: list[Violation] = []

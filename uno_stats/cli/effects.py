@@ -26,7 +26,9 @@ from uno_stats.cli.shared import (
 from uno_stats.errors import UnoStatsError
 
 if TYPE_CHECKING:
-    from uno_stats.store.parts import Run
+    from collections.abc import Sequence
+
+    from uno_stats.store.runs import Run
 
 
 def effects_cmd(
@@ -90,7 +92,7 @@ def effects_cmd(
         from uno_stats.store.verify import verified_runs
 
         limit = checked_options(metric, margin)
-        sweeps: list[list[Run]] = []
+        sweeps: list[Sequence[Run]] = []
         for item in items:
             path = Path(item)
             if path.suffix in (".yaml", ".yml"):
@@ -104,7 +106,7 @@ def effects_cmd(
                     quiet=quiet,
                     scheduler=scheduler,
                 )
-                sweeps.append(list(outcome.runs))
+                sweeps.append(outcome.runs)
                 continue
             found = results_folders(path)
             for folder in found:

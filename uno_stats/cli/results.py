@@ -32,7 +32,7 @@ from uno_stats.cli.shared import (
 )
 
 if TYPE_CHECKING:
-    from uno_stats.store.parts import Run
+    from uno_stats.store.runs import Run
 
 FoldersArg = Annotated[
     list[Path],

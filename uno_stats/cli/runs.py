@@ -6,7 +6,7 @@ import contextlib
 import importlib
 import shlex
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +16,7 @@ from uno_stats.cli.shared import count_option, exit_interrupted, note
 from uno_stats.errors import UnoStatsError
 
 if TYPE_CHECKING:
-    from uno_stats.store.parts import Run
+    from uno_stats.store.runs import Run
 
 
 def run_file(
@@ -109,7 +109,7 @@ def results_folders(folder: Path) -> list[Path]:
     return [folder]
 
 
-def check_complete(runs: "list[Run]", allow_incomplete: bool) -> None:
+def check_complete(runs: "Sequence[Run]", allow_incomplete: bool) -> None:
     """Refuse incomplete ``runs`` unless ``allow_incomplete``; note them on stderr otherwise."""
     from uno_stats.store.verify import incomplete_error
 
@@ -119,7 +119,7 @@ def check_complete(runs: "list[Run]", allow_incomplete: bool) -> None:
     warn_incomplete(runs)
 
 
-def warn_incomplete(runs: "list[Run]") -> None:
+def warn_incomplete(runs: "Sequence[Run]") -> None:
     """One ``Note:`` line on stderr per part not counted and per incomplete run."""
     from uno_stats.store.verify import run_notes
 

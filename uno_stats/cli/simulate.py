@@ -6,6 +6,7 @@ and ``bench`` (time the engine).
 scipy, matplotlib), so they answer at once; every other import is inside the command."""
 
 import importlib
+import itertools
 import os
 import textwrap
 from pathlib import Path
@@ -106,11 +107,11 @@ def _describe(path: Path, scenario: Any) -> str:
     from uno_stats.present.design_text import design_lines
     from uno_stats.scenario.deck import deck_label
 
-    points = scenario.sweep_points()
-    seats = sorted({p.scenario.players for p in points} or {scenario.players})
+    each = scenario.point_kinds() or [scenario]  # every player count and deck among them
+    seats = sorted({s.players for s in each})
     players = ", ".join(str(n) for n in seats)
-    sweep = f"{len(points)} sweep points" if points else "no sweep"
-    each = [p.scenario for p in points] or [scenario]
+    count = scenario.point_count
+    sweep = f"{count:,} sweep points" if count else "no sweep"
     decks = "; ".join(dict.fromkeys(deck_label(s.rules, s.deck) for s in each))
     ok = (
         f"ok: {path}: {scenario.name}, {players} players, preset {scenario.preset}, "
@@ -213,19 +214,24 @@ def strategies(
         typer.echo(tabulate(rows, headers, "simple", maxcolwidths=[None, 26, None, 50]))
 
 
+LISTED_LABELS = 12
+"""A trace of a sweep without --point names this many of its points' labels at most."""
+
+
 def _trace_scenario(scenario: Any, point: str | None) -> Any:
-    points = scenario.sweep_points()
-    if not points:
+    count = scenario.point_count
+    if not count:
         return scenario
-    labels = [p.label for p in points]
+    shown = list(itertools.islice(scenario.point_labels(), LISTED_LABELS))
+    listed = ", ".join(shown) + (
+        f", ... ({count - len(shown):,} more)" if count > len(shown) else ""
+    )
     if point is None:
-        raise UnoStatsError(
-            f"a sweep of {len(points)} points: pick one with --point ({', '.join(labels)})"
-        )
-    for p in points:
-        if p.label == point:
-            return p.scenario
-    raise UnoStatsError(f"no sweep point {point!r}; the points are {', '.join(labels)}")
+        raise UnoStatsError(f"a sweep of {count:,} points: pick one with --point ({listed})")
+    for index, label in enumerate(scenario.point_labels()):
+        if label == point:
+            return scenario.point_table()[index].scenario
+    raise UnoStatsError(f"no sweep point {bounded(point)!r}; the points are {listed}")
 
 
 def trace(
@@ -315,7 +321,7 @@ def bench(
         typer.Option(
             "--report",
             help="Measure everything (presets, strategies, scaling, end to end, starts, memory, "
-            "C yardstick) and write a Markdown report with a plot.",
+            "a sweep's overhead per point, C yardstick) and write a Markdown report with a plot.",
         ),
     ] = False,
     report_out: Annotated[

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from uno_stats.analysis.effects import SweepEffects, effect_spec, sweep_effects
 from uno_stats.analysis.metrics import Margin, parse_margin
 from uno_stats.analysis.sweep_points import sweep_of
-from uno_stats.store.parts import Run
+from uno_stats.store.runs import Run
 
 
 def checked_options(metrics: Sequence[str] | None, margin: str | None) -> Margin | None:

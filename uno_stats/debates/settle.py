@@ -43,7 +43,8 @@ from uno_stats.errors import RunError
 from uno_stats.run.interrupts import deferred_stops
 from uno_stats.run.runner import run_scenario
 from uno_stats.scenario.load import Scenario, with_overrides
-from uno_stats.store.parts import Run, part_path
+from uno_stats.store.parts import part_path
+from uno_stats.store.runs import Run
 from uno_stats.store.verify import verified_runs
 
 SETTLE_METRICS = (
@@ -107,7 +108,7 @@ class SettleResult:
 
 
 def _check(spec: MetricSpec, s: Scenario) -> None:
-    if s.sweep_points():
+    if s.point_count:
         raise RunError(f"settle compares two single scenarios; {s.name} is a sweep or tournament")
     if spec.kind not in (*RATIO_KINDS, "quantile"):
         raise RunError(f"settle decides {SETTLE_METRICS}; not {spec.key}")

@@ -36,7 +36,7 @@ STAGING = ".parts-recut.tmp"
 def same_games(old: Manifest, scenario: Scenario) -> bool:
     """Whether ``old`` holds games of ``scenario`` (same scenario, seed, version and engine,
     whatever the game count and chunk size)."""
-    if scenario.sweep_points():
+    if scenario.point_count:
         return False
     same = with_overrides(scenario, games=old.games)
     return config_hash(same, old.chunk_size) == old.config_hash

@@ -104,6 +104,16 @@ class EngineConfig:
         return int(self.rules[R_SCORING])
 
 
+def engine_seats(seats: np.ndarray) -> np.ndarray:
+    """The per-seat array the engine plays with: a copy of ``seats``, and when a seat plays
+    ``search`` as many rows again below, the rollout seats it rebuilds at each decision."""
+    import numpy as np
+
+    if bool((seats[:, S_KIND] == strategy_id("search")).any()):
+        return np.vstack([seats, seats])
+    return seats.copy()
+
+
 def _new_table(config: EngineConfig, max_events: int = 0) -> Table:
     from uno_stats.engine.state import ST_OBSERVED, ST_PARTNERS, Table
 
@@ -154,10 +164,10 @@ def _play(
     # seating: random reorders the seats' rows in place (S16): it gets a copy, in scenario
     # order, matching the table's seating row
     seating = int(config.rules[R_SEATING]) == SEATING_RANDOM
-    # search seats switch to their rollout policy while they search (search.py): a copy,
-    # so that threads sharing a config never see another's switch
+    # search seats play their rollouts with the rollout seats below the table's (search.py):
+    # a copy, so that threads sharing a config never see another's
     searching = bool((config.seats[:, S_KIND] == strategy_id("search")).any())
-    seats = config.seats.copy() if seating or searching else config.seats
+    seats = engine_seats(config.seats) if seating or searching else config.seats
     if seating:
         table.tab[T_SEATING, : config.players] = np.arange(config.players)
     rows = run_chunk(

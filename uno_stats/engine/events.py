@@ -39,7 +39,8 @@ EV_IGNORED = 26  # seat starting, card: an opening action card without effect (S
 EV_EXHAUSTED = 27  # seat that found the draw pile empty (reshuffle: false, S17)
 EV_DEFLECT = 28  # seat now owing the pending total, the total (deflect, S18)
 EV_MULTI = 29  # seat, cards played together, first card, last card (multi_play, S20)
-EV_SEARCH = 30  # seat, card, color named (-1: none), rollouts won, rollouts (search's estimate)
+EV_SEARCH = 30  # seat, move (a card or SEARCH_*), 1 + color | 1 + 7's target << 3 | bluff << 8 |
+# basic's own move << 9, estimated win chance in tenths of a percent, rollouts (search.py)
 EV_KNOCKOUT = 31  # seat knocked out by the mercy rule, cards it held, k-th out (S22)
 EV_SKIP_ALL = 32  # seat whose Skip Everyone skips every other seat: it plays again (S21)
 EV_DISCARD_ALL = 33  # seat, color, cards of that color it discards with its Discard All (S21)
@@ -57,6 +58,8 @@ TURN_UP_COVERED, TURN_UP_KEPT, TURN_UP_RETURNED = 0, 1, 2
 PLAY_NORMAL, PLAY_DRAWN, PLAY_STACK, PLAY_JUMP = 0, 1, 2, 3
 PLAY_DEFLECT = 4  # a Skip or Reverse answering a pending draw total (S18)
 PLAY_MULTI = 5  # a further card of a multi-play, after its first (S20)
+# search's moves that are no card (EV_SEARCH): past the card ids (cards.N_CARD_TYPES is 72)
+SEARCH_DRAW, SEARCH_CHALLENGE, SEARCH_DECLINE = 120, 121, 122
 
 
 @engine_jit

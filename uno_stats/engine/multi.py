@@ -172,7 +172,8 @@ def multi_answer(tab, p, n, seats, rng, ev):
     kind = strategy_of(seats, p)
     first = -1
     if picks_first(kind):
-        first = hands[p, choose_stack(kind, cand, n, rng)]
+        memory = tab[T_MEMORY]
+        first = hands[p, choose_stack(kind, hands[p, : tab[T_HN, p]], cand, n, memory, rng)]
     legal, legal_wild = _legal_mask(hands, p, cand, n, False), _legal_mask(hands, p, cand, n, True)
     move = _choose(tab, p, kind, first, legal, legal_wild, rng)
     how = PLAY_STACK if draw_value(move // MOVE_SHIFT) > 0 else PLAY_DEFLECT

@@ -266,7 +266,8 @@ def apply_effect(tab, p, card, seats, rng, ev):
         st[ST_CUR] = p
     elif card < WILD and rules[R_SEVEN_ZERO] != 0 and sym == 7:
         kind = strategy_of(seats, p)
-        q = choose_swap_target(kind, p, players, st[ST_PARTNERS], st[ST_OUT], hn, rng)  # S9
+        partners, out, memory = st[ST_PARTNERS], st[ST_OUT], tab[T_MEMORY]
+        q = choose_swap_target(kind, p, players, partners, out, hn, memory, rng)  # S9
         swap_hands(st, hands, hn, p, q, ev)
         announce(tab, SEEN_HANDS_MOVED, p, 0)
         st[ST_SEVEN_SWAPS] += 1

@@ -46,7 +46,7 @@ from uno_stats.engine.rules import (
     REVERSE_DEALER,
 )
 from uno_stats.engine.schema import STATUS_CAPPED
-from uno_stats.engine.search import search_scores
+from uno_stats.engine.search import search_penalty, search_turn
 from uno_stats.engine.state import (
     ST_BLUFF,
     ST_CHECKPOINTS,
@@ -262,11 +262,13 @@ def play_turns(tab, seats, rng, ev):
         # "Bluff": decided each time a seat becomes active, by the seat's strategy.
         st[ST_BLUFF] = 1 if bluffs(strategy_of(seats, p), seats[p], challenges, rng) else 0
         if st[ST_PENDING] > 0:
+            if searches(strategy_of(seats, p)):  # SCENARIO.md, "Strategies": search
+                search_penalty(tab, p, seats, rng, ev)
             outcome = resolve_penalty(tab, p, seats, rng, ev)
             if outcome != CONTINUE_TURN:
                 continue
-        if searches(strategy_of(seats, p)):  # SCENARIO.md, "Strategies": scores its cards
-            search_scores(tab, p, seats, rng, ev)
+        if searches(strategy_of(seats, p)):
+            search_turn(tab, p, seats, rng, ev)
         normal_turn(tab, p, seats, rng, ev)
     emit(st, ev, EV_END, st[ST_WINNER], st[ST_STATUS], st[ST_TURNS], 0, 0)
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from uno_stats.engine import EngineConfig, _new_table
+from uno_stats.engine import EngineConfig, _new_table, engine_seats
 from uno_stats.engine.cards import CARD_COLOR, COLOR_NAMES, card_id, card_name, no_mercy_card
 from uno_stats.engine.events import EV_END
 from uno_stats.engine.rng import seed_stream
@@ -122,7 +122,7 @@ def _play(config: EngineConfig, table: Any, turns: int | None) -> None:
     stop = cap if turns is None else min(cap, int(turns))
     limits[R_MAX_TURNS] = stop
     try:
-        play_turns(table.tab, config.seats, table.rng, table.events)
+        play_turns(table.tab, engine_seats(config.seats), table.rng, table.events)
     finally:
         limits[R_MAX_TURNS] = cap
     st = table.st

@@ -1,94 +1,118 @@
-"""The ``search`` strategy's look-ahead: determinized Monte Carlo rollouts of each candidate card.
+"""The ``search`` strategy's look-ahead: determinized Monte Carlo rollouts of every move.
 
-Before a ``search`` seat's normal turn, :func:`search_scores` scores each distinct legal card
-in its hand (the first ``max_candidates`` of them in hand order; a wild once per color it
-may name) by the rounds it wins out of ``rollouts`` rollouts per move, and writes the scores
-into the memory row, where ``strategies.choose_card`` reads them (the highest wins; ties:
-the engine's tie rule) and ``strategies.choose_color`` the color of a chosen wild.
+At each decision of a ``search`` seat (SCENARIO.md, "Strategies", ``search``) the engine
+calls :func:`search_turn` before a normal turn and :func:`search_penalty` before the seat
+answers a pending draw. Each lists the seat's moves (:mod:`uno_stats.engine.search_moves`)
+and plays each in rollouts: a copy of the round in which the cards the seat cannot see are
+dealt afresh (:mod:`uno_stats.engine.search_world`), the move is made, and play goes on
+with every seat playing its rollout strategy, to the round's end or for ``horizon`` turns a
+player, after which the hand sizes score the position (:func:`position_value`). The move
+chosen is written into the memory row's ``FORCE_*`` slots, which the choice functions of
+:mod:`uno_stats.engine.strategies` read when the engine asks them: a rollout makes its move
+through those same slots and the same turn code, so the game plays exactly the move weighed.
 
-Information (SCENARIO.md, "Strategies", ``search``): a rollout plays on a copy of the table
-in the table's search scratch rows whose hidden cards are dealt afresh first. The cards the
-seat cannot see are counted from public facts only: the deck's composition minus the seat's
-own hand minus the discard pile. They are listed in card-id order, shuffled with the
-search's own random stream (``RNG_SEARCH``, seeded per game, never the game's) and dealt to
-the other hands (each keeping its size) and the draw pile. No other seat's hand and no pile
-order is read, so two tables alike in everything public and in the seat's hand give the
-same scores. Simplification: cards the seat knows to be in another hand (its old hand after
-a 7/0 swap, a card it passed) are not tracked; they are dealt at random like the rest.
+Which move: under ``prior: basic``, basic's own move unless another one won more rollouts
+and either basic likes it as well (an equal rank) or it beat basic's move by more than
+``margin`` standard errors of their world-by-world difference; under ``prior: none``, the
+most wins. Rollouts are shared among the moves by sequential halving (``allocation:
+halving``): in rounds, every remaining move plays as many rollouts and the worse half is
+dropped (basic's move never), spending ``rollouts`` x moves in all; ``equal`` gives each
+move ``rollouts``. Every move of a round plays the same dealt worlds (common random
+numbers). Search draws only from its own random stream (``RNG_SEARCH``, seeded per game).
 
-Rollouts never search: while they play, every ``search`` seat plays its ``rollout_policy``
-(restored afterwards), and :func:`rollout_turns` is the turn loop without the look-ahead
-(so the compiled code has no recursion). Other decisions of a ``search`` seat (swap target,
-stacking, challenge, the color of a wild it did not choose by search: an opening or drawn
-one) follow the basic rules of thumb of strategies.py.
+Rollouts never search: the rollout seats (``seats[players:]``, rebuilt at each decision)
+play each ``search`` seat by its ``rollout_policy``, and each other seat as the scenario
+declares it (``opponent_model: declared``) or as the searching seat's own rollout policy and
+knobs (``own-policy``). :func:`rollout_turns` is the turn loop without the look-ahead, so
+the compiled code has no recursion.
 """
 
 from __future__ import annotations
 
-from uno_stats.engine.cards import N_CARD_TYPES, N_COLORS, WILD
-from uno_stats.engine.events import EV_SEARCH, PLAY_NORMAL, emit
-from uno_stats.engine.hands import measure
+from uno_stats.engine.events import EV_SEARCH, emit
 from uno_stats.engine.jit import engine_jit
-from uno_stats.engine.piles import collect_playable, find_card, playable
-from uno_stats.engine.play import play_card
-from uno_stats.engine.rng import below, next_u64, shuffle
+from uno_stats.engine.rng import below, chance, next_u64
 from uno_stats.engine.rules import R_MAX_TURNS, R_WD4_CHALLENGE
 from uno_stats.engine.schema import STATUS_CAPPED
+from uno_stats.engine.search_moves import (
+    BASIC_CHOICE_BIT,
+    BLUFF_BIT,
+    WHAT_MASK,
+    challengeable,
+    force,
+    penalty_moves,
+    prior_rank,
+    traced_detail,
+    turn_moves,
+)
+from uno_stats.engine.search_world import copy_fixed, copy_position, deal, judge_wd4, unseen_pool
 from uno_stats.engine.state import (
     RNG_ROLLOUT,
     RNG_SEARCH,
     RNG_STREAMS,
     SEARCH_WORK_ROWS,
     ST_BLUFF,
-    ST_COLOR,
     ST_CUR,
-    ST_DISC_N,
-    ST_NO_MERCY_CARDS,
+    ST_OUT,
     ST_PARTNERS,
     ST_PENDING,
-    ST_PILE_N,
     ST_PLAYERS,
     ST_STATUS,
-    ST_TRACE,
     ST_TURNS,
+    ST_WD4_PLAYER,
     ST_WINNER,
-    T_CAND,
-    T_DISC,
-    T_HANDS,
     T_HN,
     T_MEMORY,
-    T_PILE,
     T_RULES,
     T_ST,
-    deck_of,
     table_rows,
 )
 from uno_stats.engine.strategies import (
-    COLOR_BASE,
-    COLOR_SLOT,
-    LACKS_BASE,
-    SCORE_BASE,
+    BASIC,
+    FORCE_CARD,
+    FORCE_SLOTS,
     SEARCH,
     bluffs,
     strategy_of,
 )
 from uno_stats.engine.strategy_table import (
+    S_ALLOCATION,
+    S_BLUFF,
+    S_HORIZON,
     S_KIND,
+    S_MARGIN,
     S_MAX_CANDIDATES,
+    S_OPPONENT_MODEL,
+    S_PRIOR,
     S_ROLLOUT_POLICY,
     S_ROLLOUTS,
+    S_SEARCH_MOVES,
 )
 from uno_stats.engine.turn import CONTINUE_TURN, normal_turn, resolve_penalty
 
+# The work rows after the rollout's copy of the table: counts (and the cards dealt under an
+# inference), the unseen cards in card-id order, their dealt order; per move its code, its
+# rollouts' worth, rollouts played, the sum of its world-by-world differences from the first
+# move's worth and of their squares; the first move's worth in each world of a block.
+W_COUNTS, W_POOL, W_DEAL, W_MOVES, W_WORTH, W_PLAYED, W_DIFF, W_SQUARES, W_FIRST = range(9)
+if SEARCH_WORK_ROWS != 9:
+    raise ImportError("search's work rows are out of step")
+SCALE = 1 << 10  # a rollout's worth: SCALE for a win, 0 for a loss
+DECLARED = 0  # the encoded values of strategy_table.OPPONENT_MODELS, ALLOCATIONS, PRIORS
+HALVING = 0
+PRIOR_BASIC = 0
+PLAYS, EVERY_MOVE, CARDS_ONLY = 0, 1, 2  # strategy_table.MOVE_SETS
+
 
 @engine_jit
-def rollout_turns(tab, seats, rng, ev):
-    """``round.play_turns`` without the look-ahead: play a rollout to the round's end."""
+def rollout_turns(tab, seats, rng, ev, stop):
+    """``round.play_turns`` without the look-ahead: play a rollout to the round's end, or
+    until ``stop`` turns have been taken."""
     st = tab[T_ST]
     rules = tab[T_RULES]
     max_turns = rules[R_MAX_TURNS]
     challenges = rules[R_WD4_CHALLENGE] != 0
-    while st[ST_STATUS] < 0:
+    while st[ST_STATUS] < 0 and st[ST_TURNS] < stop:
         if st[ST_TURNS] >= max_turns:
             st[ST_STATUS] = STATUS_CAPPED
             break
@@ -102,200 +126,283 @@ def rollout_turns(tab, seats, rng, ev):
 
 
 @engine_jit
-def deal_hidden(sim, p, counts, pool, srng):
-    """Deal the cards seat ``p`` cannot see afresh in the position ``sim``.
-
-    The unseen cards are the deck minus ``p``'s hand minus the discards (public facts and
-    ``p``'s own cards only), listed in card-id order into ``pool``, shuffled with ``srng``
-    and dealt to the other hands (sizes kept) and then the draw pile.
-    """
-    st = sim[T_ST]
-    hands = sim[T_HANDS:]
-    hn = sim[T_HN]
-    pile = sim[T_PILE]
-    disc = sim[T_DISC]
-    deck = deck_of(sim)
-    for c in range(N_CARD_TYPES):
-        counts[c] = 0
-    for i in range(deck.shape[0]):
-        counts[deck[i]] += 1
-    for i in range(hn[p]):
-        counts[hands[p, i]] -= 1
-    for i in range(st[ST_DISC_N]):
-        counts[disc[i]] -= 1
-    m = 0
-    for c in range(N_CARD_TYPES):
-        for _ in range(counts[c]):
-            pool[m] = c
-            m += 1
-    shuffle(pool, m, srng)
-    memory = sim[T_MEMORY]
-    rules = sim[T_RULES]
-    kept = counts  # reused: by seat, how many of its cards are dealt under an inference
-    k = 0  # first the cards each seat surely kept from its last turn without a play: none
-    for q in range(st[ST_PLAYERS]):  # it could have played then (strategies._search_observe)
-        kept[q] = 0
-        known = memory[LACKS_BASE + q]
-        if q == p or known == 0:
-            continue
-        top = (known & 127) - 1
-        color = known >> 7 & 7
-        size = known >> 10 & 255
-        need = min(known >> 18, hn[q])
-        j = k
-        while kept[q] < need:
-            while j < m and playable(pool[j], size, top, color, True, rules):
-                j += 1
-            if j == m:  # no such card left: the rest of the hand is dealt freely
-                break
-            tmp = pool[k]
-            pool[k] = pool[j]
-            pool[j] = tmp
-            k += 1
-            j += 1
-            kept[q] += 1
-    if k > 0:  # the rest in a fresh random order (the scan moved the cards it passed over)
-        shuffle(pool[k:], m - k, srng)
-    front = 0
-    for q in range(st[ST_PLAYERS]):
-        if q != p:
-            for i in range(hn[q]):
-                if i < kept[q]:
-                    hands[q, i] = pool[front]
-                    front += 1
-                else:
-                    hands[q, i] = pool[k]
-                    k += 1
-    for i in range(st[ST_PILE_N]):
-        pile[i] = pool[k]
-        k += 1
+def _team(st, p, q):
+    """Whether seat ``q`` is ``p`` or, under partners scoring, its partner."""
+    return q == p or (st[ST_PARTNERS] != 0 and q % 2 == p % 2)
 
 
 @engine_jit
-def _rollout_win(tab, sim, p, card, color, seats, rng, ev):
-    """One rollout: copy the table to ``sim``, deal the hidden cards afresh, play ``card``
-    from ``p``'s hand (a wild naming ``color``), play the round out; whether ``p`` (or its
-    partner) won it."""
-    rows = table_rows(tab[T_ST, ST_PLAYERS])
-    work = tab[2 * rows]
+def position_value(sim, p):
+    """What a rollout is worth to ``p``, in units of 1/SCALE of a win: the round's result
+    when it is over (a round without a winner: nothing), else ``p``'s (team's) share of the
+    players' inverse hand sizes (two players with a and b cards: b / (a + b))."""
+    st = sim[T_ST]
+    if st[ST_STATUS] >= 0:
+        return SCALE if st[ST_WINNER] >= 0 and _team(st, p, st[ST_WINNER]) else 0
+    hn = sim[T_HN]
+    mine = 0.0
+    total = 0.0
+    for q in range(st[ST_PLAYERS]):
+        if (st[ST_OUT] >> q) & 1:  # knocked out by the mercy rule (S22): holds no share
+            continue
+        size = float(hn[q])
+        if q == st[ST_CUR]:  # it owes the pending draw, and moves first: half a card ahead
+            size += st[ST_PENDING] - 0.5
+        w = 1.0 / max(size, 0.5)
+        total += w
+        if _team(st, p, q):
+            mine += w
+    return int(SCALE * mine / total + 0.5)
+
+
+@engine_jit
+def _bluff_chance(rseats, q):
+    """The chance that seat ``q``'s Wild Draw Four was a bluff, as the rollout seats model
+    it: its ``bluff`` knob (basic never bluffs). An approximation: the knob is the chance of
+    treating an illegal Wild Draw Four as playable in a turn, not of having played one."""
+    if strategy_of(rseats, q) == BASIC:
+        return 0.0
+    return rseats[q, S_BLUFF]
+
+
+@engine_jit
+def _rollout(tab, sim, p, move, penalty, m, seats, rng, ev):
+    """One rollout of ``move``: copy the round into ``sim``, deal the unseen cards (the
+    first ``m`` of the pool row) afresh, make the move through the ``FORCE_*`` slots with
+    the turn code, then play on; its :func:`position_value` to ``p``."""
+    players = tab[T_ST, ST_PLAYERS]
+    work = tab[2 * table_rows(players) :]
     srng = rng[RNG_SEARCH : RNG_SEARCH + 1]
     rrng = rng[RNG_ROLLOUT : RNG_ROLLOUT + 1]
-    for r in range(rows):  # explicit loops: an array assignment may allocate
-        for c in range(tab.shape[1]):
-            sim[r, c] = tab[r, c]
+    copy_position(tab, sim, p)
     st = sim[T_ST]
-    st[ST_TRACE] = 0
-    deal_hidden(sim, p, work, tab[2 * rows + 1], srng)
+    rseats = seats[players:]
+    challenge_open = penalty and challengeable(sim)
+    # S7: the Wild Draw Four played on p was legal in this world unless its player bluffed
+    legal_wd4 = challenge_open and not chance(srng, _bluff_chance(rseats, st[ST_WD4_PLAYER]))
+    cards = work[W_DEAL]
+    for i in range(m):
+        cards[i] = work[W_POOL, i]
+    deal(sim, p, cards, m, work[W_COUNTS], legal_wd4, srng)
+    if challenge_open:
+        judge_wd4(sim)
     rrng[0] = next_u64(srng)
-    hands = sim[T_HANDS:]
-    hn = sim[T_HN]
-    st[ST_TURNS] += 1  # the turn normal_turn would count, the candidate its choice
-    sim[T_MEMORY, COLOR_SLOT] = color + 1  # choose_color names it for this play only
-    seats[p, S_KIND] = SEARCH
-    play_card(sim, p, find_card(hands, hn, p, card), PLAY_NORMAL, seats, rrng, ev)
-    seats[p, S_KIND] = seats[p, S_ROLLOUT_POLICY]
-    if st[ST_STATUS] < 0:
-        measure(sim)
-        rollout_turns(sim, seats, rrng, ev)
-    w = st[ST_WINNER]
-    if w < 0:
-        return 0
-    if w == p or (st[ST_PARTNERS] != 0 and w % 2 == p % 2):
-        return 1
-    return 0
+    policy = rseats[p, S_KIND]
+    rseats[p, S_KIND] = SEARCH  # the move goes through search's choice functions
+    force(sim[T_MEMORY], move, challenge_open)
+    if penalty:
+        st[ST_BLUFF] = 0
+        outcome = resolve_penalty(sim, p, rseats, rrng, ev)
+        rseats[p, S_KIND] = policy
+        if outcome == CONTINUE_TURN and st[ST_STATUS] < 0:  # its normal turn, by its policy
+            challenges = sim[T_RULES, R_WD4_CHALLENGE] != 0
+            st[ST_BLUFF] = 1 if bluffs(strategy_of(rseats, p), rseats[p], challenges, rrng) else 0
+            normal_turn(sim, p, rseats, rrng, ev)
+    else:
+        st[ST_BLUFF] = 1 if move & BLUFF_BIT else 0
+        normal_turn(sim, p, rseats, rrng, ev)
+        rseats[p, S_KIND] = policy
+    horizon = int(seats[p, S_HORIZON]) * players
+    stop = st[ST_TURNS] + horizon if horizon > 0 else 1 << 62
+    rollout_turns(sim, rseats, rrng, ev, stop)
+    return position_value(sim, p)
 
 
 @engine_jit
-def _wins(tab, sim, p, card, color, rollouts, seats, rng, ev):
-    """The rollouts of one move that ``p`` won."""
-    wins = 0
-    for _ in range(rollouts):
-        wins += _rollout_win(tab, sim, p, card, color, seats, rng, ev)
-    return wins
+def _rollout_seats(seats, p, players):
+    """Fill the rollout seats ``seats[players:]``: search seats play their rollout policy;
+    under ``own-policy`` every other seat is a copy of ``p``'s (its policy and knobs)."""
+    own = int(seats[p, S_OPPONENT_MODEL]) != DECLARED
+    for q in range(players):
+        src = p if own else q
+        for c in range(seats.shape[1]):
+            seats[players + q, c] = seats[src, c]
+        if strategy_of(seats, src) == SEARCH:
+            seats[players + q, S_KIND] = seats[src, S_ROLLOUT_POLICY]
 
 
 @engine_jit
-def search_scores(tab, p, seats, rng, ev):
-    """Score each candidate card of seat ``p`` (a ``search`` seat about to take its normal
-    turn) by its rollout wins, into the memory row at ``SCORE_BASE + card`` (-1: not tried;
-    N_COLORS x the wins of a card, the wins summed over the colors of a wild: the same
-    scale); a wild is tried naming each color, and its best color is kept at
-    ``COLOR_BASE + card - WILD`` (ties uniform on search's stream).
+def _put_first(tab, p, n, penalty):
+    """Move basic's move (the first move of the highest prior rank) to the front."""
+    work = tab[2 * table_rows(tab[T_ST, ST_PLAYERS]) :]
+    best = 0
+    best_rank = prior_rank(tab, p, work[W_MOVES, 0], penalty)
+    for k in range(1, n):
+        rank = prior_rank(tab, p, work[W_MOVES, k], penalty)
+        if rank > best_rank:
+            best = k
+            best_rank = rank
+    tmp = work[W_MOVES, 0]
+    work[W_MOVES, 0] = work[W_MOVES, best]
+    work[W_MOVES, best] = tmp
 
-    Reads the game's state but draws nothing from the game's stream (``rng[0]``): only from
-    search's own (see the module docstring). A table without the scratch rows or the three
-    streams scores nothing.
-    """
+
+@engine_jit
+def _sort_moves(work, start, n):
+    """Order moves ``start .. n - 1`` by worth, most first (stable: an insertion sort)."""
+    for i in range(start + 1, n):
+        j = i
+        while j > start and work[W_WORTH, j] > work[W_WORTH, j - 1]:
+            for row in (W_MOVES, W_WORTH, W_PLAYED, W_DIFF, W_SQUARES):
+                tmp = work[row, j]
+                work[row, j] = work[row, j - 1]
+                work[row, j - 1] = tmp
+            j -= 1
+
+
+@engine_jit
+def _rounds(n, halving):
+    """Rounds of sequential halving for ``n`` moves (at least 1): log2(n), rounded up."""
+    rounds = 1
+    if halving:
+        while (1 << rounds) < n:
+            rounds += 1
+    return rounds
+
+
+@engine_jit
+def _evaluate(tab, p, n, penalty, seats, rng, ev):
+    """Play the rollouts of the ``n`` moves in the moves row; returns how many are left in
+    the last round, sorted by worth after the first (basic's move under ``prior: basic``,
+    never dropped). Worlds come in blocks of at most a row's width, every move of a block
+    playing the same ones; each move sums its difference from the first move, world by
+    world, and its square."""
+    players = tab[T_ST, ST_PLAYERS]
+    rows = table_rows(players)
+    sim = tab[rows : 2 * rows]
+    work = tab[2 * rows :]
+    first = work[W_FIRST]
+    srng = rng[RNG_SEARCH : RNG_SEARCH + 1]
+    m = unseen_pool(tab, p, work[W_COUNTS], work[W_POOL])
+    copy_fixed(tab, sim)
+    start = 0
+    if int(seats[p, S_PRIOR]) == PRIOR_BASIC:
+        _put_first(tab, p, n, penalty)
+        start = 1
+    rounds = _rounds(n, int(seats[p, S_ALLOCATION]) == HALVING)
+    budget = max(1, int(seats[p, S_ROLLOUTS])) * n
+    alive = n
+    for k in range(n):
+        for row in (W_WORTH, W_PLAYED, W_DIFF, W_SQUARES):
+            work[row, k] = 0
+    for r in range(rounds):
+        share = max(1, budget // (rounds * alive))
+        done = 0
+        while done < share:
+            block = min(share - done, first.shape[0])
+            worlds = srng[0]
+            for k in range(alive):
+                srng[0] = worlds  # the same dealt worlds for every move
+                move = work[W_MOVES, k]
+                for j in range(block):
+                    worth = _rollout(tab, sim, p, move, penalty, m, seats, rng, ev)
+                    work[W_WORTH, k] += worth
+                    if k == 0:
+                        first[j] = worth
+                    else:
+                        d = worth - first[j]
+                        work[W_DIFF, k] += d
+                        work[W_SQUARES, k] += d * d
+                work[W_PLAYED, k] += block
+            done += block
+        _sort_moves(work, start, alive)
+        if r < rounds - 1:
+            alive = max(2, (alive + 1) // 2)
+    return alive
+
+
+@engine_jit
+def significant(total, squares, worlds, margin):
+    """Whether differences summing to ``total`` (their squares to ``squares``) over
+    ``worlds`` worlds put a move ahead by more than ``margin`` standard errors of their mean
+    (a paired test: mean > margin x sd / sqrt(worlds))."""
+    if total <= 0 or worlds < 2:
+        return False
+    spread = (squares - total * total / worlds) / (worlds - 1)  # the differences' variance
+    return total * total > margin * margin * worlds * spread
+
+
+@engine_jit
+def _choose(tab, p, alive, penalty, seats, rng):
+    """The position of the move to make among the first ``alive`` (see the module's
+    docstring); under ``prior: none`` ties are broken uniformly on search's stream."""
+    work = tab[2 * table_rows(tab[T_ST, ST_PLAYERS]) :]
+    worth = work[W_WORTH]
+    if int(seats[p, S_PRIOR]) != PRIOR_BASIC:
+        ties = 1
+        while ties < alive and worth[ties] == worth[0]:
+            ties += 1
+        return below(rng[RNG_SEARCH : RNG_SEARCH + 1], ties) if ties > 1 else 0
+    margin = int(seats[p, S_MARGIN])
+    liked = prior_rank(tab, p, work[W_MOVES, 0], penalty)
+    best = 0
+    for k in range(1, alive):
+        if worth[k] > worth[best] and (
+            prior_rank(tab, p, work[W_MOVES, k], penalty) >= liked
+            or significant(work[W_DIFF, k], work[W_SQUARES, k], work[W_PLAYED, k], margin)
+        ):
+            best = k
+    return best
+
+
+@engine_jit
+def _trace(tab, p, n, basic_first, ev):
+    """One EV_SEARCH event per move weighed, in the order of the moves row: the move, its
+    details (basic's move marked when ``basic_first``), its estimated win chance in tenths
+    of a percent, and the rollouts it played."""
+    work = tab[2 * table_rows(tab[T_ST, ST_PLAYERS]) :]
+    for k in range(n):
+        move = work[W_MOVES, k]
+        detail = traced_detail(move) | (BASIC_CHOICE_BIT if basic_first and k == 0 else 0)
+        played = max(work[W_PLAYED, k], 1)
+        permille = (1000 * work[W_WORTH, k] + played * SCALE // 2) // (played * SCALE)
+        emit(tab[T_ST], ev, EV_SEARCH, p, move & WHAT_MASK, detail, permille, work[W_PLAYED, k])
+
+
+@engine_jit
+def _search(tab, p, penalty, seats, rng, ev):
+    """Search seat ``p``'s decision (a pending draw's when ``penalty``) and write the move
+    chosen into the memory row; returns it, or -1 with nothing to choose."""
     st = tab[T_ST]
     memory = tab[T_MEMORY]
-    for c in range(N_CARD_TYPES):
-        memory[SCORE_BASE + c] = -1
-    for c in range(N_CARD_TYPES - WILD):
-        memory[COLOR_BASE + c] = -1
-    memory[COLOR_SLOT] = 0
+    for k in range(FORCE_SLOTS):
+        memory[FORCE_CARD + k] = 0
     players = st[ST_PLAYERS]
     rows = table_rows(players)
-    if tab.shape[0] < 2 * rows + SEARCH_WORK_ROWS or rng.shape[0] < RNG_STREAMS:
-        return
-    hands = tab[T_HANDS:]
-    hn = tab[T_HN]
-    disc = tab[T_DISC]
-    cand = tab[T_CAND]  # normal_turn collects the candidates afresh after the search
-    top = disc[st[ST_DISC_N] - 1]
-    classic = st[ST_NO_MERCY_CARDS] == 0
-    n = collect_playable(
-        hands, hn, p, top, st[ST_COLOR], st[ST_BLUFF] != 0, tab[T_RULES], cand, classic
-    )
-    knobs = seats[p]
-    rollouts = max(1, int(knobs[S_ROLLOUTS]))
-    limit = max(1, int(knobs[S_MAX_CANDIDATES]))
-    tried = 0
-    moves = 0
-    for k in range(n):  # the first `limit` distinct cards in hand order are tried (-2)
-        card = hands[p, cand[k]]
-        if memory[SCORE_BASE + card] == -1 and tried < limit:
-            memory[SCORE_BASE + card] = -2
-            tried += 1
-            moves += N_COLORS if card >= WILD else 1
-    if moves < 2 or hn[p] < 2:  # one move (or going out): nothing to choose
-        for c in range(N_CARD_TYPES):
-            memory[SCORE_BASE + c] = -1
-        return
-    searchers = 0  # bit q: seat q plays search (and its rollout policy meanwhile)
-    for q in range(players):
-        if strategy_of(seats, q) == SEARCH:
-            searchers |= 1 << q
-            seats[q, S_KIND] = seats[q, S_ROLLOUT_POLICY]
-    sim = tab[rows : 2 * rows]
-    srng = rng[RNG_SEARCH : RNG_SEARCH + 1]
-    worlds = srng[0]  # every move is tried in the same dealt worlds (common random numbers)
-    for card in range(N_CARD_TYPES):
-        if memory[SCORE_BASE + card] != -2:
-            continue
-        if card < WILD:  # scored N_COLORS x its wins, a wild the sum over its colors
-            srng[0] = worlds
-            wins = _wins(tab, sim, p, card, -1, rollouts, seats, rng, ev)
-            emit(st, ev, EV_SEARCH, p, card, -1, wins, rollouts)
-            memory[SCORE_BASE + card] = N_COLORS * wins
-            continue
-        best = -1
-        ties = 0
-        total = 0
-        for color in range(N_COLORS):
-            srng[0] = worlds
-            wins = _wins(tab, sim, p, card, color, rollouts, seats, rng, ev)
-            emit(st, ev, EV_SEARCH, p, card, color, wins, rollouts)
-            total += wins
-            if wins > best:
-                best = wins
-                ties = 1
-                memory[COLOR_BASE + card - WILD] = color
-            elif wins == best:
-                ties += 1
-                if below(srng, ties) == 0:  # each tied color kept with chance 1/ties
-                    memory[COLOR_BASE + card - WILD] = color
-        memory[SCORE_BASE + card] = total  # not its best color's: that maximum of noisy
-        # counts would overrate every wild (the card's choice stays unbiased)
-    for q in range(players):
-        if (searchers >> q) & 1:
-            seats[q, S_KIND] = SEARCH
+    if (
+        tab.shape[0] < 2 * rows + SEARCH_WORK_ROWS
+        or rng.shape[0] < RNG_STREAMS
+        or seats.shape[0] < 2 * players
+    ):
+        return -1
+    moves = tab[2 * rows + W_MOVES]
+    limit = max(1, int(seats[p, S_MAX_CANDIDATES]))
+    kinds = int(seats[p, S_SEARCH_MOVES])
+    if penalty:
+        n = penalty_moves(tab, p, limit, kinds != CARDS_ONLY, moves)
+    else:
+        n = turn_moves(tab, p, limit, kinds != CARDS_ONLY, kinds == EVERY_MOVE, moves)
+    if n < 2:  # one move (or none): nothing to choose
+        return -1
+    _rollout_seats(seats, p, players)
+    alive = _evaluate(tab, p, n, penalty, seats, rng, ev)
+    _trace(tab, p, n, int(seats[p, S_PRIOR]) == PRIOR_BASIC, ev)
+    move = moves[_choose(tab, p, alive, penalty, seats, rng)]
+    force(memory, move, penalty and challengeable(tab))
+    return move
+
+
+@engine_jit
+def search_turn(tab, p, seats, rng, ev):
+    """Before seat ``p``'s normal turn: search its move (a bluff is announced to the turn by
+    the table's bluff flag). Draws nothing from the game's stream (``rng[0]``)."""
+    move = _search(tab, p, False, seats, rng, ev)
+    if move >= 0:
+        tab[T_ST, ST_BLUFF] = 1 if move & BLUFF_BIT else 0
+
+
+@engine_jit
+def search_penalty(tab, p, seats, rng, ev):
+    """Before seat ``p`` answers a pending draw: search whether to challenge, which card to
+    answer with, or whether to draw it."""
+    _search(tab, p, True, seats, rng, ev)

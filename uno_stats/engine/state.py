@@ -139,8 +139,8 @@ T_OUT = T_SEATING + 1  # by seat: 0, or k when it was the k-th knocked out this 
 T_HANDS = T_OUT + 1  # one row per seat, then a scratch row
 # After the scratch row: the search strategy's scratch (strategies.SEARCH, search.py), allocated
 # with the table and never touched by the other strategies: a whole copy of the rows above
-# (``table_rows(players)`` of them, the position a rollout plays on) and two work rows.
-SEARCH_WORK_ROWS = 2
+# (``table_rows(players)`` of them, the position a rollout plays on) and its work rows.
+SEARCH_WORK_ROWS = 9
 # The random streams of a table (``Table.rng``): the game's, search's sampling stream, and the
 # stream of the rollout being played (seeded from search's).
 RNG_GAME, RNG_SEARCH, RNG_ROLLOUT = 0, 1, 2

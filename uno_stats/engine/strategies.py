@@ -22,7 +22,6 @@ from uno_stats.engine.cards import (
     DISCARD_ALL,
     DRAW_FOUR,
     MAX_CARDS,
-    N_CARD_TYPES,
     N_COLORS,
     SYMBOLS_PER_COLOR,
     WILD,
@@ -51,22 +50,25 @@ AGGRESSIVE = strategy_id("aggressive")
 HOARDER = strategy_id("hoarder")
 COLOR_DENIER = strategy_id("color-denier")
 SEARCH = strategy_id("search")
-# In the memory row, past the seats' entries (20 at most): search's score of each card id at
-# its current decision (search.search_scores writes them, choose_card reads them).
-SCORE_BASE = 64
-# Then 1 + the color search names for the wild it is playing (0: none; choose_card sets it,
-# choose_color takes it), and the best color search found for each wild card id (-1: none).
-COLOR_SLOT = SCORE_BASE + N_CARD_TYPES
-COLOR_BASE = COLOR_SLOT + 1
-if COLOR_BASE + N_CARD_TYPES - WILD > MAX_CARDS:
-    raise ImportError("search's scores do not fit the memory row")
-
-# Then, at LACKS_BASE + q, what search infers from seat q's last turn without a play
-# (0: nothing): 1 + the top card | the active color << 7 | q's hand size then << 10 | how
-# many of its cards now are surely from that hand << 18 (see _search_observe).
+# In the memory row, past the seats' entries (20 at most): search's inferences, at
+# LACKS_BASE + q what it infers from seat q's last turn without a play (0: nothing):
+# 1 + the top card | the active color << 7 | q's hand size then << 10 | how many of its cards
+# now are surely from that hand << 18 (see _search_observe).
 LACKS_BASE = 20
-if LACKS_BASE + 20 > SCORE_BASE:
-    raise ImportError("search's inferences do not fit the memory row")
+# Then the move search chose for the decision at hand (search.py writes it just before; the
+# choice functions below take each slot when they use it, leaving 0): 1 + the card to play
+# (or to answer a pending draw with), 1 + the color to name for it, 1 + the seat to swap
+# hands with on its 7, 1 to draw instead of playing, 1 to challenge a Wild Draw Four (2 not
+# to), 1 to draw a pending total rather than stack or deflect.
+FORCE_CARD = 64
+FORCE_COLOR = 65
+FORCE_TARGET = 66
+FORCE_DRAW = 67
+FORCE_CHALLENGE = 68
+FORCE_DECLINE = 69
+FORCE_SLOTS = 6
+if LACKS_BASE + 20 > FORCE_CARD or FORCE_CARD + FORCE_SLOTS > MAX_CARDS:
+    raise ImportError("search's memory does not fit the memory row")
 
 # Public events the engine announces to strategies that keep a memory (see observe).
 SEEN_ROUND_START = 0  # a new deal
@@ -163,16 +165,13 @@ def choose_card(kind, hand, n, cand, rank, color, sizes, nxt, memory, rng):
             denies = card < WILD and (lacks >> CARD_COLOR[card]) & 1 == 1
             rank[k] = _basic_rank(card, color) + (10 if denies else 0)
         return _best_by_rank(cand, n, rank, rng)
-    if kind == SEARCH:  # the wins search.search_scores found for each card id, just before;
-        # among equal wins basic's preference decides (its rank is below 4), then chance
+    if kind == SEARCH:  # the card search.py chose just before, else basic's preference
+        forced = _forced_index(hand, cand, n, memory)
+        if forced >= 0:
+            return forced
         for k in range(n):
-            card = hand[cand[k]]
-            rank[k] = 4 * memory[SCORE_BASE + card] + _basic_rank(card, color)
-        idx = _best_by_rank(cand, n, rank, rng)
-        card = hand[idx]  # a wild: the color its best rollouts named, for choose_color
-        named = memory[COLOR_BASE + card - WILD] if card >= WILD else -1
-        memory[COLOR_SLOT] = named + 1
-        return idx
+            rank[k] = _basic_shed_rank(hand[cand[k]], color, hand)
+        return _best_by_rank(cand, n, rank, rng)
     # AGGRESSIVE: attack a next player low on cards, otherwise shed the most points.
     attack = sizes[nxt] <= 2
     for k in range(n):
@@ -185,16 +184,34 @@ def choose_card(kind, hand, n, cand, rank, color, sizes, nxt, memory, rng):
 
 
 @engine_jit
+def take_forced(memory, slot):
+    """search's choice in ``slot`` (a ``FORCE_*`` slot), 0 for none; the slot is emptied."""
+    value = memory[slot]
+    memory[slot] = 0
+    return value
+
+
+@engine_jit
+def _forced_index(hand, cand, n, memory):
+    """The candidate (a hand index among ``cand[:n]``) holding the card search chose, or -1."""
+    card = take_forced(memory, FORCE_CARD) - 1
+    for k in range(n):
+        if hand[cand[k]] == card:
+            return cand[k]
+    return -1
+
+
+@engine_jit
 def choose_color(kind, hand, nxt, memory, rng):
     """The color the decider names for a wild: random names one uniformly, others their
     commonest; color-denier picks among the colors seat ``nxt`` was seen to lack; search the
-    color of the move its rollouts chose, when it chose one (else its commonest)."""
+    color its search chose for the card, when it chose one (else its commonest)."""
     if kind == RANDOM:
         return below(rng, N_COLORS)
-    if kind == SEARCH and memory[COLOR_SLOT] > 0:  # the color of its chosen move (search.py)
-        named = memory[COLOR_SLOT] - 1
-        memory[COLOR_SLOT] = 0
-        return named
+    if kind == SEARCH:
+        named = take_forced(memory, FORCE_COLOR) - 1
+        if named >= 0:
+            return named
     lacks = memory[nxt] if kind == COLOR_DENIER else 0
     allowed = lacks if lacks != 0 else (1 << N_COLORS) - 1
     packed = 0  # 16 bits per color: how many cards of that color the hand holds
@@ -228,9 +245,14 @@ def _target(partners, out, p, q):
 
 
 @engine_jit
-def choose_swap_target(kind, p, players, partners, out, sizes, rng):
+def choose_swap_target(kind, p, players, partners, out, sizes, memory, rng):
     """The opponent seat ``p`` swaps hands with on a 7 (``sizes``: every seat's hand size;
-    ``out``: the seats knocked out, a bit each, never a target)."""
+    ``out``: the seats knocked out, a bit each, never a target); search the seat its search
+    chose with the 7, else the fewest cards as basic."""
+    if kind == SEARCH:
+        forced = take_forced(memory, FORCE_TARGET) - 1
+        if forced >= 0 and _target(partners, out, p, forced):
+            return forced
     if kind == RANDOM:
         count = 0
         for q in range(players):
@@ -265,7 +287,8 @@ def choose_swap_target(kind, p, players, partners, out, sizes, rng):
 def choose_roulette_color(kind, hand, discards, deck, rng):
     """The color the victim of a Color Roulette names (S21): ``random`` uniformly; the other
     strategies the color with the most cards it has not seen (the deck less its own hand and
-    the discard pile: the color likeliest to show soonest), ties uniform."""
+    the discard pile: the color likeliest to show soonest), ties uniform (search too: it
+    does not search this choice)."""
     if kind == RANDOM:
         return below(rng, N_COLORS)
     packed = 0  # 16 bits per color: unseen cards of that color
@@ -289,11 +312,23 @@ def choose_roulette_color(kind, hand, discards, deck, rng):
 
 
 @engine_jit
-def choose_stack(kind, cand, n, rng):
+def choose_stack(kind, hand, cand, n, memory, rng):
     """The card to answer a pending draw with, among ``cand[:n]`` (stacking cards and, with
     ``deflect``, Skips and Reverses of the active color): every shipped strategy answers
-    whenever it can, uniformly among those cards (S18)."""
+    whenever it can, uniformly among those cards (S18); search the card its search chose
+    (see :func:`declines_stack`), else uniformly as the others."""
+    if kind == SEARCH:
+        forced = _forced_index(hand, cand, n, memory)
+        if forced >= 0:
+            return forced
     return cand[below(rng, n)]
+
+
+@engine_jit
+def declines_stack(kind, memory):
+    """Whether the decider, able to stack or deflect a pending draw, draws it instead: only
+    search, when its search found drawing better (S6: a player *may* stack)."""
+    return kind == SEARCH and take_forced(memory, FORCE_DECLINE) != 0
 
 
 @engine_jit
@@ -306,8 +341,11 @@ def bluffs(kind, knobs, challenges, rng):
 
 
 @engine_jit
-def draws_instead(kind, knobs, rng):
-    """Whether the decider, holding a playable card, draws instead (its ``voluntary_draw``)."""
+def draws_instead(kind, knobs, memory, rng):
+    """Whether the decider, holding a playable card, draws instead (its ``voluntary_draw``;
+    search: when its search chose to, drawing nothing from ``rng``)."""
+    if kind == SEARCH:
+        return take_forced(memory, FORCE_DRAW) != 0
     return chance(rng, knobs[S_VOLUNTARY_DRAW])
 
 
@@ -351,9 +389,16 @@ def smart_bluff_estimate(hand, accused_size, discards, deck, restriction, prev_c
 
 
 @engine_jit
-def wants_challenge(knobs, hand, accused_size, discards, deck, restriction, prev_color, prev_top):
+def wants_challenge(
+    knobs, memory, hand, accused_size, discards, deck, restriction, prev_color, prev_top
+):
     """Whether the decider challenges the Wild Draw Four just played on it (its ``challenge``
-    knob; ``smart``: when :func:`smart_bluff_estimate` says a bluff is more likely than not)."""
+    knob; ``smart``: when :func:`smart_bluff_estimate` says a bluff is more likely than not;
+    search: what its search chose, when it chose)."""
+    if np.int64(knobs[S_KIND]) == SEARCH:
+        forced = take_forced(memory, FORCE_CHALLENGE)
+        if forced != 0:
+            return forced == 1
     mode = np.int64(knobs[S_CHALLENGE])
     if mode == CHALLENGE_ALWAYS:
         return True
@@ -405,6 +450,9 @@ def _search_observe(row, players, what, seat, value):
     else:
         for q in range(players):
             row[LACKS_BASE + q] = 0
+        if what == SEEN_ROUND_START:  # a choice made for a round that ended unused
+            for k in range(FORCE_SLOTS):
+                row[FORCE_CARD + k] = 0
 
 
 @engine_jit

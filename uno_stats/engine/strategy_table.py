@@ -35,6 +35,7 @@ class KnobSpec:
     kind: str  # "prob" (a float in [0, 1]) or "enum"
     default: Any
     choices: tuple[Any, ...] = ()  # an enum's names, or its integers (encoded as themselves)
+    only: tuple[str, ...] = ()  # the strategies that read it (empty: every strategy)
 
     def allowed(self) -> str:
         """Human-readable description of the allowed values."""
@@ -72,14 +73,20 @@ def strategy_id(name: str) -> int:
 
 
 CHALLENGE_CHOICES = ("never", "always", "smart")
-# search's knobs (SCENARIO.md, "Strategies"): rollouts per candidate, the strategy every seat
-# plays in a rollout (any but search, so that a rollout never searches), candidates tried.
-ROLLOUT_CHOICES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+# search's knobs (SCENARIO.md, "Strategies", and help_text.KNOB_HELP say what each does).
+ROLLOUT_CHOICES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 ROLLOUT_POLICIES = tuple(s.name for s in STRATEGIES if s.name != "search")
 CANDIDATE_CHOICES = (2, 3, 4, 6, 8, 12, 16, 56)
+OPPONENT_MODELS = ("declared", "own-policy")
+ALLOCATIONS = ("halving", "equal")
+PRIORS = ("basic", "none")
+MARGINS = (0, 1, 2, 3)
+MOVE_SETS = ("plays", "all", "cards")
+HORIZONS = (0, 2, 4, 8, 16)
 if STRATEGIES[-1].name != "search" or tuple(s.name for s in STRATEGIES[:-1]) != ROLLOUT_POLICIES:
     raise ImportError("a rollout policy's encoded value must be its strategy id")
 
+SEARCH_ONLY = ("search",)
 KNOBS: tuple[KnobSpec, ...] = (
     KnobSpec("forget_uno", "prob", 0.0),
     KnobSpec("catch_uno", "prob", 1.0),
@@ -88,9 +95,15 @@ KNOBS: tuple[KnobSpec, ...] = (
     KnobSpec("voluntary_draw", "prob", 0.0),
     KnobSpec("mistake", "prob", 0.0),
     KnobSpec("keep_drawn", "prob", 0.0),
-    KnobSpec("rollouts", "enum", 8, ROLLOUT_CHOICES),
-    KnobSpec("rollout_policy", "enum", "basic", ROLLOUT_POLICIES),
-    KnobSpec("max_candidates", "enum", 8, CANDIDATE_CHOICES),
+    KnobSpec("rollouts", "enum", 256, ROLLOUT_CHOICES, SEARCH_ONLY),
+    KnobSpec("rollout_policy", "enum", "basic", ROLLOUT_POLICIES, SEARCH_ONLY),
+    KnobSpec("max_candidates", "enum", 8, CANDIDATE_CHOICES, SEARCH_ONLY),
+    KnobSpec("opponent_model", "enum", "declared", OPPONENT_MODELS, SEARCH_ONLY),
+    KnobSpec("allocation", "enum", "halving", ALLOCATIONS, SEARCH_ONLY),
+    KnobSpec("prior", "enum", "basic", PRIORS, SEARCH_ONLY),
+    KnobSpec("margin", "enum", 2, MARGINS, SEARCH_ONLY),
+    KnobSpec("search_moves", "enum", "plays", MOVE_SETS, SEARCH_ONLY),
+    KnobSpec("horizon", "enum", 8, HORIZONS, SEARCH_ONLY),
 )
 KNOBS_BY_KEY: dict[str, KnobSpec] = {k.key: k for k in KNOBS}
 
@@ -110,6 +123,12 @@ S_KEEP_DRAWN = 7
 S_ROLLOUTS = 8
 S_ROLLOUT_POLICY = 9
 S_MAX_CANDIDATES = 10
+S_OPPONENT_MODEL = 11
+S_ALLOCATION = 12
+S_PRIOR = 13
+S_MARGIN = 14
+S_SEARCH_MOVES = 15
+S_HORIZON = 16
 S_COUNT = 1 + len(KNOBS)
 check_slots(globals(), "S_", ["kind", *(k.key for k in KNOBS)], extra=("S_COUNT",))
 

@@ -46,6 +46,28 @@ def _direction(d: int) -> str:
     return "clockwise" if d > 0 else "counterclockwise"
 
 
+_SEARCH_SPECIAL = {
+    E.SEARCH_DRAW: "drawing instead",
+    E.SEARCH_CHALLENGE: "challenging",
+    E.SEARCH_DECLINE: "drawing the pending total",
+}
+
+
+def _searched_move(what: int, detail: int) -> str:
+    """A move search weighed (EV_SEARCH): a card with the color it names, the seat it swaps
+    with and whether it is a bluff, or drawing or challenging."""
+    if what in _SEARCH_SPECIAL:
+        return _SEARCH_SPECIAL[what]
+    text = card_name(what)
+    if detail & 7:
+        text += f" naming {COLOR_NAMES[(detail & 7) - 1]}"
+    if (detail >> 3) & 31:
+        text += f" swapping with seat {((detail >> 3) & 31) - 1}"
+    if detail >> 8 & 1:
+        text += " (a bluff)"
+    return text
+
+
 def _line(ev: np.ndarray) -> str | None:
     kind, seat, a, b, c, d = (int(x) for x in ev)
     s = f"seat {seat}"
@@ -102,10 +124,10 @@ def _line(ev: np.ndarray) -> str | None:
     if kind == E.EV_IGNORED:
         return f"  the opening {card_name(a)} has no effect (opening_action: ignore)"
     if kind == E.EV_SEARCH:
-        named = f" naming {COLOR_NAMES[b]}" if b >= 0 else ""
+        basic = ", basic's choice" if b >> 9 & 1 else ""
         return (
-            f"  {s} weighs {card_name(a)}{named}: won {c} of {d} rollouts "
-            f"(estimated win chance {c / d:.0%})"
+            f"  {s} weighs {_searched_move(a, b)}: estimated win chance {c / 10:.1f}% "
+            f"({d} rollouts{basic})"
         )
     if kind == E.EV_KNOCKOUT:
         return f"  {s} holds {a} cards: knocked out by the mercy rule ({c}. out)"

@@ -114,6 +114,7 @@ from uno_stats.engine.strategies import (
     SEEN_NO_PLAY,
     choose_card,
     choose_stack,
+    declines_stack,
     draws_instead,
     keeps_drawn,
     no_play_value,
@@ -200,6 +201,7 @@ def resolve_penalty(tab, p, seats, rng, ev):
         accused = st[ST_WD4_PLAYER]
         challenges = wants_challenge(
             seats[p],
+            tab[T_MEMORY],
             hands[p, : hn[p]],
             hn[accused],
             disc[: st[ST_DISC_N]],
@@ -231,13 +233,14 @@ def resolve_penalty(tab, p, seats, rng, ev):
             return TURN_LOST
     top = disc[st[ST_DISC_N] - 1]
     n = _collect_stackers(st, hands, hn, p, top, rules, cand)
-    if n > 0:
+    if n > 0 and not declines_stack(strategy_of(seats, p), tab[T_MEMORY]):
         st[ST_TURNS] += 1
         emit(st, ev, EV_TURN, p, st[ST_TURNS], top, st[ST_COLOR], st[ST_DIR])
         if rules[R_MULTI_PLAY] != 0:  # S20: the answer may be several cards
             multi_answer(tab, p, n, seats, rng, ev)
         else:
-            idx = choose_stack(strategy_of(seats, p), cand, n, rng)
+            kind = strategy_of(seats, p)
+            idx = choose_stack(kind, hands[p, : hn[p]], cand, n, tab[T_MEMORY], rng)
             how = PLAY_STACK if draw_value(hands[p, idx]) > 0 else PLAY_DEFLECT
             play_card(tab, p, idx, how, seats, rng, ev)
         if st[ST_STATUS] < 0:
@@ -352,7 +355,7 @@ def normal_turn(tab, p, seats, rng, ev):
         and rules[R_VOLUNTARY_DRAW] != 0
         and can_draw(st)
         and (rules[R_RESHUFFLE] != 0 or st[ST_PILE_N] > 0)  # S17
-        and draws_instead(kind, seats[p], rng)
+        and draws_instead(kind, seats[p], tab[T_MEMORY], rng)
     )
     if n > 0 and not voluntary and rules[R_MULTI_PLAY] != 0:
         multi_normal(tab, p, kind, n, seats, rng, ev)  # S20: maybe several cards

@@ -26,12 +26,13 @@ Runs of a sweep or a tournament are answered per sweep or tournament, other runs
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from uno_stats.analysis.compare import RunComparison
 from uno_stats.analysis.effects import SweepEffects
 from uno_stats.analysis.estimates import Estimate, format_p, proportion
 from uno_stats.analysis.first_mover import FirstMover
+from uno_stats.analysis.point_answers import Answered
 from uno_stats.analysis.questions import (
     LengthStats,
     MatchLength,
@@ -291,7 +292,7 @@ def _point(run_point: dict[str, object], number: int) -> str:
     return f"({text})" if len(run_point) > 1 else text
 
 
-def sweep_answer(g: SweepGroup, m: Measure, by_path: dict[str, RunAnswers]) -> str | None:
+def sweep_answer(g: SweepGroup, m: Measure, by_path: Mapping[str, Answered]) -> str | None:
     """One measure across a sweep: its lowest and highest point, and whether they differ."""
     points = []
     for number, run in enumerate(g.runs, 1):
@@ -332,13 +333,49 @@ def _reference_answer(g: SweepGroup, m: Measure, points: Sequence[tuple[str, Est
     )
 
 
+def sweep_mercy_answer(g: SweepGroup, by_path: Mapping[str, Answered]) -> str | None:
+    """How often the mercy rule (RULES.md S22) ended a round at each point of a sweep that
+    knocked anyone out (the lowest and highest when more than :data:`LISTED_POINTS`), and
+    at how many points it never did; None when it never did."""
+    knocked, never = [], []
+    for number, run in enumerate(g.runs, 1):
+        a = by_path[str(run.path)]
+        if not isinstance(a, RunAnswers):  # a point answered alone holds no round events
+            continue
+        label = _point(run.manifest.sweep_assignment or {}, number)
+        m = a.events.mercy
+        if m is not None and m.any_out.value > 0:
+            knocked.append((label, m))
+        else:
+            never.append(label)
+    if not knocked:
+        return None
+    knocked.sort(key=lambda p: p[1].last_standing.value)
+    shown_points = knocked if len(knocked) <= LISTED_POINTS else [knocked[0], knocked[-1]]
+    listed = "; ".join(
+        f"{_pct(m.last_standing)} of {m.n:,} rounds at {label}" for label, m in shown_points
+    )
+    lead = (
+        ""
+        if len(shown_points) == len(knocked)
+        else f"from the lowest to the highest of {len(knocked)} points: "
+    )
+    tail = ""
+    if never:
+        where = ", ".join(never) if len(never) <= LISTED_POINTS else f"{len(never)} points"
+        tail = f"; it knocked no one out at {where}"
+    return (
+        f"Sweep {g.name}: the mercy rule ended (the last player standing won) {lead}{listed}{tail}."
+    )
+
+
 BRIEF_MEASURES = ("mean_turns", "first_mover_edge", "mean_match_rounds")
 """The measures a brief answer (the terminal summary after a sweep's ``run``) keeps."""
 
 
 def sweep_answers(
     g: SweepGroup,
-    by_path: dict[str, RunAnswers],
+    by_path: Mapping[str, Answered],
     compared: frozenset[str] = frozenset(),
     brief: bool = False,
 ) -> list[str]:
@@ -347,7 +384,9 @@ def sweep_answers(
     members = [by_path[str(r.path)] for r in g.runs]
     shown = [m for m in measures_for(members) if m.metric is None or m.metric not in compared]
     shown = [m for m in shown if not brief or m.key in BRIEF_MEASURES]
-    found = (sweep_answer(g, m, by_path) for m in shown)
+    found = [sweep_answer(g, m, by_path) for m in shown]
+    if not brief:  # the No Mercy question first, where the sweep has knock-outs
+        found.insert(0, sweep_mercy_answer(g, by_path))
     return [s for s in found if s is not None]
 
 
@@ -368,13 +407,14 @@ def comparison_answers(
 
 
 def answer_sentences(
-    answers: Sequence[RunAnswers],
+    answers: Sequence[Answered],
     groups: Sequence[SweepGroup] = (),
     found: Tournaments | None = None,
     comparisons: Sequence[RunComparison] = (),
     settled: Sequence[str] = (),
     brief: bool = False,
     effects: Sequence[SweepEffects] = (),
+    skill: Sequence[str] = (),
 ) -> list[str]:
     """Tournaments, sweeps (without the measures a quoted comparison answers), the
     comparison verdicts of :data:`ANSWER_METRICS` (up to :data:`MAX_COMPARED` runs; a
@@ -386,8 +426,10 @@ def answer_sentences(
     fixed-sample comparison verdicts (secondary to them) are left to the Rule effect.
     ``brief``: a sweep answers with :data:`BRIEF_MEASURES` only. ``effects``: the effects
     of sweeps among the runs; their sentences on the main metrics come right after the
-    settles, before the sweeps' ranges (which name points, not rules)."""
-    out: list[str] = list(settled)
+    settles, before the sweeps' ranges (which name points, not rules). ``skill``: the
+    answers of skill studies (:mod:`uno_stats.present.skill_sections`), first after the
+    settles."""
+    out: list[str] = [*settled, *skill]
     for result in effects:
         name = result.sweep.name
         out += [f"Effects in {name}: {line}" for line in effect_answers(result, MAIN_METRICS)]
@@ -405,9 +447,11 @@ def answer_sentences(
         if not all(r.manifest.tournament for r in g.runs):
             out += sweep_answers(g, by_path, compared, brief)
     out += quoted
-    alone = [a for a in answers if str(a.run.path) not in grouped and not a.run.manifest.tournament]
+    # a sweep point's main answers alone (PointAnswers) are only ever answered per sweep
+    whole = [a for a in answers if isinstance(a, RunAnswers)]
+    alone = [a for a in whole if str(a.run.path) not in grouped and not a.run.manifest.tournament]
     if len(out) == len(settled) and not alone:
-        alone = list(answers)
+        alone = whole
     for a in alone:
         out += run_answers(a, alone=len(alone) == 1)
     return out
@@ -415,16 +459,17 @@ def answer_sentences(
 
 def answers_section(
     doc: Document,
-    answers: Sequence[RunAnswers],
+    answers: Sequence[Answered],
     groups: Sequence[SweepGroup] = (),
     found: Tournaments | None = None,
     comparisons: Sequence[RunComparison] = (),
     settled: Sequence[str] = (),
     brief: bool = False,
     effects: Sequence[SweepEffects] = (),
+    skill: Sequence[str] = (),
 ) -> None:
     """The Answers heading and one paragraph per sentence of :func:`answer_sentences`."""
     doc.heading("Answers")
-    lines = answer_sentences(answers, groups, found, comparisons, settled, brief, effects)
+    lines = answer_sentences(answers, groups, found, comparisons, settled, brief, effects, skill)
     for sentence in lines:
         doc.para(sentence)

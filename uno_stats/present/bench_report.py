@@ -95,6 +95,20 @@ def bench_document(suite: Suite, command: str, image: Path | None) -> Document:
         small, big = suite.summary_memory[:2]
         if small.value > 0:
             doc.para(f"{big.what} against {small.what}: {big.value / small.value:.2f}x the memory.")
+    if suite.sweeps or suite.sweep_plans:
+        doc.heading("Sweeps")
+        doc.para(
+            "A sweep is one run of every point's games (issue 22: within 1.3x of one run of "
+            "the same games). Its points differ only in a turn cap that never binds, so they "
+            "play games as long as the single run's; each pair of timings runs both, the "
+            "order alternating, and the median of the ratios is kept."
+        )
+        doc.table(headers, _rows(suite.sweeps))
+        doc.para(
+            "A sweep's plan and manifest do not grow with its points: the manifest records "
+            "the sweep's scenario, from which each point is built when it is played or read."
+        )
+        doc.table(headers, _rows(suite.sweep_plans))
     doc.heading("C yardstick")
     if suite.yardstick:
         doc.table(headers, _rows(suite.yardstick))

@@ -14,7 +14,7 @@ from uno_stats.present.verdicts import pairing_text, verdict
 from uno_stats.scenario.deck import deck_label
 
 if TYPE_CHECKING:
-    from uno_stats.store.parts import Run
+    from uno_stats.store.runs import Run
 
 CRN_NOTE = (
     "Common random numbers: every game's random stream depends only on the seed and the "

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import overload
 from urllib.parse import quote
 
 from tabulate import tabulate
@@ -41,6 +42,35 @@ class Paragraph:
     """A paragraph of plain text."""
 
     text: str
+
+
+class LazyRows(Sequence[list[object]]):
+    """``count`` table rows, row ``i`` built by ``row(i)`` when first read: a table cut to
+    its first rows (the terminal summary of a sweep) builds only those."""
+
+    def __init__(self, count: int, row: Callable[[int], list[object]]) -> None:
+        self._count, self._row = count, row
+        self._built: dict[int, list[object]] = {}
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> list[object]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[list[object]]: ...
+
+    def __getitem__(self, index: int | slice) -> list[object] | list[list[object]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._count))]
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError(index)
+        if index not in self._built:
+            self._built[index] = self._row(index)
+        return self._built[index]
 
 
 @dataclass(frozen=True)
@@ -87,7 +117,8 @@ class Document:
     ) -> None:
         """Append a table (skipped when it has no rows)."""
         if rows:
-            self.blocks.append(Table(list(headers), [list(r) for r in rows], caption))
+            kept = rows if isinstance(rows, LazyRows) else [list(r) for r in rows]
+            self.blocks.append(Table(list(headers), kept, caption))
 
     def image(self, path: Path, alt: str) -> None:
         """Append an image."""

@@ -11,7 +11,14 @@ import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from uno_stats.analysis.effects import INTERACTION_AXES, Effect, SweepEffects, ranked, sweep_effects
+from uno_stats.analysis.effects import (
+    DEFAULT_METRICS,
+    INTERACTION_AXES,
+    Effect,
+    SweepEffects,
+    ranked,
+    sweep_effects,
+)
 from uno_stats.analysis.metrics import RATE_KINDS, metric_spec
 from uno_stats.present.document import Document
 from uno_stats.present.effects import (
@@ -21,7 +28,7 @@ from uno_stats.present.effects import (
     short_name,
     term_subject,
 )
-from uno_stats.store.parts import Run
+from uno_stats.store.runs import Run
 
 MAIN_METRICS: tuple[str, ...] = (
     "mean_turns",
@@ -34,9 +41,11 @@ TABLE_ROWS = 25
 """Rows of each metric's ranked table in a report (the rest: ``uno-stats effects``)."""
 
 
-def report_effects(runs: Sequence[Run]) -> list[SweepEffects]:
-    """The effects of each sweep among ``runs`` (none when no run is a sweep point; a
-    tournament's seatings are not a sweep).
+def report_effects(
+    runs: Sequence[Run], metrics: Sequence[str] = DEFAULT_METRICS
+) -> list[SweepEffects]:
+    """The effects on ``metrics`` (those the results lack are skipped) of each sweep among
+    ``runs`` (none when no run is a sweep point; a tournament's seatings are not a sweep).
 
     Two-factor interactions are estimated for sweeps of at most
     :data:`~uno_stats.analysis.effects.INTERACTION_AXES` axes, and for fractional designs of
@@ -54,7 +63,8 @@ def report_effects(runs: Sequence[Run]) -> list[SweepEffects]:
             continue
         design = sweep.design or {}
         clear = design.get("kind") == "fractional" and (design.get("resolution") or 0) >= 5
-        out.append(sweep_effects(sweep, interactions=len(varying) <= INTERACTION_AXES or clear))
+        with_two = len(varying) <= INTERACTION_AXES or clear
+        out.append(sweep_effects(sweep, interactions=with_two, default=metrics))
     return out
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from uno_stats.analysis.estimates import Estimate, proportion
+from uno_stats.analysis.point_answers import Answered
 from uno_stats.analysis.questions import RunAnswers
 
 COMEBACK_K = 3
@@ -25,39 +26,42 @@ class Measure:
     key: str
     label: str
     unit: str  # "turns", "rounds", "draws" or "pp"/"%" for proportions
-    read: Callable[[RunAnswers], Estimate | None]
+    read: Callable[[Answered], Estimate | None]
     percent: bool = False  # a proportion shown in % (or in pp for an edge)
     reference: float | None = None  # a value the plot marks (0 for an edge)
     optional: bool = False  # shown only where some run has a nonzero value
     metric: str | None = None  # the compare metric answering the same question, if any
 
-    def value(self, a: RunAnswers) -> Estimate | None:
+    def value(self, a: Answered) -> Estimate | None:
         """The estimate for run ``a``, or None when the run cannot answer it."""
         return self.read(a)
 
 
-def comeback_rate(a: RunAnswers, k: int = COMEBACK_K) -> Estimate | None:
-    """P(win | ever ``k`` or more cards behind the smallest hand), or None."""
-    c = a.comeback
+def comeback_rate(a: Answered, k: int = COMEBACK_K) -> Estimate | None:
+    """P(win | ever ``k`` or more cards behind the smallest hand), or None (also for a
+    sweep point's main answers alone, which do not hold it)."""
+    c = a.comeback if isinstance(a, RunAnswers) else None
     if c is None or k not in c.ks:
         return None
     e = c.rates[c.ks.index(k)]
     return e if e.n > 0 else None
 
 
-def _edge(a: RunAnswers) -> Estimate | None:
-    return a.first_mover.edge if a.first_mover is not None else None
+def _edge(a: Answered) -> Estimate | None:
+    return a.first_mover_edge
 
 
-def _draws(a: RunAnswers) -> Estimate | None:
-    return a.events.draws.per_round if a.events.draws is not None else None
+def _draws(a: Answered) -> Estimate | None:
+    if not isinstance(a, RunAnswers) or a.events.draws is None:
+        return None
+    return a.events.draws.per_round
 
 
-def _match(a: RunAnswers) -> Estimate | None:
-    return a.match.length.mean if a.match is not None else None
+def _match(a: Answered) -> Estimate | None:
+    return a.mean_match_rounds
 
 
-def not_out_rate(a: RunAnswers) -> Estimate:
+def not_out_rate(a: Answered) -> Estimate:
     """Share of rounds that did not end with a player going out (void, capped or exhausted;
     an exhausted round may still have a winner, RULES.md S17), Wilson interval."""
     s = a.status
@@ -91,7 +95,7 @@ MEASURES: tuple[Measure, ...] = (
 )
 
 
-def measures_for(answers: Sequence[RunAnswers]) -> list[Measure]:
+def measures_for(answers: Sequence[Answered]) -> list[Measure]:
     """The measures every one of ``answers`` can answer (optional ones: where nonzero)."""
     out = []
     for m in MEASURES:

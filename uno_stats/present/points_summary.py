@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from uno_stats.analysis.effects import SweepEffects
+from uno_stats.analysis.point_answers import Answered, point_answers
 from uno_stats.analysis.questions import answer_run, sweep_groups
 from uno_stats.analysis.tournament import tournaments
 from uno_stats.present.answers import answers_section
@@ -24,7 +25,7 @@ from uno_stats.present.effects import heading, short_name
 from uno_stats.present.effects_sections import MAIN_METRICS, ranking_rows, report_effects
 from uno_stats.present.sections import sweep_section
 from uno_stats.present.tournament_sections import skill_section, tournament_section
-from uno_stats.store.parts import Run
+from uno_stats.store.runs import Run
 
 MAX_ROWS = 40
 
@@ -34,7 +35,7 @@ def _capped(doc: Document) -> Document:
     out = Document()
     for block in doc.blocks:
         if isinstance(block, Table) and len(block.rows) > MAX_ROWS:
-            out.blocks.append(replace(block, rows=list(block.rows)[:MAX_ROWS]))
+            out.blocks.append(replace(block, rows=list(block.rows[:MAX_ROWS])))
             out.blocks.append(
                 Paragraph(
                     f"({MAX_ROWS} of {len(block.rows)} rows shown; all of them in the "
@@ -50,10 +51,16 @@ def points_summary_text(runs: Sequence[Run], folder: Path, fmt: str = "table") -
     """The short summary (``fmt`` table or md) of the sweep or tournament whose points are
     ``runs``, saved in ``folder``: its Answers (a sweep's effects first), one table of the
     points' main answers, a sweep's main effects, and where the rest is."""
-    found = tournaments(list(runs))
-    groups = sweep_groups(list(runs))
-    answers = {} if found.tables else {str(r.path): answer_run(r) for r in runs}
-    effects = [] if found.tables else report_effects(runs)
+    runs = list(runs)
+    found = tournaments(runs)
+    groups = sweep_groups(runs)
+    answers: dict[str, Answered] = {}
+    if not found.tables:  # a sweep: its points' main answers in one grouped read
+        read = point_answers(runs) if len(runs) > 1 else [answer_run(r) for r in runs]
+        answers = {str(a.run.path): a for a in read}
+    # only the metrics it shows: the report's other metrics (quantiles among them, a
+    # bootstrap over every point's games) are the report's and `effects`' to compute
+    effects = [] if found.tables else report_effects(runs, MAIN_METRICS)
     doc = Document()
     answers_section(doc, list(answers.values()), groups, found, brief=True, effects=effects)
     doc.heading("Details")

@@ -34,6 +34,7 @@ from uno_stats.analysis.questions import (
     turns_histogram,
 )
 from uno_stats.analysis.seats import seat_win_rates
+from uno_stats.analysis.skill_runs import skill_studies
 from uno_stats.analysis.tournament import Tournaments, tournaments
 from uno_stats.engine.schema import STATUS_NAMES
 from uno_stats.errors import ResultsError
@@ -75,10 +76,12 @@ from uno_stats.present.settle_sections import (
     settle_section,
     settled,
 )
+from uno_stats.present.skill_sections import skill_studies_section, skill_study_answers
 from uno_stats.present.tournament_sections import skill_section, tournament_section
 from uno_stats.present.verdicts import settle_text
 from uno_stats.scenario.deck import deck_label
-from uno_stats.store.parts import Run, tool_version
+from uno_stats.store.parts import tool_version
+from uno_stats.store.runs import Run
 
 FORMATS = ("table", "md", "json", "csv")
 METHODS = (
@@ -94,7 +97,11 @@ METHODS = (
     "cluster-robust over deals (all seatings replay the same deals); pairwise shares "
     "seat-balanced (each cell corrected by the share its positions give by themselves); the "
     "skill spread's p by the range of all shares (a max-statistic test); spreads compared by a "
-    "z test, paired by deal when the seeds agree, Holm over the pairs. Comparisons: runs "
+    "z test, paired by deal when the seeds agree, Holm over the pairs. Skill studies (one "
+    "seat's strategy swept on the same deals): variance components of the win by the ANOVA "
+    "method (strategy fixed, deal random, no replication), percentile bootstrap over deals; "
+    "spreads and rule effects by paired t intervals over deals (docs/METHODS.md). "
+    "Comparisons: runs "
     "with the same seed and game count replay the same deals game by game (common random "
     "numbers) and are compared paired, game k against game k; others as independent samples. "
     "Means: paired t, or Welch t (ratio interval by the delta method on the log ratio, with "
@@ -200,7 +207,15 @@ def _summary_document(
     answers: Sequence[RunAnswers], runs: Sequence[Run], found: Tournaments
 ) -> Document:
     doc = Document()
-    answers_section(doc, answers, sweep_groups(runs), found, settled=settled_lines(runs))
+    studies, curves = skill_studies(sweep_groups(runs))
+    answers_section(
+        doc,
+        answers,
+        sweep_groups(runs),
+        found,
+        settled=settled_lines(runs),
+        skill=skill_study_answers(studies, curves),
+    )
     runs_section(doc, runs)
     settle_section(doc, runs)
     status_section(doc, answers)
@@ -215,6 +230,7 @@ def _summary_document(
     sweep_section(doc, sweep_groups(runs), {str(a.run.path): a for a in answers})
     tournament_section(doc, found)
     skill_section(doc, found)
+    skill_studies_section(doc, studies, curves)
     return doc
 
 
@@ -462,8 +478,16 @@ def _report_document(r: _Report, title: str, plots: Any) -> Document:
     doc.contents()
     results = r.comparisons[0] if r.comparisons else []
     effects = report_effects(r.runs)
+    studies, curves = skill_studies(r.groups)
     answers_section(
-        doc, r.answers, r.groups, r.found, results, settled_lines(r.runs), effects=effects
+        doc,
+        r.answers,
+        r.groups,
+        r.found,
+        results,
+        settled_lines(r.runs),
+        effects=effects,
+        skill=skill_study_answers(studies, curves),
     )
     effects_section(doc, effects, r.out, r.keep)  # a sweep's effects first
     runs_section(doc, r.runs)
@@ -475,6 +499,7 @@ def _report_document(r: _Report, title: str, plots: Any) -> Document:
     strategy_section(doc, r.answers)
     _sweep_parts(doc, r, plots)
     _tournament_parts(doc, r, plots)
+    skill_studies_section(doc, studies, curves)
     if r.comparisons is not None:
         doc.heading(rule_effect_heading(r.runs))
         comparison_section(doc, *r.comparisons)

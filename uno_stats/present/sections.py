@@ -6,10 +6,11 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from uno_stats.analysis.estimates import Estimate, format_p
+from uno_stats.analysis.point_answers import Answered
 from uno_stats.analysis.questions import (
     RunAnswers,
     StatusCounts,
@@ -22,9 +23,9 @@ from uno_stats.analysis.questions import (
 from uno_stats.analysis.seats import seat_label
 from uno_stats.engine.rules import preset_rules
 from uno_stats.engine.schema import STATUS_NAMES
-from uno_stats.present.document import Document
+from uno_stats.present.document import Document, LazyRows
 from uno_stats.scenario.deck import deck_label
-from uno_stats.store.parts import Run
+from uno_stats.store.runs import Run
 
 DEFICIT_TURNS = (10, 20, 30, 50, 75, 100)
 DEFICIT_ROWS = 10
@@ -436,34 +437,34 @@ def _switch(value: object) -> object:
 
 
 def sweep_section(
-    doc: Document, groups: Sequence[SweepGroup], by_path: dict[str, RunAnswers]
+    doc: Document, groups: Sequence[SweepGroup], by_path: Mapping[str, Answered]
 ) -> None:
     """One row per sweep point: the key metrics against the swept keys; with more than one
     key, a first column ``#`` numbers the points (the Answers name a long point so, and a
     table too wide for the terminal repeats it in each of its pieces). Swept rules are
     headed by their key (``stack_draw_two``, not ``rules.stack_draw_two``), switches
-    shown on/off."""
+    shown on/off. Rows are built when read (a median and p90 each bootstrap their
+    interval): a summary that shows the first rows computes only those."""
     for g in groups:
         doc.heading(f"Sweep {g.name}")
         numbered = len(g.axes) > 1
-        rows = []
-        for number, run in enumerate(g.runs, 1):
+
+        def row(index: int, g: SweepGroup = g, numbered: bool = numbered) -> list[object]:
+            run = g.runs[index]
             a = by_path[str(run.path)]
             point = run.manifest.sweep_assignment or {}
-            seat0 = pct(a.seats.seats[0]) if a.seats else "n/a"
-            rows.append(
-                [
-                    *([number] if numbered else []),
-                    *(_switch(point[x]) for x in g.axes),
-                    f"{a.length.n:,}",
-                    est(a.length.mean),
-                    est(a.length.median, 1),
-                    est(a.length.p90, 1),
-                    seat0,
-                    pct(a.status.void, 2),
-                    pct(a.status.capped, 2),
-                ]
-            )
+            return [
+                *([index + 1] if numbered else []),
+                *(_switch(point[x]) for x in g.axes),
+                f"{a.length.n:,}",
+                est(a.length.mean),
+                est(a.length.median, 1),
+                est(a.length.p90, 1),
+                pct(a.seat0) if a.seat0 is not None else "n/a",
+                pct(a.status.void, 2),
+                pct(a.status.capped, 2),
+            ]
+
         doc.table(
             [
                 *(["#"] if numbered else []),
@@ -476,6 +477,6 @@ def sweep_section(
                 "void rate",
                 "capped rate",
             ],
-            rows,
+            LazyRows(len(g.runs), row),
             "95% CIs in brackets; median and p90 are mid-quantiles",
         )

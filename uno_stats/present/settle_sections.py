@@ -11,7 +11,7 @@ from uno_stats.analysis.metrics import RATE_KINDS, metric_spec
 from uno_stats.debates.settle_record import SettleRecord, records_for
 from uno_stats.present.document import Document
 from uno_stats.present.verdicts import settle_text
-from uno_stats.store.parts import Run
+from uno_stats.store.runs import Run
 
 SECONDARY = (
     "The other tables are fixed-sample intervals, computed as if the number of games had "

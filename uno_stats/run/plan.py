@@ -22,7 +22,9 @@ from uno_stats.engine import jit, numba_patches
 from uno_stats.errors import ResultsError, RunError, shortened
 from uno_stats.store.manifest import (
     MANIFEST,
+    AnyManifest,
     Manifest,
+    PointFoldersManifest,
     SweepManifest,
     field_digests,
     read_manifest,
@@ -57,8 +59,37 @@ class Chunk:
         return self.first_game + self.n_games - 1
 
 
+class PlannedChunks:
+    """What the plans of a run and of a sweep share: the chunks still to play, generated
+    lazily from :meth:`chunk`, and the record each part keeps of itself."""
+
+    manifest: Manifest | SweepManifest
+    done: set[int]
+
+    @property
+    def n_chunks(self) -> int:
+        """Chunks planned for the whole dataset."""
+        return self.manifest.chunks
+
+    def chunk(self, index: int) -> Chunk:
+        """Chunk ``index`` of the dataset."""
+        raise NotImplementedError
+
+    @property
+    def todo(self) -> Iterator[Chunk]:
+        """The chunks without a good part on disk, in order, generated lazily."""
+        return (self.chunk(i) for i in range(self.n_chunks) if i not in self.done)
+
+    def part_meta(self, chunk: Chunk) -> PartMeta:
+        """What the part of ``chunk`` records about itself (its first game: the dataset's)."""
+        m = self.manifest
+        return PartMeta(
+            m.run_id, m.seed, m.config_hash, chunk.index, chunk.first_game, chunk.n_games
+        )
+
+
 @dataclass
-class RunPlan:
+class RunPlan(PlannedChunks):
     """One run folder to fill: its scenario, engine config, manifest and chunks done.
 
     Chunks are generated on demand (:meth:`chunk`, :attr:`todo`): planning a run of
@@ -74,27 +105,10 @@ class RunPlan:
     label: str | None = None
     done: set[int] = field(default_factory=set)
 
-    @property
-    def n_chunks(self) -> int:
-        """Chunks planned for the whole run."""
-        return self.manifest.chunks
-
     def chunk(self, index: int) -> Chunk:
         """Chunk ``index`` of this run."""
         first = index * self.chunk_size
         return Chunk(self.run, index, first, min(self.chunk_size, self.scenario.games - first))
-
-    @property
-    def todo(self) -> Iterator[Chunk]:
-        """The chunks without a good part on disk, in order, generated lazily."""
-        return (self.chunk(i) for i in range(self.n_chunks) if i not in self.done)
-
-    def part_meta(self, chunk: Chunk) -> PartMeta:
-        """What the part of ``chunk`` records about itself."""
-        m = self.manifest
-        return PartMeta(
-            m.run_id, m.seed, m.config_hash, chunk.index, chunk.first_game, chunk.n_games
-        )
 
 
 def default_chunk_size(scenario: Scenario, workers: int) -> int:
@@ -128,7 +142,7 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def _existing_manifest(path: Path) -> Manifest | SweepManifest | None:
+def _existing_manifest(path: Path) -> AnyManifest | None:
     return read_manifest(path) if (path / MANIFEST).exists() else None
 
 
@@ -140,16 +154,96 @@ def _mismatch(path: Path) -> RunError:
     )
 
 
-def _resumable_size(old: Manifest | SweepManifest | None, scenario: Scenario) -> int | None:
+def _old_layout(path: Path) -> RunError:
+    return RunError(
+        f"{path} holds a sweep in the per-point layout of an earlier uno-stats (a folder per "
+        "point), which this version reads but does not add to: rerun with --fresh to replace "
+        "it, or choose another --out"
+    )
+
+
+Dataset = Manifest | SweepManifest
+"""The manifest of one results dataset: a run's, or a whole sweep's."""
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    """What planning a results dataset needs to know of it, whichever kind it is."""
+
+    kind: type  # Manifest or SweepManifest
+    total_games: int
+    default_size: int
+    fresh: Callable[[int], Dataset]  # the manifest of an empty dataset at a chunk size
+    digest: Callable[[int], str]  # its configuration hash at a chunk size
+
+
+def _resumable_size(old: AnyManifest | None, spec: DatasetSpec) -> int | None:
     """The chunk size of an earlier run of this same scenario in the folder, if any.
 
     Results do not depend on chunking, so a resumed run keeps the folder's chunk size even
     when the worker count (and so the default chunk size) has changed.
     """
-    if not isinstance(old, Manifest):
+    if old is None or isinstance(old, PointFoldersManifest) or not isinstance(old, spec.kind):
         return None
     size = old.chunk_size
-    return size if old.config_hash == config_hash(scenario, size) else None
+    return size if old.config_hash == spec.digest(size) else None
+
+
+def plan_dataset(
+    path: Path, spec: DatasetSpec, chunk_size: int | None, note: Callable[[str], None]
+) -> tuple[Dataset, set[int]]:
+    """Plan one results dataset (a run's or a sweep's) in ``path``: its manifest and the
+    chunks already on disk, resuming when the scenario matches.
+
+    Every part on disk is verified (readable, this run's, the planned games and rows, its
+    digest); a part that fails is deleted (a folder or other non-file in its place is moved
+    aside), with a note, and its chunk played again. A manifest that is missing, unreadable
+    or edited is rebuilt from the parts' own records when they agree with the scenario
+    (:func:`rebuilt_manifest`), so that no good part is discarded.
+    """
+    try:
+        old = _existing_manifest(path)
+        damaged = None
+    except ResultsError as exc:  # unreadable, mistyped or edited: the parts may still tell
+        old, damaged = None, exc
+    if isinstance(old, PointFoldersManifest):
+        raise _old_layout(path)
+    if old is None:
+        old = rebuilt_manifest(path, spec, chunk_size, note, damaged)
+    size = chunk_size or _resumable_size(old, spec) or spec.default_size
+    digest = spec.digest(size)
+    if old is not None and (old.config_hash != digest or not isinstance(old, spec.kind)):
+        raise _mismatch(path)
+    manifest = spec.fresh(size)
+    manifest.config_hash = digest
+    if old is not None and old.run_id:
+        manifest.run_id = old.run_id  # a resumed run keeps its id (and its parts)
+        manifest.created = old.created
+        manifest.wall_time_s = old.wall_time_s
+        manifest.games_per_s = old.games_per_s
+    remove_stale_tmp(path)
+    check = check_run(path, manifest, deep=True)
+    for bad in check.bad:
+        if bad.path.is_file() or not bad.path.exists():
+            note(f"redoing {bad.path}: {bad.reason}")
+            bad.path.unlink(missing_ok=True)
+        else:
+            aside = move_aside(bad.path)
+            note(f"redoing {bad.path}: {bad.reason}; moved aside to {aside.name}")
+    manifest.chunks_done = len(check.good)
+    manifest.rows = check.rows
+    return manifest, set(check.good)
+
+
+def run_spec(scenario: Scenario, workers: int, point: SweepPoint | None = None) -> DatasetSpec:
+    """A single run's :class:`DatasetSpec`."""
+    return DatasetSpec(
+        Manifest,
+        scenario.games,
+        default_chunk_size(scenario, workers),
+        lambda size: new_manifest(scenario, size, point),
+        lambda size: config_hash(scenario, size),
+    )
 
 
 def plan_run(
@@ -161,48 +255,13 @@ def plan_run(
     note: Callable[[str], None],
     point: SweepPoint | None = None,
 ) -> RunPlan:
-    """Plan one run folder, resuming the chunks already on disk when the scenario matches.
-
-    Every part on disk is verified (readable, this run's, the planned games and rows, its
-    digest); a part that fails is deleted (a folder or other non-file in its place is moved
-    aside), with a note, and its chunk played again. A manifest that is missing, unreadable
-    or edited is rebuilt from the parts' own records when they agree with ``scenario``
-    (:func:`rebuilt_manifest`), so that no good part is discarded.
-    """
-    try:
-        old = _existing_manifest(path)
-        damaged = None
-    except ResultsError as exc:  # unreadable, mistyped or edited: the parts may still tell
-        old, damaged = None, exc
-    if old is None:
-        old = rebuilt_manifest(path, scenario, chunk_size, workers, note, point, damaged)
-    size = chunk_size or _resumable_size(old, scenario) or default_chunk_size(scenario, workers)
-    digest = config_hash(scenario, size)
-    if old is not None and old.config_hash != digest:
-        raise _mismatch(path)
-    previous = old if isinstance(old, Manifest) else None
-    manifest = new_manifest(scenario, size, point)
-    manifest.config_hash = digest
-    if previous is not None and previous.run_id:
-        manifest.run_id = previous.run_id  # a resumed run keeps its id (and its parts)
-        manifest.created = previous.created
-        manifest.wall_time_s = previous.wall_time_s
-        manifest.games_per_s = previous.games_per_s
+    """Plan one run folder (:func:`plan_dataset`)."""
+    manifest, done = plan_dataset(path, run_spec(scenario, workers, point), chunk_size, note)
+    assert isinstance(manifest, Manifest)
     config = engine.EngineConfig.from_scenario(scenario)
-    plan = RunPlan(run, scenario, path, size, config, manifest)
+    plan = RunPlan(run, scenario, path, manifest.chunk_size, config, manifest)
     plan.label = point.label if point is not None else None
-    remove_stale_tmp(path)
-    check = check_run(path, manifest, deep=True)
-    for bad in check.bad:
-        if bad.path.is_file() or not bad.path.exists():
-            note(f"redoing {bad.path}: {bad.reason}")
-            bad.path.unlink(missing_ok=True)
-        else:
-            aside = move_aside(bad.path)
-            note(f"redoing {bad.path}: {bad.reason}; moved aside to {aside.name}")
-    plan.done = set(check.good)
-    plan.manifest.chunks_done = len(plan.done)
-    plan.manifest.rows = check.rows
+    plan.done = done
     return plan
 
 
@@ -227,19 +286,17 @@ def _sizes_in(metas: list[PartMeta], games: int) -> list[int]:
 
 def rebuilt_manifest(
     path: Path,
-    scenario: Scenario,
+    spec: DatasetSpec,
     chunk_size: int | None,
-    workers: int,
     note: Callable[[str], None],
-    point: SweepPoint | None = None,
     damaged: ResultsError | None = None,
-) -> Manifest | None:
-    """The manifest of a run folder whose ``manifest.json`` is missing or ``damaged``, from
-    the parts' own records: when some part was played by this scenario (its configuration
-    hash is the scenario's at a chunk size the parts imply, or the one asked for or the
-    default), a manifest of that chunk size and that part's run id, so that verification
-    keeps every good part. None when no part tells (a damaged manifest is then its error,
-    unless the folder has no readable part at all)."""
+) -> Dataset | None:
+    """The manifest of a results folder whose ``manifest.json`` is missing or ``damaged``,
+    from the parts' own records: when some part was played by this scenario (its
+    configuration hash is the scenario's at a chunk size the parts imply, or the one asked
+    for or the default), a manifest of that chunk size and that part's run id, so that
+    verification keeps every good part. None when no part tells (a damaged manifest is then
+    its error, unless the folder has no readable part at all)."""
     metas = []
     for _, part in part_paths(path):
         try:
@@ -248,19 +305,14 @@ def rebuilt_manifest(
         except (ValueError, OSError):  # unreadable parts are redone anyway
             continue
     why = "it was missing" if damaged is None else f"not usable: {str(damaged).split('; ')[0]}"
-    candidates = [
-        chunk_size,
-        *_sizes_in(metas, scenario.games),
-        default_chunk_size(scenario, workers),
-    ]
+    candidates = [chunk_size, *_sizes_in(metas, spec.total_games), spec.default_size]
+    seed = spec.fresh(1).seed
     for size in dict.fromkeys(s for s in candidates if s):
-        digest = config_hash(scenario, size)
-        runs = Counter(
-            m.run_id for m in metas if (m.config_hash, m.seed) == (digest, scenario.seed)
-        )
+        digest = spec.digest(size)
+        runs = Counter(m.run_id for m in metas if (m.config_hash, m.seed) == (digest, seed))
         if runs:
             run_id, parts = runs.most_common(1)[0]
-            manifest = new_manifest(scenario, size, point)
+            manifest = spec.fresh(size)
             manifest.run_id = run_id
             note(
                 f"rebuilt {path / MANIFEST} from the parts' own records ({parts:,} of run "
@@ -298,50 +350,3 @@ def new_manifest(scenario: Scenario, chunk_size: int, point: SweepPoint | None =
         sweep_assignment=point.assignment if point is not None else None,
         scenario_fields=field_digests(data),
     )
-
-
-def new_sweep_manifest(scenario: Scenario, points: list[SweepPoint]) -> SweepManifest:
-    """The sweep (or tournament) folder's manifest; a tournament's axis is ``rotation``."""
-    return SweepManifest(
-        name=scenario.name,
-        version=tool_version(),
-        seed=scenario.seed,
-        games=scenario.games,
-        axes=scenario.sweep or {"rotation": [p.assignment["rotation"] for p in points]},
-        points=[p.label for p in points],
-        config_hash=config_hash(scenario, 0),
-        tournament=list(scenario.tournament) if scenario.tournament else None,
-        design=design.record() if (design := scenario.sweep_design()) is not None else None,
-    )
-
-
-def plan_runs(
-    scenario: Scenario,
-    root: Path,
-    chunk_size: int | None,
-    workers: int,
-    note: Callable[[str], None],
-) -> tuple[list[RunPlan], SweepManifest | None]:
-    """Every run folder of the scenario (one, or one per sweep point) and the sweep manifest.
-
-    A tournament's rotations are sweep points whose manifests also name the ``tournament``.
-    """
-    points = scenario.sweep_points()
-    if not points:
-        return [plan_run(0, scenario, root, chunk_size, workers, note)], None
-    sweep = new_sweep_manifest(scenario, points)
-    try:
-        old = _existing_manifest(root)
-    except ResultsError as exc:  # rewritten below; each point's folder checks its own parts
-        note(f"rebuilding {root / MANIFEST} ({shortened(str(exc).split('; ')[0], 200)})")
-        old = None
-    if old is not None and old.config_hash != sweep.config_hash:
-        raise _mismatch(root)
-    plans = [
-        plan_run(i, p.scenario, root / p.label, chunk_size, workers, note, point=p)
-        for i, p in enumerate(points)
-    ]
-    if scenario.tournament:
-        for plan in plans:
-            plan.manifest.tournament = list(scenario.tournament)
-    return plans, sweep

@@ -27,16 +27,16 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from uno_stats import engine
 from uno_stats.engine import jit
 from uno_stats.errors import RunError
 from uno_stats.limits import cap_workers
+from uno_stats.run import tasks
 from uno_stats.run.backends import (
     START_METHOD,
     Backend,
@@ -47,17 +47,17 @@ from uno_stats.run.backends import (
     make_backend,
 )
 from uno_stats.run.interrupts import stop_on_signals
-from uno_stats.run.plan import Chunk, RunPlan, plan_runs
+from uno_stats.run.plan import Chunk, RunPlan, plan_run
+from uno_stats.run.sweep_plan import SweepPlan, plan_sweep
 from uno_stats.store.folder import check_out_folder, clear_folder, os_error
 from uno_stats.store.lock import folder_lock
-from uno_stats.store.manifest import SweepManifest, write_manifest
-from uno_stats.store.parts import PartMeta, Run, write_part
+from uno_stats.store.manifest import write_manifest
+from uno_stats.store.parts import PartMeta, write_part, write_table_part
 from uno_stats.store.run_check import RunCheck
+from uno_stats.store.runs import PointRuns, Run
 from uno_stats.store.verify import check_run
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from uno_stats.scenario.load import Scenario
 
 
@@ -78,7 +78,7 @@ class RunOutcome:
     """What :func:`run_scenario` did: where, which runs, and how fast."""
 
     path: Path
-    runs: list[Run]
+    runs: Sequence[Run]
     games: int
     wall_time_s: float
     games_per_s: float
@@ -117,65 +117,6 @@ class RunInterrupted(KeyboardInterrupt):
             f"Interrupted: {self.games_done:,} of {self.games_total:,} games are saved in "
             f"{self.path} (counted on disk); run the same command again to resume."
         )
-
-
-def run_chunk(config: Any, first_game: int, n_games: int) -> dict[str, np.ndarray]:
-    """Play one chunk (runs in a worker process): the engine's column arrays."""
-    return engine.simulate(config, first_game, n_games)
-
-
-def _orphaned(parent_pid: int) -> bool:
-    """True in a worker whose parent (the run) is gone; never in the run's own process."""
-    return os.getpid() != parent_pid and os.getppid() != parent_pid
-
-
-def run_and_write_chunk(
-    config: Any,
-    run_dir: str,
-    players: int,
-    meta: PartMeta,
-    parent_pid: int,
-    turns: PipelinedBackend | None = None,
-) -> int:
-    """Play one chunk and write its Parquet part in the worker; the rows written.
-
-    Used where workers share the results folder's disk (in-process and the local pool):
-    the parent then neither receives nor encodes the columns, which would otherwise make it
-    the bottleneck once every core simulates. A worker whose parent has died (``parent_pid``
-    is no longer its parent) exits at once, before playing and before writing. ``turns``
-    (in-process runs): the chunk plays only in its turn, one at a time, and not at all once
-    an earlier chunk failed; its part is then written while the next chunk plays.
-    """
-    if _orphaned(parent_pid):
-        os._exit(1)
-    if turns is None:
-        columns = run_chunk(config, meta.first_game, meta.n_games)
-    else:
-        columns = _play_in_turn(turns, config, meta)
-    if _orphaned(parent_pid):
-        os._exit(1)
-    if turns is None:
-        write_part(Path(run_dir), meta.chunk, columns, players, meta)
-    else:
-        with turns.writing():
-            if write_part(Path(run_dir), meta.chunk, columns, players, meta, turns.commit) is None:
-                raise ChunkNotPlayed(f"chunk {meta.chunk} not saved: the run stopped")
-    return len(columns["game"])
-
-
-class ChunkNotPlayed(RuntimeError):
-    """An in-process chunk left unplayed because an earlier chunk failed or the run stopped."""
-
-
-def _play_in_turn(turns: PipelinedBackend, config: Any, meta: PartMeta) -> dict[str, np.ndarray]:
-    with turns.playing:
-        if turns.stopped.is_set():
-            raise ChunkNotPlayed(f"chunk {meta.chunk} not played: the run stopped")
-        try:
-            return run_chunk(config, meta.first_game, meta.n_games)
-        except BaseException:
-            turns.stopped.set()  # later chunks do not start: the run ends with this error
-            raise
 
 
 @dataclass
@@ -231,14 +172,18 @@ class _Progress:
         return self.computed / self.elapsed if self.computed and self.elapsed > 0 else None
 
 
-def _chunk_error(plan: RunPlan, failed: TaskFailed) -> RunError:
+Plan = RunPlan | SweepPlan
+"""One results dataset to fill: a run's, or a whole sweep's."""
+
+
+def _chunk_error(plan: Plan, failed: TaskFailed) -> RunError:
     """One line for a failed chunk: which chunk and seed, what went wrong, how to go on."""
     chunk, exc = failed.task, failed.error
-    where = f"point {plan.label} " if plan.label else ""
-    what = (
-        f"{where}chunk {chunk.index} (games {chunk.first_game}-{chunk.last_game}, "
-        f"seed {plan.scenario.seed})"
-    )
+    if isinstance(plan, SweepPlan):
+        where = plan.where(chunk)
+    else:
+        where = f"chunk {chunk.index} (games {chunk.first_game}-{chunk.last_game}"
+    what = f"{where}, seed {plan.scenario.seed})"
     resume = "finished chunks are saved: run the same command again to resume"
     if failed.backend_problem:  # a worker or the cluster died, not the chunk's own code
         return RunError(
@@ -249,70 +194,85 @@ def _chunk_error(plan: RunPlan, failed: TaskFailed) -> RunError:
     return RunError(f"{what} failed: {type(exc).__name__}: {exc}; {resume}")
 
 
-def _submit(backend: Backend, plans: list[RunPlan], chunk: Chunk, write_here: bool) -> Any:
-    """Start one chunk; ``run_chunk`` is looked up at call time (tests replace it).
+def _submit(backend: Backend, plan: Plan, chunk: Chunk, write_here: bool) -> Any:
+    """Start one chunk; the task functions are looked up at call time (tests replace
+    ``tasks.run_chunk``).
 
     Workers on this machine write their own part; Dask workers, which may not share the
     disk, and the one forked worker of a small run (``write_here``: it then never imports
-    pyarrow, which this process imports meanwhile) send the columns back for this process
-    to write.
+    pyarrow, which this process imports meanwhile) send the columns (a sweep's: its
+    table) back for this process to write.
     """
-    plan = plans[chunk.run]
-    if getattr(backend, "shares_disk", False) and not write_here:
+    turns = backend if isinstance(backend, PipelinedBackend) else None
+    writes = getattr(backend, "shares_disk", False) and not write_here
+    if isinstance(plan, SweepPlan):
+        configs, slices = plan.point_configs(), plan.slices(chunk)
+        if writes:
+            return backend.submit(
+                tasks.sweep_and_write_chunk,
+                configs,
+                slices,
+                plan.matches,
+                str(plan.path),
+                plan.part_meta(chunk),
+                os.getpid(),
+                turns,
+            )
+        return backend.submit(tasks.play_sweep_chunk, configs, slices)
+    if writes:
         return backend.submit(
-            run_and_write_chunk,
+            tasks.run_and_write_chunk,
             plan.config,
             str(plan.path),
             plan.scenario.players,
             plan.part_meta(chunk),
             os.getpid(),
-            backend if isinstance(backend, PipelinedBackend) else None,
+            turns,
         )
-    return backend.submit(run_chunk, plan.config, chunk.first_game, chunk.n_games)
+    return backend.submit(tasks.run_chunk, plan.config, chunk.first_game, chunk.n_games)
 
 
-def _record_chunk(plan: RunPlan, rows: int) -> None:
+def _write_returned(plan: Plan, chunk: Chunk, result: Any) -> int:
+    """Write here the part of a chunk whose worker sent its columns back; the rows."""
+    meta = plan.part_meta(chunk)
+    if isinstance(plan, SweepPlan):
+        table, point_rows = result
+        if plan.matches:
+            meta = PartMeta(**{**meta.__dict__, "point_rows": point_rows})
+        write_table_part(plan.path, chunk.index, table, meta)
+        return int(table.num_rows)
+    write_part(plan.path, chunk.index, result, plan.scenario.players, meta)
+    return len(result["game"])
+
+
+def _record_chunk(plan: Plan, rows: int) -> None:
     """Keep the manifest in step with the parts on disk (a killed run still tells its progress)."""
     plan.manifest.chunks_done = len(plan.done)
     plan.manifest.rows += rows
     write_manifest(plan.path, plan.manifest)
 
 
-def _finish_manifests(
-    plans: list[RunPlan], sweep: SweepManifest | None, root: Path, progress: _Progress
-) -> list[RunCheck]:
-    """Write every manifest with the counts of what is really on disk (footers re-checked).
-
-    ``complete`` only when every planned chunk has a good part; the checks are returned.
-    """
+def _finish_manifest(plan: Plan, progress: _Progress) -> RunCheck:
+    """Write the manifest with the counts of what is really on disk (footers re-checked);
+    ``complete`` only when every planned chunk has a good part. The check."""
     elapsed, rate = progress.elapsed, progress.rate
-    checks = []
-    for plan in plans:
-        check = check_run(plan.path, plan.manifest, deep=False)
-        checks.append(check)
-        m = plan.manifest
-        m.chunks_done = len(check.good)
-        m.rows = check.rows
-        m.complete = check.complete
-        m.wall_time_s = round(m.wall_time_s + elapsed, 3)
-        if rate is not None:
-            m.games_per_s = round(rate, 1)
-        write_manifest(plan.path, m)
-    if sweep is not None:
-        sweep.complete = all(p.manifest.complete for p in plans)
-        sweep.wall_time_s = round(elapsed, 3)
-        sweep.games_per_s = round(rate, 1) if rate is not None else None
-        write_manifest(root, sweep)
-    return checks
+    check = check_run(plan.path, plan.manifest, deep=False)
+    m = plan.manifest
+    m.chunks_done = len(check.good)
+    m.rows = check.rows
+    m.complete = check.complete
+    m.wall_time_s = round(m.wall_time_s + elapsed, 3)
+    if rate is not None:
+        m.games_per_s = round(rate, 1)
+    write_manifest(plan.path, m)
+    return check
 
 
-def _start_manifests(plans: list[RunPlan], sweep: SweepManifest | None, root: Path) -> None:
-    root.mkdir(parents=True, exist_ok=True)
-    if sweep is not None:
-        write_manifest(root, sweep)
-    for plan in plans:
-        plan.path.mkdir(parents=True, exist_ok=True)
-        write_manifest(plan.path, plan.manifest)
+def _plan(scenario: Scenario, root: Path, chunk_size: int | None, workers: int, note: Any) -> Plan:
+    """The run's plan: one run folder, or a sweep's (or tournament's) one dataset."""
+    if scenario.point_count:
+        return plan_sweep(scenario, root, chunk_size, workers, note)
+    return plan_run(0, scenario, root, chunk_size, workers, note)
 
 
 def run_scenario(
@@ -375,8 +335,9 @@ def run_scenario(
             stack.enter_context(folder_lock(root))
             if fresh:
                 clear_folder(root)
-            plans, sweep = plan_runs(scenario, root, chunk_size, cut_for, note)
-            _start_manifests(plans, sweep, root)
+            plan = _plan(scenario, root, chunk_size, cut_for, note)
+            root.mkdir(parents=True, exist_ok=True)
+            write_manifest(root, plan.manifest)
         except OSError as exc:
             raise os_error(exc, root) from None
         except KeyboardInterrupt as exc:
@@ -386,8 +347,7 @@ def run_scenario(
             return _execute(
                 scenario,
                 root,
-                plans,
-                sweep,
+                plan,
                 workers,
                 cluster,
                 progress,
@@ -400,10 +360,16 @@ def run_scenario(
         except RunInterrupted:
             raise
         except KeyboardInterrupt as exc:  # a first signal while the manifests were written
-            saved = sum(check_run(p.path, p.manifest, deep=False).games_done for p in plans)
-            total = sum(p.scenario.games for p in plans)
-            raise RunInterrupted(root, saved, total, _signum(exc)) from None
+            saved = check_run(plan.path, plan.manifest, deep=False).games_done
+            raise RunInterrupted(root, saved, plan.manifest.planned_games, _signum(exc)) from None
     raise AssertionError("unreachable")  # pragma: no cover - the with block returns or raises
+
+
+def _outcome_runs(plan: Plan, check: RunCheck) -> Sequence[Run]:
+    """The run, or every point of the sweep, as the disk has it."""
+    if isinstance(plan, SweepPlan):
+        return PointRuns(plan.path, plan.manifest, check)
+    return [Run(plan.path, plan.manifest, check)]
 
 
 def _signum(exc: BaseException) -> int:
@@ -411,7 +377,7 @@ def _signum(exc: BaseException) -> int:
     return int(getattr(exc, "signum", signal.SIGINT))
 
 
-def _todo(plan: RunPlan, games_limit: int | None) -> Iterator[Chunk]:
+def _todo(plan: Plan, games_limit: int | None) -> Iterator[Chunk]:
     """The chunks of ``plan`` still to play (those starting below ``games_limit``), lazily."""
     if games_limit is None:
         return plan.todo
@@ -421,8 +387,7 @@ def _todo(plan: RunPlan, games_limit: int | None) -> Iterator[Chunk]:
 def _execute(
     scenario: Scenario,
     root: Path,
-    plans: list[RunPlan],
-    sweep: SweepManifest | None,
+    plan: Plan,
     workers: int,
     cluster: Backend | None,
     progress: bool,
@@ -433,11 +398,11 @@ def _execute(
     while_running: Callable[[], None] | None = None,
 ) -> RunOutcome:
     """Play every chunk still to do (locked folder, manifests written); the outcome."""
-    total = sum(p.scenario.games for p in plans)
-    resumed = sum(len(p.done) for p in plans)
-    already = sum(p.chunk(i).n_games for p in plans for i in p.done)
-    pending = any(next(_todo(p, games_limit), None) is not None for p in plans)
-    todo = itertools.chain.from_iterable(_todo(p, games_limit) for p in plans)
+    total = plan.manifest.planned_games
+    resumed = len(plan.done)
+    already = sum(plan.chunk(i).n_games for i in plan.done)
+    pending = next(_todo(plan, games_limit), None) is not None
+    todo = _todo(plan, games_limit)
     small = _one_worker_run(total - already, workers_chosen, cluster is not None)
     if small:
         workers = 1  # a pool of every core would cost more than it saves
@@ -457,17 +422,15 @@ def _execute(
             while_running()
         state.open_bar(scenario.name, total, already)
 
-    def on_done(chunk: Chunk, result: int | dict[str, np.ndarray]) -> None:
-        plan = plans[chunk.run]
-        if isinstance(result, dict):  # columns from a worker that does not write its part
-            write_part(plan.path, chunk.index, result, plan.scenario.players, plan.part_meta(chunk))
-            result = len(result["game"])
+    def on_done(chunk: Chunk, result: Any) -> None:
+        if not isinstance(result, int):  # from a worker that does not write its part
+            result = _write_returned(plan, chunk, result)
         plan.done.add(chunk.index)
         _record_chunk(plan, result)
         state.update(chunk.n_games)
 
     def submit(backend: Backend, chunk: Chunk) -> Any:
-        return _submit(backend, plans, chunk, write_here=fork_one)
+        return _submit(backend, plan, chunk, write_here=fork_one)
 
     error: BaseException | None = None
     interrupted: KeyboardInterrupt | None = None
@@ -495,7 +458,7 @@ def _execute(
                         backend.discard()
                     raise
     except TaskFailed as failed:
-        error = _chunk_error(plans[failed.task.run], failed)
+        error = _chunk_error(plan, failed)
     except OSError as exc:
         error = os_error(exc, root)
     except KeyboardInterrupt as exc:
@@ -503,19 +466,19 @@ def _execute(
     finally:
         state.stop()
         try:
-            checks = _finish_manifests(plans, sweep, root, state)
+            check = _finish_manifest(plan, state)
         except OSError as exc:
             if error is None and interrupted is None:
                 raise os_error(exc, root) from None
-            checks = [check_run(p.path, p.manifest, deep=False) for p in plans]
+            check = check_run(plan.path, plan.manifest, deep=False)
     if error is not None:
         raise error from None
-    saved = sum(c.games_done for c in checks)
+    saved = check.games_done
     if interrupted is not None:
         raise RunInterrupted(root, saved, total, _signum(interrupted)) from None
     return RunOutcome(
         path=root,
-        runs=[Run(p.path, p.manifest, c) for p, c in zip(plans, checks, strict=True)],
+        runs=_outcome_runs(plan, check),
         games=total,
         wall_time_s=state.elapsed,
         games_per_s=state.rate or 0.0,

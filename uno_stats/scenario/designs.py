@@ -120,7 +120,7 @@ class Design:
 
     kind: str  # "full" | "fractional" | "random"
     factors: tuple[str, ...]  # the sweep's axis names in file order, e.g. "rules.jump_in"
-    levels: np.ndarray  # (points, k) int8 of level indices (0 = first value)
+    levels: np.ndarray  # (points, k) int32 of level indices (0 = first value)
     generators: tuple[str, ...]  # fractional: e.g. ("E=ABC", "F=BCD"); letters A.. in order
     words: tuple[str, ...]  # fractional: the defining relation's words, e.g. ("ABCE", ...)
     resolution: int | None  # fractional: the shortest word's length (None: no words)
@@ -232,11 +232,6 @@ def regular_rows(k: int, generators: Sequence[str]) -> list[tuple[int, ...]]:
     return rows
 
 
-def full_rows(sizes: Sequence[int]) -> list[tuple[int, ...]]:
-    """Every combination of level indices, first axis slowest (the cartesian product)."""
-    return list(itertools.product(*(range(n) for n in sizes)))
-
-
 def random_rows(sizes: Sequence[int], points: int, seed: int) -> list[tuple[int, ...]]:
     """A Latin hypercube of ``points`` distinct rows: each axis's values equally often (to
     within one), the columns shuffled independently from ``seed``."""
@@ -259,13 +254,16 @@ def random_rows(sizes: Sequence[int], points: int, seed: int) -> list[tuple[int,
 def _array(rows: list[tuple[int, ...]], k: int) -> np.ndarray:
     import numpy as np
 
-    return np.array(rows, dtype=np.int8).reshape(len(rows), k)
+    return np.array(rows, dtype=np.int32).reshape(len(rows), k)
 
 
 def full_design(factors: Sequence[str], sizes: Sequence[int]) -> Design:
-    """The cartesian product of the axes (``sizes`` values each), first axis slowest."""
-    rows = full_rows(sizes)
-    return Design("full", tuple(factors), _array(rows, len(factors)), (), (), None)
+    """The cartesian product of the axes (``sizes`` values each), first axis slowest; its
+    levels built as one array (100,000 points: 0.8 MB, no tuple per point)."""
+    import numpy as np
+
+    levels = np.indices(tuple(sizes), dtype=np.int32).reshape(len(sizes), -1).T
+    return Design("full", tuple(factors), np.ascontiguousarray(levels), (), (), None)
 
 
 def fractional_design(factors: Sequence[str], resolution: int) -> Design:

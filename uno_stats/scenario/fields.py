@@ -89,8 +89,21 @@ _strategy_name = partial(choice, choices=_STRATEGY_NAMES, allowed=", ".join(_STR
 _preset = partial(choice, choices=PRESET_NAMES, allowed=", ".join(PRESET_NAMES))
 
 
+SEAT_AXIS = re.compile(r"strategies\.(\d+)\.([a-z_]+)")
+"""A sweep axis of one seat's strategy or knob: ``strategies.<seat>.<key>`` (seat from 0)."""
+
+
+def seat_axis(axis: str) -> tuple[int, str] | None:
+    """``(seat, key)`` of a one-seat sweep axis (``strategies.1.strategy``), else None."""
+    found = SEAT_AXIS.fullmatch(axis)
+    return (int(found.group(1)), found.group(2)) if found else None
+
+
 def _axis_check(axis: str) -> Check | None:
     """The check a sweep axis's values get, as if written in the file; None if unknown."""
+    seat = seat_axis(axis)
+    if seat is not None and seat[0] < MAX_PLAYERS:
+        axis = f"strategies.{seat[1]}"
     section, _, key = axis.partition(".")
     if axis == "players":
         return int_check(2, MAX_PLAYERS)
@@ -258,7 +271,10 @@ def _sweep_axis(axis: str, values: Any, ctx: ErrorContext) -> list:
     key = f"sweep.{axis}"
     check = _axis_check(axis)
     if check is None:
-        allowed = "players, deck.decks, rules.<rule key>, strategies.<knob> or strategies.strategy"
+        allowed = (
+            "players, deck.decks, rules.<rule key>, strategies.<knob>, strategies.strategy "
+            "or strategies.<seat>.<knob or strategy>"
+        )
         ctx.fail(key, f"unknown sweep axis{did_you_mean(axis, list(SWEEP_AXES))}: {allowed}")
     if not isinstance(values, list) or not values:
         ctx.bad_value(key, values, "a non-empty list of values, such as [false, true]")

@@ -13,17 +13,17 @@ from __future__ import annotations
 
 import copy
 import itertools
-import re
-from dataclasses import dataclass, field, replace
+from array import array
+from collections.abc import Sequence
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 import yaml
 
-from uno_stats.errors import ScenarioError
 from uno_stats.limits import MAX_FILE_BYTES, MAX_GAMES, MAX_SEED
-from uno_stats.scenario.checks import ErrorContext, int_check, show_value
+from uno_stats.scenario.checks import ErrorContext, int_check
 from uno_stats.scenario.fields import (
     check_design,
     check_fields,
@@ -31,105 +31,12 @@ from uno_stats.scenario.fields import (
     check_table,
     check_tournament,
 )
+from uno_stats.scenario.model import Scenario, SweepPoint
+from uno_stats.scenario.points import PointTable, label_of, point_table
 from uno_stats.scenario.reader import MAP_TAG, SEQ_TAG, LimitError, Loader, read_text
 from uno_stats.scenario.seatings import balanced_seatings, random_seating_tables
 
-if TYPE_CHECKING:
-    from uno_stats.scenario.designs import Design
-
-
-@dataclass(frozen=True)
-class Scenario:
-    """A resolved scenario: every rule key and every seat's knobs have a value.
-
-    With a sweep, the top-level fields are the file's template and each of
-    :meth:`sweep_points` is a whole scenario, checked as such (the template alone may rely on
-    the sweep, e.g. a ``match`` under ``draw-until-playable`` with a ``rules.scoring`` axis).
-    A ``tournament`` expands the same way into one point per balanced seating, or with
-    ``seating: random`` one point per table of strategies (:mod:`uno_stats.scenario.seatings`).
-    """
-
-    name: str
-    description: str
-    players: int
-    games: int
-    seed: int
-    preset: str
-    rules: dict[str, Any]
-    seats: tuple[dict[str, Any], ...]
-    match_target: int | None
-    sweep: dict[str, list] | None
-    source: str | None
-    tournament: tuple[str, ...] | None = None
-    deck: dict[str, Any] | None = None  # RULES.md S19; None: one classic deck
-    design: dict[str, Any] | None = None  # SCENARIO.md design; None: the full factorial
-    _points: tuple[SweepPoint, ...] = field(default=(), repr=False, compare=False)
-    _given_rules: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The resolved scenario in the file's shape, JSON-serialisable; reloadable as is.
-
-        ``strategies`` is a single entry when every seat is the same; ``match`` and ``sweep``
-        appear only when set, ``deck`` only for a deck other than the classic one. Under a
-        ``rules.preset`` sweep, ``rules`` holds only the keys the file set, so that each point
-        still takes its own preset's values.
-        """
-        seats = [dict(seat) for seat in self.seats]
-        rules = self.rules
-        if self.sweep is not None and "rules.preset" in self.sweep:
-            rules = {key: value for key, value in rules.items() if key in self._given_rules}
-        out: dict[str, Any] = {
-            "name": self.name,
-            "description": self.description,
-            "players": self.players,
-            "games": self.games,
-            "seed": self.seed,
-            "rules": {"preset": self.preset, **rules},
-            # only a deck other than the classic one: older folders keep their config hash
-            **({"deck": copy.deepcopy(self.deck)} if self.deck is not None else {}),
-            "strategies": seats[:1] if all(s == seats[0] for s in seats) else seats,
-        }
-        if self.match_target is not None:
-            out["match"] = {"target": self.match_target}
-        if self.sweep is not None:
-            out["sweep"] = {axis: list(values) for axis, values in self.sweep.items()}
-        if self.design is not None:  # only when not full: older folders keep their hash
-            out["design"] = dict(self.design)
-        if self.tournament is not None:
-            out["tournament"] = list(self.tournament)
-        return out
-
-    def sweep_points(self) -> list[SweepPoint]:
-        """One resolved scenario per sweep point or tournament rotation: a sweep's points in
-        its design's row order (the full factorial: first axis slowest).
-
-        [] without a sweep or tournament.
-        """
-        return list(self._points)
-
-    def sweep_design(self) -> Design | None:
-        """The sweep's design (:mod:`uno_stats.scenario.designs`; it needs numpy); None without a
-        sweep. A random design's rows are its points' level indices."""
-        from uno_stats.scenario import designs
-
-        if self.sweep is None:
-            return None
-        factors, sizes = list(self.sweep), [len(v) for v in self.sweep.values()]
-        spec = self.design or {"type": "full"}
-        if spec["type"] == "fractional":
-            return designs.fractional_design(factors, spec["resolution"])
-        if spec["type"] == "random":
-            return designs.random_design(factors, sizes, spec["points"], spec["seed"])
-        return designs.full_design(factors, sizes)
-
-
-@dataclass(frozen=True)
-class SweepPoint:
-    """One point of a sweep: its axis values, a folder-safe label and its scenario."""
-
-    assignment: dict[str, Any]
-    label: str
-    scenario: Scenario
+__all__ = ["Scenario", "SweepPoint", "load_scenario", "parse_scenario", "scenario_from_dict"]
 
 
 def load_scenario(path: str | Path) -> Scenario:
@@ -175,7 +82,11 @@ def with_overrides(s: Scenario, *, games: int | None = None, seed: int | None = 
         changes["seed"] = ctx.checked("seed", int_check(0, MAX_SEED), seed)
     if not changes:
         return s
-    points = tuple(replace(p, scenario=replace(p.scenario, **changes)) for p in s._points)
+    points: Sequence[SweepPoint]
+    if isinstance(s._points, PointTable):
+        points = s._points.with_template(**changes)
+    else:
+        points = tuple(replace(p, scenario=replace(p.scenario, **changes)) for p in s._points)
     return replace(s, **changes, _points=points)
 
 
@@ -240,7 +151,7 @@ def _rotation_points(
         )
         assignment = {"rotation": r}
         scenario = Scenario(**fields, sweep=None, source=ctx.source)
-        points.append(SweepPoint(assignment, _label(assignment), scenario))
+        points.append(SweepPoint(assignment, label_of(assignment), scenario))
     return tuple(points)
 
 
@@ -263,35 +174,27 @@ def _build(data: Any, ctx: ErrorContext, top_line: int | None) -> Scenario:
     ctx.raise_errors()
     if names is not None:
         check_table(fields, data, ctx)
-        points = _rotation_points(data, names, fields["players"], ctx)
-        return Scenario(**fields, sweep=None, source=ctx.source, tournament=names, _points=points)
+        rotations = _rotation_points(data, names, fields["players"], ctx)
+        return Scenario(
+            **fields, sweep=None, source=ctx.source, tournament=names, _points=rotations
+        )
     if axes is None:
         check_table(fields, data, ctx)
         return Scenario(**fields, sweep=None, source=ctx.source)
-    assignments = _assignments(axes, spec, ctx)
-    labels = [_label(a) for a in assignments]
-    if spec is not None and max(map(len, labels)) > MAX_LABEL:  # a folder name's limit
-        labels = [f"point-{i + 1:0{len(str(len(labels)))}d}" for i in range(len(labels))]
-    points = tuple(
-        _point(data, a, ctx, label) for a, label in zip(assignments, labels, strict=True)
-    )
+    points = point_table(data, axes, _design_rows(axes, spec, ctx), ctx)
     given = frozenset(data.get("rules", {})) - {"preset"}
     return Scenario(
         **fields, sweep=axes, source=ctx.source, design=spec, _points=points, _given_rules=given
     )
 
 
-MAX_LABEL = 200
-"""A design's point labels are ``point-01`` ... when an axis-value label would be longer."""
-
-
-def _assignments(
+def _design_rows(
     axes: dict[str, list], spec: dict[str, Any] | None, ctx: ErrorContext
-) -> list[dict[str, Any]]:
-    """The sweep's points as axis values, in the design's row order."""
+) -> array[int] | None:
+    """A designed sweep's points as rows of level indices, in the design's order (None: the
+    full factorial, whose rows :class:`PointTable` computes)."""
     if spec is None:
-        combos = itertools.product(*axes.values())
-        return [dict(zip(axes, combo, strict=True)) for combo in combos]
+        return None
     from uno_stats.scenario import designs
 
     sizes = [len(values) for values in axes.values()]
@@ -307,43 +210,4 @@ def _assignments(
     except designs.DesignError as exc:
         key = "design.resolution" if spec["type"] == "fractional" else "design.points"
         ctx.fail(key, str(exc), ctx.values.get(key))
-    values = list(axes.values())
-    return [
-        {axis: values[j][level] for j, (axis, level) in enumerate(zip(axes, row, strict=True))}
-        for row in rows
-    ]
-
-
-def _label(assignment: dict[str, Any]) -> str:
-    """``axis-value`` parts joined by ``_``; unique: an axis's values are distinct, none has ``_``."""
-    parts = []
-    for axis, value in assignment.items():
-        text = value if isinstance(value, str) else show_value(value)
-        parts.append(f"{axis.rpartition('.')[2]}-{re.sub(r'[^A-Za-z0-9.-]+', '-', text)}")
-    return "_".join(parts)
-
-
-def _point(data: dict, assignment: dict[str, Any], ctx: ErrorContext, label: str) -> SweepPoint:
-    """One sweep point: the file with the point's values written in, checked as a whole."""
-    point = copy.deepcopy({k: v for k, v in data.items() if k not in ("sweep", "design")})
-    point_ctx = ErrorContext(ctx.source, dict(ctx.keys), dict(ctx.values))
-    for axis, value in assignment.items():
-        section, _, key = axis.partition(".")
-        if axis == "players":
-            point["players"] = value
-        elif section == "deck":  # deck.decks, the only deck axis
-            point["deck"] = {**point.get("deck", {}), key: value}
-        elif section == "rules":
-            point["rules"] = {**point.get("rules", {}), key: value}
-        else:
-            point["strategies"] = [{**entry, key: value} for entry in point.get("strategies", [{}])]
-        if f"sweep.{axis}" in ctx.keys:
-            point_ctx.keys[axis] = point_ctx.values[axis] = ctx.keys[f"sweep.{axis}"]
-    try:
-        fields = check_fields(point, point_ctx, None, False)
-        check_table(fields, point, point_ctx)
-    except ScenarioError as exc:
-        point_key = f"sweep.{exc.key}" if exc.key in assignment else exc.key
-        message = f"{exc.detail} (sweep point {label})"
-        raise ScenarioError(message, file=ctx.source, line=exc.line, key=point_key) from None
-    return SweepPoint(dict(assignment), label, Scenario(**fields, sweep=None, source=ctx.source))
+    return array("i", itertools.chain.from_iterable(rows))  # flat: len(axes) a point

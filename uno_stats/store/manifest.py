@@ -1,8 +1,9 @@
 """The run model: what ``manifest.json`` records about a run folder, as typed objects.
 
 Every reader (runner, CLI, analysis, reports, tests) goes through :class:`Manifest` (one run
-folder) and :class:`SweepManifest` (a sweep or tournament folder holding one run folder per
-point); nobody reads manifest keys by hand. A run's scenario is stored in the scenario file's
+folder), :class:`SweepManifest` (a sweep or tournament: one dataset of every point's games)
+and :class:`PointFoldersManifest` (a sweep folder of the earlier per-point layout, still
+read); nobody reads manifest keys by hand. A run's scenario is stored in the scenario file's
 own shape (:meth:`Scenario.to_dict`) and read back through the same validation as a file
 (:attr:`Manifest.scenario`), so a manifest can never describe a scenario the tool would not
 accept.
@@ -24,6 +25,7 @@ from typing import Any
 from uno_stats.errors import ResultsError, ScenarioError, shortened
 from uno_stats.limits import MAX_JSON_BYTES, load_json, read_bounded
 from uno_stats.scenario.load import Scenario, scenario_from_dict
+from uno_stats.store.layout import Layout
 
 MANIFEST = "manifest.json"
 
@@ -167,11 +169,17 @@ class Manifest:
     @cached_property
     def scenario(self) -> Scenario:
         """The run's scenario, validated as a scenario file would be."""
-        where = str(self.source or MANIFEST)
-        try:
-            return scenario_from_dict(self.scenario_data, source=f"{where} (scenario)")
-        except ScenarioError as exc:
-            raise ResultsError(f"{where}: the recorded scenario is not valid: {exc}") from None
+        return _recorded_scenario(self.scenario_data, self.source)
+
+    @property
+    def planned_games(self) -> int:
+        """Games in the run folder's dataset."""
+        return self.games
+
+    @property
+    def layout(self) -> Layout:
+        """How the run's games are cut into chunks (the layout of one point)."""
+        return Layout(1, self.games, self.chunk_size)
 
     @property
     def display_name(self) -> str:
@@ -188,13 +196,7 @@ class Manifest:
     def from_json(cls, data: Any, path: Path) -> Manifest:
         """Parse a run folder's manifest; any missing or mistyped key, or a recorded scenario
         that does not match the folder's ``config_hash``, is a :class:`ResultsError`."""
-        values = _checked(data, path, *json_types(cls))
-        values["numba_patches"] = _patches(data, path)
-        values["scenario_data"] = values.pop("scenario")
-        values["wall_time_s"] = float(values["wall_time_s"])
-        if values["games_per_s"] is not None:
-            values["games_per_s"] = float(values["games_per_s"])
-        manifest = cls(**values, source=path)
+        manifest = cls(**_dataset_values(cls, data, path), source=path)
         manifest.check_recorded_scenario()
         return manifest
 
@@ -203,20 +205,12 @@ class Manifest:
         ``config_hash``, and the top-level copies agree with the scenario; else a
         :class:`ResultsError` naming the field (a hand-edited ``scenario.players`` would
         otherwise be reported as a table of 5 players nobody played)."""
-        where = self.source or MANIFEST
-        advice = "restore it, or rerun with --fresh to start over"
-        data = self.scenario_data
-        for key in ("name", "seed", "games"):
-            if data.get(key) != getattr(self, key):
-                raise ResultsError(
-                    f"{where}: {key!r} is {shortened(repr(getattr(self, key)))} but the recorded "
-                    f"scenario says {shortened(repr(data.get(key)))}: the manifest was edited; "
-                    f"{advice}"
-                )
+        where, data = self.source or MANIFEST, self.scenario_data
+        _check_copies(where, data, {key: getattr(self, key) for key in ("name", "seed", "games")})
         if self.chunk_size < 1 or self.chunks != -(-self.games // self.chunk_size):
             raise ResultsError(
                 f"{where}: 'chunks' {self.chunks} does not match {self.games:,} games in chunks "
-                f"of {self.chunk_size:,}: the manifest was edited; {advice}"
+                f"of {self.chunk_size:,}: the manifest was edited; {EDITED}"
             )
         digest = scenario_hash(data, self.chunk_size, self.version, self.engine_hash)
         if digest == self.config_hash:
@@ -231,13 +225,15 @@ class Manifest:
         what = named or "the recorded scenario, 'chunk_size', 'version' or 'engine_hash'"
         raise ResultsError(
             f"{where}: {what} does not match the folder's config_hash {self.config_hash} "
-            f"(the parts were played with other values): the manifest was edited; {advice}"
+            f"(the parts were played with other values): the manifest was edited; {EDITED}"
         )
 
 
 @dataclass
-class SweepManifest:
-    """A sweep (or tournament) folder: the axes, the point folders, and overall progress.
+class PointFoldersManifest:
+    """A sweep (or tournament) folder of the per-point layout (uno-stats before the sweep
+    dataset): the axes, one run folder per point, and overall progress. Still read; a run
+    never writes one (a sweep is one dataset now: :class:`SweepManifest`).
 
     A tournament's axis is ``rotation`` and ``tournament`` lists its strategies. ``design``
     is a sweep's :meth:`uno_stats.scenario.designs.Design.record` (kind, resolution, generators,
@@ -265,7 +261,7 @@ class SweepManifest:
         return {"sweep": True, **out}
 
     @classmethod
-    def from_json(cls, data: Any, path: Path) -> SweepManifest:
+    def from_json(cls, data: Any, path: Path) -> PointFoldersManifest:
         """Parse a sweep folder's manifest; any missing or mistyped key is a ResultsError."""
         values = _checked(data, path, *json_types(cls))
         values.setdefault("design", None)  # folders written before designs have none
@@ -275,6 +271,138 @@ class SweepManifest:
         if values["games_per_s"] is not None:
             values["games_per_s"] = float(values["games_per_s"])
         return cls(**values, source=path)
+
+
+@dataclass
+class SweepManifest:
+    """A sweep (or tournament) folder: one results dataset of every point's games.
+
+    The points are not listed: ``scenario_data`` (the sweep's scenario in the file's shape,
+    axes and design included) regenerates them, in order (:attr:`scenario`'s
+    :meth:`~uno_stats.scenario.load.Scenario.point_table`), so the manifest's size does not
+    grow with the points. Games are laid out point after point (point ``p``'s game ``k`` is
+    the dataset's game ``p * games + k``) and cut into chunks of ``chunk_size``
+    (:class:`~uno_stats.store.layout.Layout`); every part holds a ``point`` column. A
+    tournament's points are its rotations (``axes`` is ``rotation``) and ``tournament``
+    lists its strategies; ``design`` is a sweep's design record (kind, resolution,
+    generators, points).
+    """
+
+    name: str
+    version: str
+    seed: int
+    games: int  # per point
+    points: int
+    axes: dict[str, list[Any]]
+    scenario_data: dict[str, Any]
+    chunk_size: int
+    chunks: int
+    config_hash: str
+    engine_hash: str
+    created: str
+    run_id: str = ""
+    tournament: list[str] | None = None
+    design: dict[str, Any] | None = None
+    chunks_done: int = 0
+    rows: int = 0
+    complete: bool = False
+    wall_time_s: float = 0.0
+    games_per_s: float | None = None
+    numba_patches: list[str] | None = None
+    source: Path | None = field(default=None, compare=False)
+
+    LAYOUT = "dataset"
+
+    @cached_property
+    def scenario(self) -> Scenario:
+        """The sweep's scenario (its points built from it on demand), validated as a file."""
+        return _recorded_scenario(self.scenario_data, self.source)
+
+    @property
+    def planned_games(self) -> int:
+        """Games in the whole dataset: every point's."""
+        return self.points * self.games
+
+    @property
+    def layout(self) -> Layout:
+        """How the points' games are cut into chunks."""
+        return Layout(self.points, self.games, self.chunk_size)
+
+    @property
+    def display_name(self) -> str:
+        """The sweep's name."""
+        return self.name
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object written as the sweep folder's ``manifest.json``."""
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "source"}
+        out["scenario"] = out.pop("scenario_data")
+        return {"sweep": True, "layout": self.LAYOUT, **out}
+
+    @classmethod
+    def from_json(cls, data: Any, path: Path) -> SweepManifest:
+        """Parse a sweep dataset's manifest; a missing or mistyped key, or a recorded scenario
+        that does not match its ``config_hash``, is a :class:`ResultsError`."""
+        manifest = cls(**_dataset_values(cls, data, path), source=path)
+        manifest.check_recorded_scenario()
+        return manifest
+
+    def check_recorded_scenario(self) -> None:
+        """The recorded scenario, chunk size, version and engine give ``config_hash``, and the
+        counts agree with it; else a :class:`ResultsError` saying the manifest was edited."""
+        where, data = self.source or MANIFEST, self.scenario_data
+        _check_copies(where, data, {key: getattr(self, key) for key in ("name", "seed", "games")})
+        if (
+            self.points < 1
+            or self.chunk_size < 1
+            or self.chunks != -(-self.planned_games // self.chunk_size)
+        ):
+            raise ResultsError(
+                f"{where}: 'chunks' {self.chunks} does not match {self.points:,} points of "
+                f"{self.games:,} games in chunks of {self.chunk_size:,}: the manifest was "
+                f"edited; {EDITED}"
+            )
+        digest = scenario_hash(data, self.chunk_size, self.version, self.engine_hash)
+        if digest != self.config_hash:
+            raise ResultsError(
+                f"{where}: the recorded scenario, 'chunk_size', 'version' or 'engine_hash' does "
+                f"not match the folder's config_hash {self.config_hash} (the parts were played "
+                f"with other values): the manifest was edited; {EDITED}"
+            )
+
+
+EDITED = "restore it, or rerun with --fresh to start over"
+"""What to do about a manifest whose recorded scenario and copies disagree."""
+
+
+def _recorded_scenario(data: dict[str, Any], source: Path | None) -> Scenario:
+    """The scenario a manifest records, validated as a scenario file would be."""
+    where = str(source or MANIFEST)
+    try:
+        return scenario_from_dict(data, source=f"{where} (scenario)")
+    except ScenarioError as exc:
+        raise ResultsError(f"{where}: the recorded scenario is not valid: {exc}") from None
+
+
+def _dataset_values(cls: type, data: Any, path: Path) -> dict[str, Any]:
+    """A run's or sweep's manifest JSON as the dataclass's fields (every key checked)."""
+    values = _checked(data, path, *json_types(cls))
+    values["numba_patches"] = _patches(data, path)
+    values["scenario_data"] = values.pop("scenario")
+    values["wall_time_s"] = float(values["wall_time_s"])
+    if values["games_per_s"] is not None:
+        values["games_per_s"] = float(values["games_per_s"])
+    return values
+
+
+def _check_copies(where: Path | str, data: dict[str, Any], copies: dict[str, Any]) -> None:
+    """The manifest's top-level ``copies`` (name, seed, games) are the recorded scenario's."""
+    for key, value in copies.items():
+        if data.get(key) != value:
+            raise ResultsError(
+                f"{where}: {key!r} is {shortened(repr(value))} but the recorded scenario says "
+                f"{shortened(repr(data.get(key)))}: the manifest was edited; {EDITED}"
+            )
 
 
 def _read_json(folder: Path) -> Any:
@@ -293,12 +421,25 @@ def _read_json(folder: Path) -> Any:
         raise ResultsError(f"{path}: cannot read ({exc.strerror or exc})") from None
 
 
-def read_manifest(folder: Path) -> Manifest | SweepManifest:
-    """The manifest of ``folder``: a :class:`SweepManifest` for a sweep folder, else a run's."""
+AnyManifest = Manifest | SweepManifest | PointFoldersManifest
+"""What a results folder's ``manifest.json`` can be."""
+
+
+def read_manifest(folder: Path) -> AnyManifest:
+    """The manifest of ``folder``: a :class:`SweepManifest` for a sweep dataset, a
+    :class:`PointFoldersManifest` for a sweep folder of the per-point layout, else a run's."""
     data = _read_json(Path(folder))
     path = Path(folder) / MANIFEST
     if isinstance(data, dict) and data.get("sweep") is True:
-        return SweepManifest.from_json(data, path)
+        layout = data.get("layout")
+        if layout == SweepManifest.LAYOUT:
+            return SweepManifest.from_json(data, path)
+        if layout is not None:
+            raise ResultsError(
+                f"{path}: a sweep of layout {shortened(repr(layout))}, which this version of "
+                "uno-stats does not know: read it with the version that wrote it, or rerun it"
+            )
+        return PointFoldersManifest.from_json(data, path)
     return Manifest.from_json(data, path)
 
 
@@ -310,7 +451,7 @@ def read_run_manifest(folder: Path) -> Manifest:
     return manifest
 
 
-def write_manifest(folder: Path, manifest: Manifest | SweepManifest) -> None:
+def write_manifest(folder: Path, manifest: AnyManifest) -> None:
     """Write ``manifest.json`` atomically (a temporary name, then a rename)."""
     write_json(Path(folder) / MANIFEST, manifest.to_json())
 

@@ -1,7 +1,9 @@
-"""Results on disk: Parquet parts plus ``manifest.json`` per run, read back as polars frames.
+"""Results on disk: the Parquet parts of a results folder, written and checked.
 
-A run folder ``DIR/<name>/`` holds ``manifest.json`` and ``parts/part-XXXXXX.parquet``.
-A sweep folder holds a ``manifest.json`` with ``"sweep": true`` and one run folder per point.
+A run folder ``DIR/<name>/`` holds ``manifest.json`` and ``parts/part-XXXXXX.parquet``; so
+does a sweep (or tournament) folder, whose manifest says ``"sweep": true`` and whose parts
+hold a ``point`` column (:mod:`uno_stats.store.layout`); sweeps written before that hold one
+run folder per point. Reading them back: :mod:`uno_stats.store.runs`.
 
 The write side turns the engine's column arrays (see :mod:`uno_stats.engine.schema`) into one
 Parquet part per chunk (one row group): integers keep their width, ``status`` becomes a
@@ -38,17 +40,16 @@ from uno_stats.engine.schema import (
     Column,
 )
 from uno_stats.errors import ResultsError
-from uno_stats.store.manifest import Manifest, SweepManifest, read_manifest, read_run_manifest
 
 if TYPE_CHECKING:
     import numpy as np
     import polars as pl
     import pyarrow as pa
 
-    from uno_stats.scenario.load import Scenario
-    from uno_stats.store.run_check import RunCheck
 
 PARTS_DIR = "parts"
+POINT = "point"
+"""The column of a sweep's parts naming each row's point (its index in the sweep's order)."""
 VALID_SUFFIX = "__valid"
 COMPRESSION = "zstd"
 COMPRESSION_LEVEL = 1
@@ -93,91 +94,11 @@ class PartMeta:
     first_game: int
     n_games: int
     rows: int = 0
+    point_rows: list[int] | None = None  # a sweep of matches: rows of each point it holds
 
     def encode(self) -> bytes:
         """The JSON bytes stored under :data:`PART_META_KEY`."""
         return json.dumps(asdict(self), sort_keys=True).encode()
-
-
-@dataclass(frozen=True)
-class Run:
-    """One finished (or partly finished) run: its folder, its manifest and, once verified,
-    what :func:`uno_stats.store.verify.check_run` found on disk (only good parts are read)."""
-
-    path: Path
-    manifest: Manifest
-    check: RunCheck | None = None
-
-    @property
-    def complete(self) -> bool:
-        """Every planned chunk is on disk (verified when ``check`` is set, else per manifest)."""
-        return self.check.complete if self.check is not None else self.manifest.complete
-
-    @property
-    def progress(self) -> str:
-        """How much of the run is done: ``3 of 8 chunks, 150,000 of 400,000 games``."""
-        m = self.manifest
-        if self.check is not None:
-            return self.check.progress
-        return f"{m.chunks_done:,} of {m.chunks:,} chunks of {m.games:,} games"
-
-    @property
-    def name(self) -> str:
-        """The run's display name: scenario name, plus the sweep point label if any, plus
-        ``(incomplete: n of m chunks ...)`` for a run that is not whole, so that no table,
-        chart or report presents a partial run as a finished one."""
-        if self.complete:
-            return self.manifest.display_name
-        return f"{self.manifest.display_name} (incomplete: {self.progress})"
-
-    @property
-    def scenario(self) -> Scenario:
-        """The run's resolved scenario (for a sweep point, that point's scenario)."""
-        return self.manifest.scenario
-
-    @property
-    def players(self) -> int:
-        """Seats at the table in this run."""
-        return self.scenario.players
-
-    def part_files(self) -> list[Path]:
-        """The Parquet parts written so far, in chunk order (only the good ones once verified)."""
-        if self.check is not None:
-            return [self.check.good[i] for i in sorted(self.check.good)]
-        return sorted((self.path / PARTS_DIR).glob("part-*.parquet"))
-
-    def scan(self) -> pl.LazyFrame:
-        """A lazy frame over every part of this run (one row per round)."""
-        parts = self.part_files()
-        if not parts:
-            raise ResultsError(f"{self.path}: no result parts (has the run finished a chunk?)")
-        import polars as pl  # only readers need polars: a run writes its parts with pyarrow
-
-        return pl.scan_parquet([str(p) for p in parts])
-
-
-def open_runs(folder: str | Path) -> list[Run]:
-    """The runs in a results folder: the run itself, or every point of a sweep folder."""
-    folder = Path(folder)
-    if not folder.exists():
-        raise ResultsError(f"{folder}: no such results folder")
-    manifest = read_manifest(folder)
-    if isinstance(manifest, SweepManifest):
-        runs = [Run(folder / label, read_run_manifest(folder / label)) for label in manifest.points]
-    else:
-        runs = [Run(folder, manifest)]
-    for run in runs:
-        if not run.part_files():
-            raise ResultsError(f"{run.path}: empty results folder (no Parquet parts)")
-    return runs
-
-
-def open_run(folder: str | Path) -> Run:
-    """The single run in ``folder``; a sweep folder is an error here."""
-    runs = open_runs(folder)
-    if len(runs) != 1:
-        raise ResultsError(f"{folder}: a sweep of {len(runs)} runs; name one point's folder")
-    return runs[0]
 
 
 # --- write side --------------------------------------------------------------------------
@@ -299,6 +220,26 @@ def arrow_table(columns: dict[str, np.ndarray], players: int) -> pa.Table:
             arrays.append(_arrow_column(column, data, valid, players))
         names.append(column.name)
     return pa.Table.from_arrays(arrays, names=names)
+
+
+def sweep_table(pieces: list[tuple[int, dict[str, np.ndarray], int]]) -> pa.Table:
+    """One sweep chunk's pieces ``(point, engine columns, players)`` as one Arrow table: each
+    piece's stored table (:func:`arrow_table`) with a ``point`` column (uint32) after it.
+
+    ``hand_checkpoints`` is variable-width binary here (one point's rows have
+    ``20 * players`` bytes each, and points may seat different numbers of players); polars
+    reads it as Binary either way, so a point's frame is the one its own run would give.
+    """
+    import pyarrow as pa
+
+    tables = []
+    for point, columns, players in pieces:
+        table = arrow_table(columns, players)
+        at = table.schema.get_field_index(CHECKPOINTS)
+        table = table.set_column(at, CHECKPOINTS, table.column(at).cast(pa.binary()))
+        marks = pa.array([point] * table.num_rows, type=pa.uint32())
+        tables.append(table.append_column(POINT, marks))
+    return pa.concat_tables(tables)
 
 
 class _HashingFile(io.RawIOBase):
@@ -511,9 +452,14 @@ def write_table_part(
     meta: PartMeta | None = None,
     commit: Callable[[Callable[[], object]], bool] | None = None,
 ) -> Path | None:
-    """Write an Arrow table in the stored layout (:func:`arrow_table`) as chunk
-    ``chunk_index``'s part, atomically, as :func:`write_part` does (``settle`` re-cuts the
-    parts of a run folder with it)."""
+    """Write an Arrow table in the stored layout (:func:`arrow_table`, or a sweep's
+    :func:`sweep_table`) as chunk ``chunk_index``'s part, atomically, as :func:`write_part`
+    does (``settle`` re-cuts the parts of a run folder with it).
+
+    Every part of every run and sweep is written here: per-part summaries (counts, sums,
+    histograms that a summary could read instead of the rows) belong in this function, from
+    ``table``, beside the part's record and digests.
+    """
     if meta is not None:
         meta = PartMeta(**{**asdict(meta), "rows": table.num_rows})
         table = table.replace_schema_metadata({PART_META_KEY: meta.encode()})

@@ -29,6 +29,8 @@ class RunCheck:
     bad: list[BadPart] = field(default_factory=list)
     games_done: int = 0
     rows: int = 0
+    point_rows: dict[int, list[int]] = field(default_factory=dict)
+    """A sweep of matches: per good chunk, the rows of each point it holds, in order."""
 
     @property
     def complete(self) -> bool:

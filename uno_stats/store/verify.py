@@ -9,7 +9,8 @@ data is the one recorded when it was written. The runner redoes the chunks whose
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import itertools
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,28 +18,41 @@ from typing import TYPE_CHECKING
 from uno_stats.errors import ResultsError
 from uno_stats.limits import file_kind, load_json
 from uno_stats.store.lock import is_locked
-from uno_stats.store.manifest import Manifest, SweepManifest, read_manifest, read_run_manifest
+from uno_stats.store.manifest import (
+    Manifest,
+    PointFoldersManifest,
+    SweepManifest,
+    read_manifest,
+    read_run_manifest,
+)
 from uno_stats.store.parts import (
     PART_DATA_KEY,
     PART_META_KEY,
     PARTS_DIR,
+    POINT,
     PartMeta,
-    Run,
     data_digest,
     file_digest,
 )
 from uno_stats.store.run_check import BadPart, RunCheck
+from uno_stats.store.runs import PointRuns, Run, point_named
 
 if TYPE_CHECKING:
     import pyarrow.parquet as pq
 
 PART_PREFIX, PART_SUFFIX = "part-", ".parquet"
+MAX_PART_RECORD = 1_000_000
+"""Bytes of a part's own record: a few hundred, but a sweep of matches lists the rows of
+each point in the chunk (at most 100,000 points: well under this)."""
 
 
-def chunk_range(manifest: Manifest, index: int) -> tuple[int, int]:
-    """The first game and the number of games planned for chunk ``index`` of the run."""
-    first = index * manifest.chunk_size
-    return first, min(manifest.chunk_size, manifest.games - first)
+Dataset = Manifest | SweepManifest
+"""The manifest of one results dataset: a run's, or a sweep's (every point in one)."""
+
+
+def chunk_range(manifest: Dataset, index: int) -> tuple[int, int]:
+    """The first game (of the dataset) and the number of games planned for chunk ``index``."""
+    return manifest.layout.chunk_range(index)
 
 
 def _chunk_index(path: Path) -> int | None:
@@ -58,7 +72,7 @@ def read_part_meta(path: Path) -> tuple[PartMeta, pq.FileMetaData]:
     if raw is None:
         raise ValueError("no uno-stats part record (written by another tool or version)")
     try:
-        record = load_json(raw, limit=10_000, depth=2)
+        record = load_json(raw, limit=MAX_PART_RECORD, depth=2)
         if not isinstance(record, dict):
             raise TypeError("not a JSON object")
         return PartMeta(**record), footer
@@ -71,12 +85,12 @@ def _first_line(exc: BaseException) -> str:
     return text[0][:200] if text else type(exc).__name__
 
 
-def _game_bounds(footer: pq.FileMetaData) -> tuple[int, int] | None:
-    """Smallest and largest ``game`` from the footer's column statistics (None if absent)."""
+def _game_bounds(footer: pq.FileMetaData, column: str = "game") -> tuple[int, int] | None:
+    """Smallest and largest value of ``column`` from the footer's statistics (None if absent)."""
     names = footer.schema.names
-    if "game" not in names:
+    if column not in names:
         return None
-    col = names.index("game")
+    col = names.index(column)
     low = high = None
     for g in range(footer.num_row_groups):
         stats = footer.row_group(g).column(col).statistics
@@ -87,8 +101,17 @@ def _game_bounds(footer: pq.FileMetaData) -> tuple[int, int] | None:
     return (low, high) if low is not None and high is not None else None
 
 
-def check_part(path: Path, manifest: Manifest, index: int, deep: bool = True) -> int:
-    """The rows of the part at ``path`` if it is chunk ``index`` of this run; else ValueError.
+def check_part(path: Path, manifest: Dataset, index: int, deep: bool = True) -> int:
+    """The rows of the part at ``path`` if it is chunk ``index`` of this run; else ValueError
+    (:func:`checked_part_meta`)."""
+    return checked_part_meta(path, manifest, index, deep).rows
+
+
+def checked_part_meta(path: Path, manifest: Dataset, index: int, deep: bool = True) -> PartMeta:
+    """The record of the part at ``path`` if it is chunk ``index`` of this run; else ValueError.
+
+    A sweep's part must also hold exactly the points and point game indices its chunk
+    covers (its ``point`` and ``game`` column statistics).
 
     ``deep`` also hashes the data before the footer and compares the digest the writer
     recorded, which finds a garbled part whose footer is intact; without it only the footer
@@ -118,12 +141,27 @@ def check_part(path: Path, manifest: Manifest, index: int, deep: bool = True) ->
         or ("match" not in manifest.scenario_data and rows != n_games)
     ):
         raise ValueError(f"{rows} rows where the part says {meta.rows} for {n_games} games")
-    bounds = _game_bounds(footer)
-    if bounds is not None and bounds != (first, first + n_games - 1):
-        raise ValueError(f"games {bounds[0]}-{bounds[1]}, not {first}-{first + n_games - 1}")
+    _check_bounds(footer, manifest, index)
+    if meta.point_rows is not None and (
+        len(meta.point_rows) != len(manifest.layout.slices(index)) or sum(meta.point_rows) != rows
+    ):
+        raise ValueError(f"its rows by point {meta.point_rows[:5]}... do not add up to {rows}")
     if deep:
         _check_digest(path, footer)
-    return rows
+    return meta
+
+
+def _check_bounds(footer: pq.FileMetaData, manifest: Dataset, index: int) -> None:
+    """The part's ``game`` (and a sweep's ``point``) statistics are the chunk's."""
+    points, games = manifest.layout.bounds(index)
+    bounds = _game_bounds(footer)
+    if bounds is not None and bounds != games:
+        raise ValueError(f"games {bounds[0]}-{bounds[1]}, not {games[0]}-{games[1]}")
+    if isinstance(manifest, SweepManifest):
+        held = _game_bounds(footer, POINT)
+        if held != points:
+            shown = "no point column" if held is None else f"points {held[0]}-{held[1]}"
+            raise ValueError(f"{shown}, not the planned points {points[0]}-{points[1]}")
 
 
 def _check_digest(path: Path, footer: pq.FileMetaData) -> None:
@@ -151,20 +189,20 @@ def part_paths(run_dir: Path) -> Iterator[tuple[int, Path]]:
             yield index, path
 
 
-def check_run(run_dir: Path, manifest: Manifest, deep: bool = True) -> RunCheck:
+def check_run(run_dir: Path, manifest: Dataset, deep: bool = True) -> RunCheck:
     """Verify every part of the run in ``run_dir`` against ``manifest`` (see module doc).
 
     A good part holds exactly the games planned for the chunk its name gives, and chunks'
     ranges are disjoint, so good parts never overlap (a copied part fails its range check).
     """
-    result = RunCheck(chunks=manifest.chunks, games=manifest.games)
+    result = RunCheck(chunks=manifest.chunks, games=manifest.planned_games)
     for index, path in part_paths(run_dir):
         try:
             kind = file_kind(path.stat().st_mode)
             if kind:  # never opened: a FIFO would hang the reader
                 result.bad.append(BadPart(path, f"{kind}, not a part file"))
                 continue
-            rows = check_part(path, manifest, index, deep)
+            meta = checked_part_meta(path, manifest, index, deep)
         except ValueError as exc:
             result.bad.append(BadPart(path, str(exc)))
             continue
@@ -173,16 +211,22 @@ def check_run(run_dir: Path, manifest: Manifest, deep: bool = True) -> RunCheck:
             continue
         result.good[index] = path
         result.games_done += chunk_range(manifest, index)[1]
-        result.rows += rows
+        result.rows += meta.rows
+        if meta.point_rows is not None:
+            result.point_rows[index] = list(meta.point_rows)
     return result
 
 
-def verified_runs(folder: str | Path, deep: bool = True) -> list[Run]:
+def verified_runs(folder: str | Path, deep: bool = True) -> Sequence[Run]:
     """The runs of a results folder (a run or a sweep), each with what verification found.
 
     Only good parts are read afterwards; a run without a single good part is an error.
     """
     folder = Path(folder)
+    named = point_named(folder)
+    if named is not None:  # SWEEP/LABEL: one point of a sweep dataset
+        root, _, index = named
+        return [_verified_sweep(root, read_sweep(root), deep)[index]]
     if folder.is_file():
         hint = (
             "; run it first (uno-stats run FILE) and give OUT/<name>"
@@ -198,23 +242,15 @@ def verified_runs(folder: str | Path, deep: bool = True) -> list[Run]:
         raise ResultsError(f"{folder}: no such results folder")
     top = read_manifest(folder)
     if isinstance(top, SweepManifest):
+        return _verified_sweep(folder, top, deep)
+    if isinstance(top, PointFoldersManifest):
         manifests = [(folder / label, read_run_manifest(folder / label)) for label in top.points]
     else:
         manifests = [(folder, top)]
-    runs = []
+    runs: list[Run] = []
     for path, manifest in manifests:
         check = check_run(path, manifest, deep)
-        if not check.good and check.bad:
-            bad = check.bad[0]
-            raise ResultsError(
-                f"{path}: no valid result parts ({len(check.bad)} failed verification, first "
-                f"{bad.path.name}: {bad.reason}); rerun the same run command to redo them"
-            )
-        if not check.good:
-            raise ResultsError(
-                f"{path}: no result parts yet ({check.progress}); run the same run command "
-                "again to finish the run"
-            )
+        _refuse_empty(path, check)
         # The manifest as the disk has it: a killed run's manifest may be stale.
         counted = replace(
             manifest, rows=check.rows, chunks_done=len(check.good), complete=check.complete
@@ -223,7 +259,64 @@ def verified_runs(folder: str | Path, deep: bool = True) -> list[Run]:
     return runs
 
 
-def incomplete_error(runs: list[Run]) -> str | None:
+def _refuse_empty(path: Path, check: RunCheck) -> None:
+    """A run (or sweep) without a single good part cannot be read: say why and what to do."""
+    if not check.good and check.bad:
+        bad = check.bad[0]
+        raise ResultsError(
+            f"{path}: no valid result parts ({len(check.bad)} failed verification, first "
+            f"{bad.path.name}: {bad.reason}); rerun the same run command to redo them"
+        )
+    if not check.good:
+        raise ResultsError(
+            f"{path}: no result parts yet ({check.progress}); run the same run command "
+            "again to finish the run"
+        )
+
+
+def read_sweep(folder: Path) -> SweepManifest:
+    """The sweep dataset manifest of ``folder`` (:func:`point_named` found one there)."""
+    sweep = read_manifest(folder)
+    assert isinstance(sweep, SweepManifest)
+    return sweep
+
+
+def _verified_sweep(folder: Path, sweep: SweepManifest, deep: bool) -> PointRuns:
+    """The points of the sweep dataset in ``folder``, verified once as one dataset; a point
+    without a single good part is an error, as a run folder without one is."""
+    check = check_run(folder, sweep, deep)
+    _refuse_empty(folder, check)
+    layout = sweep.layout
+    for index in range(sweep.chunks):  # the first missing chunk names the first empty point
+        if index in check.good:
+            continue
+        for piece in layout.slices(index):
+            if not any(c in check.good for c in layout.point_chunks(piece.point)):
+                raise ResultsError(_empty_point(folder, sweep, check, piece.point))
+    counted = replace(sweep, rows=check.rows, chunks_done=len(check.good), complete=check.complete)
+    counted.__dict__.pop("scenario", None)
+    return PointRuns(folder, counted, check)
+
+
+def _empty_point(folder: Path, sweep: SweepManifest, check: RunCheck, point: int) -> str:
+    """Why point ``point`` of the dataset cannot be read: its parts failed verification, or
+    were never written; and what to do (as for a run folder without a good part)."""
+    label = next(itertools.islice(sweep.scenario.point_labels(), point, None))
+    chunks = sweep.layout.point_chunks(point)
+    bad = [b for b in check.bad if _chunk_index(b.path) in chunks]
+    if bad:
+        return (
+            f"{folder}: point {label} has no valid result part ({len(bad)} failed "
+            f"verification, first {bad[0].path.name}: {bad[0].reason}); rerun the same run "
+            "command to redo them"
+        )
+    return (
+        f"{folder}: point {label} has no result parts yet ({check.progress}); run the same "
+        "run command again to finish the run"
+    )
+
+
+def incomplete_error(runs: Sequence[Run]) -> str | None:
     """Why ``runs`` cannot be reported or compared as they are (None when all are whole)."""
     incomplete = [r for r in runs if not r.complete]
     if not incomplete:
@@ -238,16 +331,17 @@ def incomplete_error(runs: list[Run]) -> str | None:
     )
 
 
-def run_notes(runs: list[Run]) -> list[str]:
-    """One line per part not counted and per incomplete run (saying how to finish it)."""
-    notes = []
+def run_notes(runs: Sequence[Run]) -> list[str]:
+    """One line per part not counted and per incomplete run (saying how to finish it); a
+    part of a sweep dataset that holds several points is named once."""
+    notes: list[str] = []
     for run in runs:
         for bad in run.check.bad if run.check is not None else []:
             notes.append(f"{bad.path} not counted: {bad.reason}")
         if not run.complete:
-            busy = " (a run is writing it now)" if is_locked(run.path) else ""
+            busy = " (a run is writing it now)" if is_locked(run.folder) else ""
             notes.append(
                 f"{run.path} is incomplete{busy}: {run.progress}; run the same run command "
                 "again to finish it"
             )
-    return notes
+    return list(dict.fromkeys(notes))
