@@ -34,12 +34,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 """Lowest first. A module may import its own package's modules and any lower layer's."""
 
 TOLERATED = {
-    (
-        "uno_stats/engine/__init__.py",
-        "uno_stats.run.scenario",
-    ): "engine/ is being edited on other branches: its TYPE_CHECKING import of Scenario still "
-    "names the old path; it becomes uno_stats.scenario.load (and, being upward, wants a "
-    "Protocol of the engine's own) when those branches have landed",
     ("uno_stats/engine/jit.py", "uno_stats.engine"): "the engine as it is: jit reads the "
     "engine package's folder (its hashed sources) from inside it",
 }

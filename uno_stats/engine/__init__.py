@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from uno_stats.engine.cards import build_deck
 from uno_stats.engine.rules import (
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     import numpy as np
 
     from uno_stats.engine.state import Table
-    from uno_stats.run.scenario import Scenario
 
 # The compiled modules (chunk, state and what they import) load numba, a noticeable part of a
 # short command's start (docs/PERFORMANCE.md), so they are imported inside the functions that
@@ -43,6 +42,18 @@ def seed_key(seed: int) -> int:
     return int(np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0])
 
 
+class ScenarioLike(Protocol):
+    """What the engine reads of a validated scenario (``uno_stats.scenario.model.Scenario``,
+    a layer above the engine, provides it)."""
+
+    players: int
+    rules: dict[str, Any]
+    seats: tuple[dict[str, Any], ...]
+    match_target: int | None
+    seed: int
+    deck: dict[str, Any] | None
+
+
 @dataclass(frozen=True)
 class EngineConfig:
     """Everything a worker needs to play games of one scenario: small arrays and ints."""
@@ -55,7 +66,7 @@ class EngineConfig:
     key: int
 
     @classmethod
-    def from_scenario(cls, scenario: Scenario) -> EngineConfig:
+    def from_scenario(cls, scenario: ScenarioLike) -> EngineConfig:
         """Encode a validated scenario for the engine."""
         return cls.build(
             players=scenario.players,

@@ -1,6 +1,6 @@
 """The result columns of SCENARIO.md ("Results on disk") and the ones measured beside them.
 
-The engine returns one numpy array per column named here; :mod:`uno_stats.run.results`
+The engine returns one numpy array per column named here; :mod:`uno_stats.store.parts`
 turns them into Parquet with these types. Per-seat columns are ``(rows, players)``
 arrays stored as lists by seat. What each column means is help text, kept outside the
 engine's hashed sources in :mod:`uno_stats.help_text`.
