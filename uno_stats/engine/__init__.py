@@ -46,12 +46,18 @@ class ScenarioLike(Protocol):
     """What the engine reads of a validated scenario (``uno_stats.scenario.model.Scenario``,
     a layer above the engine, provides it)."""
 
-    players: int
-    rules: dict[str, Any]
-    seats: tuple[dict[str, Any], ...]
-    match_target: int | None
-    seed: int
-    deck: dict[str, Any] | None
+    @property
+    def players(self) -> int: ...
+    @property
+    def rules(self) -> dict[str, Any]: ...
+    @property
+    def seats(self) -> tuple[dict[str, Any], ...]: ...
+    @property
+    def match_target(self) -> int | None: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def deck(self) -> dict[str, Any] | None: ...
 
 
 @dataclass(frozen=True)
