@@ -12,6 +12,7 @@ from uno_stats.present.document import Document, render_markdown
 from uno_stats.present.skill_sections import (
     curve_answer,
     effect_answer,
+    skill_lead,
     skill_studies_section,
     skill_study_answers,
     table_answer,
@@ -75,3 +76,33 @@ def test_a_curve_answer_quotes_each_value_and_its_step() -> None:
     empty = Document()
     skill_studies_section(empty, [], [])
     assert render_markdown(empty) == render_markdown(Document())
+
+
+def test_the_lead_quotes_the_extremes_of_every_table() -> None:
+    """Over two tables: the larger and the smaller share the strategy explains, each with
+    its table named, the deal's range, and the widest spread; one table has no lead."""
+    wide = np.array([[0, 1], [0, 1], [1, 1], [0, 1], [0, 0]], dtype=np.int8)
+    other = focal_skill(("random", "search"), wide, resamples=20)
+    study = SkillStudy(
+        "skill-x",
+        0,
+        "random",
+        (SkillTable({"players": 2}, SKILL, TABLE), SkillTable({"players": 4}, other, wide)),
+        (),
+    )
+    text = skill_lead([study])
+    assert text is not None and text.startswith("How much is skill, in short (2 tables")
+    by_share = sorted([(SKILL, "2 players"), (other, "4 players")],
+                      key=lambda x: x[0].decomposition.strategy.value)  # fmt: skip
+    (low, at_low), (high, at_high) = by_share
+    assert f"at most {100 * high.decomposition.strategy.value:.1f}% (95% CI" in text
+    assert f"variance (skill-x, {at_high}, against random)" in text
+    assert f"at least {100 * low.decomposition.strategy.value:.1f}% (95% CI" in text
+    assert f"(skill-x, {at_low}, against random); the deal" in text
+    deal = sorted(100 * s.decomposition.deal.value for s in (SKILL, other))
+    assert f"the deal explains {deal[0]:.1f}% to {deal[1]:.1f}%" in text
+    widest, at = max([(SKILL, "2 players"), (other, "4 players")], key=lambda x: x[0].spread.value)
+    assert f"search wins {100 * widest.spread.value:+.2f} pp (95% CI" in text
+    assert text.endswith(f"more than random (skill-x, {at}, against random).")
+    assert skill_study_answers([study], [])[0] == text
+    assert skill_lead([_study()]) is None

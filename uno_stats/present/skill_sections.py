@@ -99,9 +99,39 @@ def curve_answer(c: KnobCurve) -> str:
     )
 
 
+def skill_lead(studies: Sequence[SkillStudy]) -> str | None:
+    """The answer in short over every paired-deal table (two or more): the most and the
+    least of the outcome's variance the strategy explains, the range the deal explains,
+    and the largest edge of one strategy over another on the same deals."""
+    tables = [(study, t) for study in studies for t in study.tables]
+    if len(tables) < 2:
+        return None
+
+    def where(item: tuple[SkillStudy, SkillTable]) -> str:
+        return f"{item[0].name}, {_setting(item[1].setting)}, against {item[0].opponents}"
+
+    def strategy_share(item: tuple[SkillStudy, SkillTable]) -> float:
+        return item[1].skill.decomposition.strategy.value
+
+    most, least = max(tables, key=strategy_share), min(tables, key=strategy_share)
+    widest = max(tables, key=lambda item: item[1].skill.spread.value)
+    deal = [t.skill.decomposition.deal.value for _, t in tables]
+    w = widest[1].skill
+    return (
+        f"How much is skill, in short ({len(tables)} tables of paired deals): the strategy "
+        f"explains at most {_p(most[1].skill.decomposition.strategy)} of the outcome's "
+        f"variance ({where(most)}) and at least {_p(least[1].skill.decomposition.strategy)} "
+        f"({where(least)}); the deal explains {100 * min(deal):.1f}% to {100 * max(deal):.1f}% "
+        f"(estimates; each table's line below has its interval). The largest edge on the "
+        f"same deals: {w.best} wins {_gap(w.spread)} more than {w.worst} ({where(widest)})."
+    )
+
+
 def skill_study_answers(studies: Sequence[SkillStudy], curves: Sequence[KnobCurve]) -> list[str]:
-    """Every skill table's answer, each study's rule effects, every curve's answer."""
-    out = []
+    """The answer in short (:func:`skill_lead`), every skill table's answer, each study's
+    rule effects, every curve's answer."""
+    lead = skill_lead(studies)
+    out = [lead] if lead else []
     for study in studies:
         out += [table_answer(study, t) for t in study.tables]
         if study.effects:
