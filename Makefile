@@ -35,9 +35,10 @@ ACTION_CARDS := stacking-off numbers-only
 NO_MERCY_STACKING := no-mercy-stacking-off no-mercy-stacking-on
 # How much of UNO is skill: one seat played by random, basic and search on the same deals
 # (tables of random and of basic players at 2, 4 and 6; house rules at 4; search's rollouts;
-# search with and without a model of its opponents), reported together. The search runs take minutes: their wall times are in the report's Runs.
+# search with and without a model of its opponents; classic UNO against No Mercy), reported
+# together. The search runs take minutes: their wall times are in the report's Runs.
 SKILL := skill-random-table skill-basic-table skill-house-rules skill-rollouts \
-	skill-model-random-2p skill-model-basic-2p skill-model-random-4p
+	skill-model-random-2p skill-model-basic-2p skill-model-random-4p skill-no-mercy
 # Which house rule matters most: the 15-rule screen (a resolution V fraction, 256 points) and
 # the full factorial of five rules at 2, 4 and 6 players; each report opens with its effects.
 HOUSE_RULES := house-rules-screen house-rules-five

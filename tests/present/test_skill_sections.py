@@ -49,6 +49,9 @@ def test_an_effect_widens_narrows_or_does_not_clearly_move_the_spread() -> None:
     assert "seven_zero widens it, +2.00 pp (95% CI +1.00 to +3.00)" in text
     assert "stack_draw_two does not clearly move it, +0.00 pp" in text
     assert "edge of search over random" in text
+    preset = [SpreadEffect("rules.preset", ("mattel-2022", "no-mercy"), effects[1].effect)]
+    text = effect_answer(_study(preset), preset)
+    assert "preset no-mercy (against mattel-2022) widens it, +2.00 pp" in text
 
 
 def test_a_curve_answer_quotes_each_value_and_its_step() -> None:

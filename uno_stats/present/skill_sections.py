@@ -76,13 +76,14 @@ def effect_answer(study: SkillStudy, effects: Sequence[SpreadEffect]) -> str:
             else "does not clearly move"
         )
         key = e.axis.rpartition(".")[2]
+        if not all(isinstance(v, bool) for v in e.values):  # a preset: name the two values
+            key = f"{key} {e.values[1]} (against {e.values[0]})"
         parts.append(f"{key} {where} it, {_gap(e.effect)}")
     return (
         f"{study.name}: how each rule moves the edge of {last} over {first} (the spread, "
         f"{study.tables[0].skill.deals:,} paired deals at each of {len(study.tables)} rule "
-        f"combinations; each rule on minus off, averaged over the others): "
-        + "; ".join(parts)
-        + "."
+        f"combinations; each rule on minus off, or its second value minus its first, "
+        f"averaged over the others): " + "; ".join(parts) + "."
     )
 
 
