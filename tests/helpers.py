@@ -20,8 +20,9 @@ import polars as pl
 from uno_stats.engine.schema import CHECKPOINT_TURNS, COLUMNS, ROUND_COUNTERS, STATUS_NAMES
 from uno_stats.engine.strategy_table import default_seat
 from uno_stats.run.plan import new_manifest
-from uno_stats.scenario.load import SweepPoint, scenario_from_dict
-from uno_stats.store.manifest import Manifest, PointFoldersManifest, write_manifest
+from uno_stats.run.sweep_plan import new_sweep_manifest
+from uno_stats.scenario.load import SweepPoint, parse_scenario, scenario_from_dict
+from uno_stats.store.manifest import Manifest, PointFoldersManifest, SweepManifest, write_manifest
 from uno_stats.store.parts import CHECKPOINTS, NOT_REACHED, PARTS_DIR, tool_version
 
 _DTYPES: dict[str, pl.DataType] = {
@@ -173,6 +174,39 @@ def run_manifest(
     manifest.rows = games
     manifest.complete = True
     return manifest
+
+
+def engine_columns(first: int, n: int, players: int) -> dict[str, np.ndarray]:
+    """Engine-shaped arrays for games ``first`` .. ``first + n - 1`` (values do not matter:
+    for the tests of verification, which read only a part's record, rows and statistics)."""
+    out: dict[str, np.ndarray] = {}
+    for col in COLUMNS:
+        out[col.name] = np.zeros(col.shape(n, players), dtype=col.dtype)
+        if col.nullable:
+            out[col.name + "__valid"] = np.zeros(n, dtype=bool)
+    out["hand_checkpoints"][:] = NOT_REACHED
+    out["game"] = np.arange(first, first + n, dtype=np.uint64)
+    return out
+
+
+SWEEP_OF_MATCHES = """\
+name: s
+players: 3
+games: 10
+seed: 4
+rules: {preset: mattel-2022}
+match: {target: 500}
+sweep:
+  rules.preset: [mattel-2022, mattel-2001, classic-house]
+  rules.stack_draw_two: [false, true]
+"""
+"""Six points of 10 matches each (60 games in the dataset)."""
+
+
+def sweep_manifest(chunk_size: int, text: str = SWEEP_OF_MATCHES) -> SweepManifest:
+    """The manifest the runner writes for the sweep ``text`` (by the planner's own
+    ``new_sweep_manifest``), in chunks of ``chunk_size`` games."""
+    return new_sweep_manifest(parse_scenario(text), chunk_size)
 
 
 def write_run(

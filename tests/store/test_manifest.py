@@ -370,3 +370,28 @@ def test_a_full_disk_rewrites_the_manifest_in_place(tmp_path, monkeypatch):
     with pytest.raises(OSError, match="No space"):  # no old file to reuse
         write_json(tmp_path / "other.json", {"chunks_done": 1})
     assert not list(tmp_path.glob("*.tmp")) and not list(tmp_path.glob(".*.tmp"))
+
+
+def test_a_full_disk_rewrites_in_place_only_what_fits_the_old_blocks(tmp_path, monkeypatch):
+    """Exactly the old file's blocks (``st_blocks`` of 512 bytes) are reused; one byte more is
+    the full disk's error, the old manifest left as it was."""
+    import errno
+
+    path = tmp_path / "manifest.json"
+    write_json(path, {"pad": "x" * 100})
+    held = path.stat().st_blocks * 512
+    empty = len(json.dumps({"pad": ""}, indent=2) + "\n")
+    opened = Path.open
+
+    def full(self, mode="r", *args, **kwargs):
+        if self.name.endswith(".tmp"):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return opened(self, mode, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", full)
+    fits = {"pad": "y" * (held - empty)}
+    write_json(path, fits)
+    assert json.loads(path.read_text()) == fits and path.stat().st_size == held
+    with pytest.raises(OSError, match="No space"):
+        write_json(path, {"pad": "z" * (held - empty + 1)})
+    assert json.loads(path.read_text()) == fits

@@ -13,9 +13,8 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
-from helpers import run_manifest
+from helpers import engine_columns, run_manifest
 
-from uno_stats.engine.schema import COLUMNS, NOT_REACHED
 from uno_stats.store.manifest import Manifest, scenario_hash
 from uno_stats.store.parts import (
     PART_DATA_KEY,
@@ -29,6 +28,7 @@ from uno_stats.store.run_check import RunCheck
 from uno_stats.store.verify import (
     check_part,
     check_run,
+    checked_part_meta,
     chunk_range,
     part_paths,
     read_part_meta,
@@ -39,14 +39,7 @@ PLAYERS = 3
 
 def columns(first: int, n: int) -> dict[str, np.ndarray]:
     """Engine-shaped arrays for games ``first`` .. ``first + n - 1`` (values do not matter)."""
-    out: dict[str, np.ndarray] = {}
-    for col in COLUMNS:
-        out[col.name] = np.zeros(col.shape(n, PLAYERS), dtype=col.dtype)
-        if col.nullable:
-            out[col.name + "__valid"] = np.zeros(n, dtype=bool)
-    out["hand_checkpoints"][:] = NOT_REACHED
-    out["game"] = np.arange(first, first + n, dtype=np.uint64)
-    return out
+    return engine_columns(first, n, PLAYERS)
 
 
 @pytest.fixture
@@ -176,6 +169,9 @@ def test_a_garbled_byte_fails_the_deep_check_only(tmp_path: Path, manifest: Mani
     assert check_part(path, manifest, 0, deep=False) == 100
     with pytest.raises(ValueError, match=r"^corrupt data \(checksum mismatch"):
         check_part(path, manifest, 0)
+    assert checked_part_meta(path, manifest, 0, deep=False).rows == 100
+    with pytest.raises(ValueError, match=r"^corrupt data \(checksum mismatch"):
+        checked_part_meta(path, manifest, 0)  # deep unless told otherwise, as check_part
     check = check_run(tmp_path, manifest)
     assert [b.path for b in check.bad] == [path] and check.good == {}
     assert check.bad[0].reason.startswith("corrupt data")

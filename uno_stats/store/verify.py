@@ -294,7 +294,6 @@ def _verified_sweep(folder: Path, sweep: SweepManifest, deep: bool) -> PointRuns
             if not any(c in check.good for c in layout.point_chunks(piece.point)):
                 raise ResultsError(_empty_point(folder, sweep, check, piece.point))
     counted = replace(sweep, rows=check.rows, chunks_done=len(check.good), complete=check.complete)
-    counted.__dict__.pop("scenario", None)
     return PointRuns(folder, counted, check)
 
 
