@@ -384,9 +384,7 @@ def sweep_answers(
     members = [by_path[str(r.path)] for r in g.runs]
     shown = [m for m in measures_for(members) if m.metric is None or m.metric not in compared]
     shown = [m for m in shown if not brief or m.key in BRIEF_MEASURES]
-    found = [sweep_answer(g, m, by_path) for m in shown]
-    if not brief:  # the No Mercy question first, where the sweep has knock-outs
-        found.insert(0, sweep_mercy_answer(g, by_path))
+    found = (sweep_answer(g, m, by_path) for m in shown)
     return [s for s in found if s is not None]
 
 
@@ -428,12 +426,16 @@ def answer_sentences(
     of sweeps among the runs; their sentences on the main metrics come right after the
     settles, before the sweeps' ranges (which name points, not rules). ``skill``: the
     answers of skill studies (:mod:`uno_stats.present.skill_sections`), first after the
-    settles."""
+    settles; then how often the mercy rule ended a round in each sweep where it knocked
+    anyone out (:func:`sweep_mercy_answer`), before the effects."""
     out: list[str] = [*settled, *skill]
+    by_path = {str(a.run.path): a for a in answers}
+    for g in groups:  # No Mercy's own question first: how often the mercy rule ended a round
+        mercy = sweep_mercy_answer(g, by_path)
+        out += [mercy] if mercy else []
     for result in effects:
         name = result.sweep.name
         out += [f"Effects in {name}: {line}" for line in effect_answers(result, MAIN_METRICS)]
-    by_path = {str(a.run.path): a for a in answers}
     if found is not None:
         out += [tournament_answer(t) for t in found.tables]
         out += [spread_answer(s) for s in found.spreads]
