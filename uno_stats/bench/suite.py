@@ -117,14 +117,15 @@ def _table_file(folder: Path) -> tuple[Path, str]:
     return path, "bench.yaml (the built-in bench table)"
 
 
-SEARCH_SHARE = 50
-"""``search`` plays a round per rollout of each move: its throughput is timed on 1/50 of
-the games (at least 1,000), so that it costs about what another strategy does."""
+SEARCH_SHARE = 5_000
+"""``search`` plays a round per rollout of each move (256 a move at its default budget): its
+throughput is timed on 1/5,000 of the games (at least 100), so that it costs about what
+another strategy does (about 5,000 times slower than ``random`` at four players)."""
 
 
 def _games_for(strategy: str, games: int) -> int:
     """The games a throughput timing of ``strategy`` plays (fewer for ``search``)."""
-    return max(1_000, games // SEARCH_SHARE) if strategy == "search" else games
+    return max(100, games // SEARCH_SHARE) if strategy == "search" else games
 
 
 def measure_throughput(
