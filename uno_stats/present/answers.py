@@ -339,9 +339,9 @@ def sweep_mercy_answer(g: SweepGroup, by_path: Mapping[str, Answered]) -> str | 
     at how many points it never did; None when it never did."""
     knocked, never = [], []
     for number, run in enumerate(g.runs, 1):
-        a = by_path[str(run.path)]
-        if not isinstance(a, RunAnswers):  # a point answered alone holds no round events
-            continue
+        a = by_path.get(str(run.path))
+        if not isinstance(a, RunAnswers):  # not answered here, or a point answered alone
+            continue  # (its main answers only: no round events)
         label = _point(run.manifest.sweep_assignment or {}, number)
         m = a.events.mercy
         if m is not None and m.any_out.value > 0:
@@ -431,6 +431,8 @@ def answer_sentences(
     out: list[str] = [*settled, *skill]
     by_path = {str(a.run.path): a for a in answers}
     for g in groups:  # No Mercy's own question first: how often the mercy rule ended a round
+        if all(r.manifest.tournament for r in g.runs):
+            continue
         mercy = sweep_mercy_answer(g, by_path)
         out += [mercy] if mercy else []
     for result in effects:
