@@ -696,6 +696,23 @@ def test_default_metrics_skip_the_columns_the_results_lack():
     assert edge.estimate == pytest.approx(share.estimate)  # the same players: 1/4 cancels
 
 
+def test_points_that_lack_a_column_the_others_hold_are_read_together():
+    """A column only some points hold (results written before it existed): a metric of it
+    is refused naming the point without it; every other metric is the one of points that
+    all lack it."""
+    rows = {(0,): _full_rows(40, 0), (1,): _full_rows(40, 3)}
+    plain = _sweep_of({"a": (0, 1)}, rows, {})
+    drawn = {**rows[(0,)], "cards_drawn": np.arange(40)}
+    mixed = _sweep_of({"a": (0, 1)}, {(0,): drawn, (1,): rows[(1,)]}, {})
+    with pytest.raises(
+        ResultsError, match=r"^effects of mean_cards_drawn: no column 'cards_drawn' in a=1$"
+    ):
+        sweep_effects(mixed, ["mean_cards_drawn"])
+    found, expected = sweep_effects(mixed, resamples=20), sweep_effects(plain, resamples=20)
+    assert repr(found.effects) == repr(expected.effects) and len(found.effects) > 5
+    assert found.notes == expected.notes
+
+
 def test_default_interactions_follow_the_number_of_axes(monkeypatch):
     import uno_stats.analysis.effects as fx
 
@@ -792,7 +809,9 @@ def test_the_points_a_term_uses_are_those_with_a_coefficient_in_its_contrast():
         identity = grid.prepare(np.eye(len(sweep.points)))
         for term in terms_of(axes, min(3, len(sizes))):
             coefficients = grid.apply(identity, term)
-            assert grid.used_by(term).tolist() == (coefficients != 0).tolist(), term.name
+            used = grid.used_by(term)
+            assert used.tolist() == (coefficients != 0).tolist(), term.name
+            assert np.arange(len(used))[used].tolist() == np.flatnonzero(coefficients).tolist()
     record = {"kind": "fractional", "resolution": 2, "generators": ["B=A"], "points": 2}
     pair = _sweep_of(
         {"a": (0, 1), "b": (0, 1)}, {k: {"turns": np.arange(3)} for k in [(0, 0), (1, 1)]}, {}
@@ -800,6 +819,7 @@ def test_the_points_a_term_uses_are_those_with_a_coefficient_in_its_contrast():
     fraction = grid_of(Sweep("s", pair.axes, pair.points, record))
     (a,) = [t for t in terms_of(pair.axes, 1) if t.name == "a"]
     assert fraction.used_by(a).tolist() == [True, True]
+    assert np.arange(2)[fraction.used_by(a)].tolist() == [0, 1]  # a mask: selects the points
 
 
 def test_pairing_names_only_what_changes_the_deal():

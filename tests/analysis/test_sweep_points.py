@@ -12,9 +12,10 @@ import polars as pl
 import pytest
 from helpers import run_manifest, write_run, write_sweep
 
-from uno_stats.analysis.sweep_points import DEAL_AXES, sweep_of
+from uno_stats.analysis.sweep_points import DEAL_AXES, by_point, sweep_of
 from uno_stats.errors import ResultsError
 from uno_stats.store.manifest import MANIFEST
+from uno_stats.store.parts import POINT
 from uno_stats.store.runs import open_runs
 
 
@@ -141,3 +142,40 @@ def test_effects_read_every_point_of_a_dataset_at_once(tmp_path: Path) -> None:
     found, again = sweep_effects(sweep), sweep_effects(blind)
     assert repr(again.effects) == repr(found.effects) and len(found.effects) > 10
     assert again.unchanged_axes == found.unchanged_axes == ()
+
+
+def test_a_sweep_built_by_hand_reads_its_points_as_a_scan_of_their_runs_does(
+    tmp_path: Path,
+) -> None:
+    """Sweep.point_rows without a frame (a Sweep built by hand) stacks the points' own rows
+    with a u32 ``point`` column: the frame the runs' scan gives; points whose columns or
+    dtypes differ read together, null where a point lacks a column."""
+    sweep = sweep_of(open_runs(write_sweep(tmp_path, "s", {"players": [3, 2]}, games=30)))
+    built = replace(sweep, frame=None).point_rows().collect()
+    assert built.schema[POINT] == pl.UInt32
+    assert built.equals(sweep.point_rows().collect())
+    older = pl.LazyFrame({"game": [0, 1], "turns": pl.Series([5, 6], dtype=pl.Int32)})
+    newer = pl.LazyFrame({"game": [0], "turns": [7], "cards_drawn": [2]})
+    points = tuple(replace(p, rows=r) for p, r in zip(sweep.points, (older, newer), strict=True))
+    mixed = replace(sweep, points=points, frame=None).point_rows().collect()
+    assert mixed.to_dict(as_series=False) == {
+        "game": [0, 1, 0],
+        "turns": [5, 6, 7],
+        POINT: [0, 0, 1],
+        "cards_drawn": [None, None, 2],
+    }
+    assert mixed.schema["turns"] == pl.Int64
+
+
+def test_by_point_gives_each_point_its_rows_in_order_without_the_point_column() -> None:
+    frame = pl.DataFrame(
+        {POINT: pl.Series([2, 0, 2, 0], dtype=pl.UInt32), "game": [5, 1, 4, 3], "v": [1.0] * 4}
+    )
+    parts = by_point(frame, 4)
+    assert [p.to_dict(as_series=False) for p in parts] == [
+        {"game": [1, 3], "v": [1.0, 1.0]},
+        {"game": [], "v": []},  # a point without a row: empty, the same columns
+        {"game": [5, 4], "v": [1.0, 1.0]},
+        {"game": [], "v": []},
+    ]
+    assert all(p.schema == parts[0].schema for p in parts)
