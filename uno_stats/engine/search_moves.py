@@ -148,6 +148,29 @@ def _add_card(tab, p, card, flags, moves, k):
 
 
 @engine_jit
+def _add_distinct(tab, p, n, limit, moves, k):
+    """Append the moves of the first ``limit`` distinct cards among the candidates
+    ``tab[T_CAND][:n]`` (hand indices of seat ``p``), in hand order; returns the new count,
+    the cards tried, and the wilds tried (bit card - WILD)."""
+    hands = tab[T_HANDS:]
+    cand = tab[T_CAND]
+    seen = 0  # the colored cards tried, a bit each (card ids below WILD = 64)
+    seen_wilds = 0
+    tried = 0
+    for i in range(n):
+        card = hands[p, cand[i]]
+        fresh = (seen >> card) & 1 == 0 if card < WILD else (seen_wilds >> (card - WILD)) & 1 == 0
+        if fresh and tried < limit:
+            if card < WILD:
+                seen |= 1 << card
+            else:
+                seen_wilds |= 1 << (card - WILD)
+            tried += 1
+            k = _add_card(tab, p, card, 0, moves, k)
+    return k, tried, seen_wilds
+
+
+@engine_jit
 def turn_moves(tab, p, limit, every, draws, moves):
     """Seat ``p``'s moves on a normal turn into ``moves``; returns how many: its distinct
     legal cards (the first ``limit`` in hand order, a wild once per color, a 7 under 7-0
@@ -162,20 +185,7 @@ def turn_moves(tab, p, limit, every, draws, moves):
     top = tab[T_DISC, st[ST_DISC_N] - 1]
     classic = st[ST_NO_MERCY_CARDS] == 0
     n = collect_playable(hands, hn, p, top, st[ST_COLOR], False, rules, cand, classic)
-    seen = 0  # the colored cards tried, a bit each (card ids below WILD = 64)
-    seen_wilds = 0  # the wilds tried, bit card - WILD
-    tried = 0
-    k = 0
-    for i in range(n):  # the first `limit` distinct cards in hand order
-        card = hands[p, cand[i]]
-        fresh = (seen >> card) & 1 == 0 if card < WILD else (seen_wilds >> (card - WILD)) & 1 == 0
-        if fresh and tried < limit:
-            if card < WILD:
-                seen |= 1 << card
-            else:
-                seen_wilds |= 1 << (card - WILD)
-            tried += 1
-            k = _add_card(tab, p, card, 0, moves, k)
+    k, tried, seen_wilds = _add_distinct(tab, p, n, limit, moves, 0)
     bluff = (
         every
         and rules[R_WD4_CHALLENGE] != 0
@@ -212,19 +222,7 @@ def penalty_moves(tab, p, limit, every, moves):
     if challenge:
         moves[k] = MOVE_CHALLENGE
         k += 1
-    seen = 0  # the colored cards tried, a bit each; the wilds, bit card - WILD
-    seen_wilds = 0
-    tried = 0
-    for i in range(n):
-        card = hands[p, cand[i]]
-        fresh = (seen >> card) & 1 == 0 if card < WILD else (seen_wilds >> (card - WILD)) & 1 == 0
-        if fresh and tried < limit:
-            if card < WILD:
-                seen |= 1 << card
-            else:
-                seen_wilds |= 1 << (card - WILD)
-            tried += 1
-            k = _add_card(tab, p, card, 0, moves, k)
+    k = _add_distinct(tab, p, n, limit, moves, k)[0]
     if every and (n > 0 or challenge) and k < moves.shape[0]:
         moves[k] = MOVE_DECLINE
         k += 1
