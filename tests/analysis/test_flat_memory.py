@@ -28,6 +28,7 @@ from uno_stats.analysis.estimates import (
 )
 from uno_stats.analysis.questions import run_scoring, run_seats
 from uno_stats.analysis.round_events import turn_draws
+from uno_stats.analysis.row_counts import FrameCounts
 from uno_stats.analysis.seats import (
     comeback_counts,
     deficit_win_table,
@@ -191,7 +192,7 @@ def test_batched_questions_match_the_in_memory_ones(
         got = [(r.label, r.win, r.points_scored, r.points_left) for r in rows]
         assert got == want_rows, run.name
         n, draws, cards, per_draw, per_round = reference_turn_draws(lf)
-        d = turn_draws(lf)
+        d = turn_draws(FrameCounts(lf))
         assert (d.n, d.draws, d.cards) == (n, draws, cards), run.name
         assert _close(d.per_draw, per_draw) and _close(d.per_round, per_round), run.name
 

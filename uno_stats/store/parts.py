@@ -326,7 +326,9 @@ _ZEROS = "0" * 64
 """The whole-file digest as it is hashed: 64 zeros in its place."""
 
 
-def _write_parquet(table: pa.Table, path: Path, with_digest: bool) -> None:
+def _write_parquet(
+    table: pa.Table, path: Path, with_digest: bool, extra: dict[bytes, bytes] | None = None
+) -> None:
     """Write ``table`` to ``path``; with ``with_digest`` record the data's and the whole
     file's digests (see :data:`PART_DATA_KEY`) in the footer: the file digest is written as
     zeros, hashed so with everything else, then put in place. Not fsynced: a part damaged by
@@ -348,6 +350,8 @@ def _write_parquet(table: pa.Table, path: Path, with_digest: bool) -> None:
         )
         try:
             writer.write_table(table, row_group_size=max(1, table.num_rows))
+            if extra:  # in the footer, before the digests: the file digest covers them
+                writer.add_key_value_metadata(extra)
             if with_digest:  # every row group is written: what came so far is the data
                 record = {"bytes": sink.size, "sha256": sink.digest.hexdigest(), "file": _ZEROS}
                 writer.add_key_value_metadata({PART_DATA_KEY: json.dumps(record)})
@@ -377,22 +381,10 @@ def checkpoint_arrays(frame: pl.DataFrame, players: int) -> tuple[np.ndarray, np
     list columns of earlier results.
     """
     import numpy as np
-    import pyarrow as pa
 
     rows = frame.height
     if CHECKPOINTS in frame.columns:
-        width = len(CHECKPOINT_TURNS) * players
-        arr = frame[CHECKPOINTS].to_arrow()
-        if isinstance(arr, pa.ChunkedArray):
-            arr = arr.combine_chunks()
-        arr = arr.cast(pa.large_binary())
-        offsets = np.frombuffer(arr.buffers()[1], dtype=np.int64)[
-            arr.offset : arr.offset + rows + 1
-        ]
-        if arr.null_count or (np.diff(offsets) != width).any():
-            raise ResultsError(f"{CHECKPOINTS}: rows of other than {width} bytes")
-        data = np.frombuffer(arr.buffers()[2], dtype=np.uint8)[offsets[0] : offsets[-1]]
-        return np.array(CHECKPOINT_TURNS), data.reshape(rows, len(CHECKPOINT_TURNS), players)
+        return checkpoint_bytes(frame[CHECKPOINTS].to_arrow(), rows, players)
     names = checkpoint_columns_in(frame.columns)
     hands = np.full((rows, len(names), players), NOT_REACHED, dtype=np.uint8)
     for k, name in enumerate(names):
@@ -401,6 +393,25 @@ def checkpoint_arrays(frame: pl.DataFrame, players: int) -> tuple[np.ndarray, np
         values = series.drop_nulls().explode().to_numpy()
         hands[valid, k, :] = values.reshape(-1, players)
     return np.array([int(n[7:]) for n in names], dtype=np.int64), hands
+
+
+def checkpoint_bytes(
+    arr: pa.Array | pa.ChunkedArray, rows: int, players: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The ``hand_checkpoints`` column ``arr`` of ``rows`` rounds as :func:`checkpoint_arrays`
+    gives it: the turns and a ``(rows, turns, players)`` uint8 view of its bytes."""
+    import numpy as np
+    import pyarrow as pa
+
+    width = len(CHECKPOINT_TURNS) * players
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks()
+    arr = arr.cast(pa.large_binary())
+    offsets = np.frombuffer(arr.buffers()[1], dtype=np.int64)[arr.offset : arr.offset + rows + 1]
+    if arr.null_count or (np.diff(offsets) != width).any():
+        raise ResultsError(f"{CHECKPOINTS}: rows of other than {width} bytes")
+    data = np.frombuffer(arr.buffers()[2], dtype=np.uint8)[offsets[0] : offsets[-1]]
+    return np.array(CHECKPOINT_TURNS), data.reshape(rows, len(CHECKPOINT_TURNS), players)
 
 
 def checkpoint_hands(names: list[str], players: int) -> dict[int, list[pl.Expr]]:
@@ -456,18 +467,22 @@ def write_table_part(
     :func:`sweep_table`) as chunk ``chunk_index``'s part, atomically, as :func:`write_part`
     does (``settle`` re-cuts the parts of a run folder with it).
 
-    Every part of every run and sweep is written here: per-part summaries (counts, sums,
-    histograms that a summary could read instead of the rows) belong in this function, from
-    ``table``, beside the part's record and digests.
+    Every part of every run and sweep is written here, with its tallies (the counts and sums
+    a summary reads instead of the rows: :mod:`uno_stats.store.tallies`) in its footer,
+    covered by the whole-file digest.
     """
+    extra = None
     if meta is not None:
+        from uno_stats.store.tallies import TALLIES_KEY, encode_tallies, table_tallies
+
+        extra = {TALLIES_KEY: encode_tallies(table_tallies(table))}
         meta = PartMeta(**{**asdict(meta), "rows": table.num_rows})
         table = table.replace_schema_metadata({PART_META_KEY: meta.encode()})
     final = part_path(run_dir, chunk_index)
     final.parent.mkdir(parents=True, exist_ok=True)
     tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
     try:
-        _write_parquet(table, tmp, with_digest=meta is not None)
+        _write_parquet(table, tmp, with_digest=meta is not None, extra=extra)
         if commit is None:
             tmp.replace(final)
         elif not commit(lambda: tmp.replace(final)):
