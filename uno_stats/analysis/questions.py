@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from uno_stats.analysis import tally_answers
 from uno_stats.analysis.estimates import (
     ChiSquare,
     Estimate,
@@ -35,10 +36,10 @@ from uno_stats.analysis.estimates import (
     value_counts,
     wilson,
 )
-from uno_stats.analysis.first_mover import FirstMover
+from uno_stats.analysis.first_mover import FirstMover, first_mover_counts
 from uno_stats.analysis.quantiles import quantile_estimates
-from uno_stats.analysis.round_events import RoundEvents
-from uno_stats.analysis.row_counts import FrameCounts, RowCounts, counts_mean_sd
+from uno_stats.analysis.round_events import RoundEvents, round_events
+from uno_stats.analysis.row_counts import FrameCounts, RowCounts, TallyCounts, counts_mean_sd
 from uno_stats.analysis.seats import (
     ComebackCurve,
     DeficitTable,
@@ -49,7 +50,7 @@ from uno_stats.analysis.seats import (
 from uno_stats.engine.schema import STATUS_NAMES
 from uno_stats.errors import ResultsError
 from uno_stats.store.runs import Run
-from uno_stats.store.tally_sums import run_tallies
+from uno_stats.store.tally_sums import Tallies, run_tallies
 
 QUANTILES: tuple[float, ...] = (0.1, 0.5, 0.9, 0.99)
 
@@ -331,9 +332,35 @@ def answer_run(run: Run) -> RunAnswers:
     """Answer every question of SCENARIO.md for ``run``, from its parts' tallies (counted
     when each part was written, or from its rows for parts written before that): memory and
     time do not grow with the rows read (docs/PERFORMANCE.md "Summaries in flat memory")."""
-    from uno_stats.analysis.tally_answers import answer_tallies
-
     return answer_tallies(run, run_tallies(run))
+
+
+def answer_tallies(run: Run, tallies: Tallies) -> RunAnswers:
+    """Every question of SCENARIO.md for ``run`` from its summed part ``tallies``."""
+    rows = TallyCounts(tallies)
+    players = run.players
+    scoring = run_scoring(run)
+    status = status_from_counts(tallies.status)
+    won = status.counts[0] > 0
+    matches = tallies.counted("match_rounds")
+    has_matches = matches is not None and matches[1].size > 0
+    return RunAnswers(
+        run=run,
+        status=status,
+        length=round_length(rows),
+        seats=tally_answers.seat_win_rates(tallies, players) if won else None,
+        first_mover=first_mover_counts(
+            *tally_answers.start_counts(tallies), players, run_rules(run)
+        )
+        if won
+        else None,
+        edge=tally_answers.points_edge(tallies, scoring) if won else None,
+        comeback=tally_answers.comeback_curve(tallies, players) if won else None,
+        deficit=tally_answers.deficit(tallies, players) if won else None,
+        strategies=tally_answers.strategy_strength(tallies, run_seats(run), scoring) if won else (),
+        match=match_length(rows, 2 if scoring == "partners" else players) if has_matches else None,
+        events=round_events(rows),
+    )
 
 
 @dataclass(frozen=True)

@@ -31,14 +31,10 @@ from uno_stats.analysis.estimates import (
     wilson,
     won_rounds,
 )
+from uno_stats.engine.schema import NOT_REACHED
 from uno_stats.engine.strategy_table import KNOBS
 from uno_stats.errors import ResultsError
-from uno_stats.store.parts import (
-    NOT_REACHED,
-    checkpoint_arrays,
-    checkpoint_columns_in,
-    checkpoint_hands,
-)
+from uno_stats.store.columns import checkpoint_arrays, checkpoint_columns_in, checkpoint_hands
 from uno_stats.store.tallies import deficit_counts, seat_scores
 
 CHECKPOINT_BATCH = 100_000

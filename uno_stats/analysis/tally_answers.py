@@ -1,7 +1,7 @@
 """Every question of one run answered from its summed part tallies (no row is read).
 
-:func:`answer_tallies` builds the same :class:`~uno_stats.analysis.questions.RunAnswers` as
-the row-reading questions of :mod:`uno_stats.analysis.questions`,
+:func:`uno_stats.analysis.questions.answer_tallies` builds the same ``RunAnswers`` as the
+row-reading questions of :mod:`uno_stats.analysis.questions`,
 :mod:`~uno_stats.analysis.seats`, :mod:`~uno_stats.analysis.first_mover` and
 :mod:`~uno_stats.analysis.round_events`, from the counts and exact sums those questions reduce
 the rows to (:mod:`uno_stats.store.tallies`); each answer is finished by the function the
@@ -11,14 +11,11 @@ row-reading path ends with, so the figures are the same.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from uno_stats.analysis.estimates import chi_square_equal, proportions, require_rows
-from uno_stats.analysis.first_mover import first_mover_counts
-from uno_stats.analysis.round_events import round_events
-from uno_stats.analysis.row_counts import TallyCounts
 from uno_stats.analysis.seats import (
     ComebackCurve,
     DeficitTable,
@@ -36,10 +33,6 @@ from uno_stats.analysis.seats import points_edge as _edge
 from uno_stats.errors import ResultsError
 from uno_stats.store.tally_sums import Tallies
 
-if TYPE_CHECKING:
-    from uno_stats.analysis.questions import RunAnswers
-    from uno_stats.store.runs import Run
-
 
 def _by_value(found: tuple[np.ndarray, np.ndarray] | None, column: int = 0) -> np.ndarray:
     """A histogram's counts indexed by the (non-negative) value of key ``column``."""
@@ -54,7 +47,8 @@ def _by_value(found: tuple[np.ndarray, np.ndarray] | None, column: int = 0) -> n
     return out
 
 
-def _start(tallies: Tallies) -> tuple[np.ndarray, np.ndarray]:
+def start_counts(tallies: Tallies) -> tuple[np.ndarray, np.ndarray]:
+    """The won rounds' joint histogram of (dealer, first player, winner[, direction])."""
     found = tallies.won("start")
     if found is None:
         raise ResultsError("results have no dealer, first_player or winner column")
@@ -63,7 +57,7 @@ def _start(tallies: Tallies) -> tuple[np.ndarray, np.ndarray]:
 
 def seat_win_rates(tallies: Tallies, players: int) -> SeatWinRates:
     """Win share of each seat over won rounds (:func:`uno_stats.analysis.seats.seat_win_rates`)."""
-    keys, counts = _start(tallies)
+    keys, counts = start_counts(tallies)
     winners = keys[:, 2]
     bad = (winners < 0) | (winners >= players)
     if bad.any():
@@ -142,37 +136,3 @@ def strategy_strength(
         kept = Moments(*(sum(left[s][j] for s in mine) for j in range(3)))
         rows.append((counts, score, kept))
     return strategy_rows(labels, order, rows)
-
-
-def answer_tallies(run: Run, tallies: Tallies) -> RunAnswers:
-    """Every question of SCENARIO.md for ``run`` from its summed part ``tallies``."""
-    from uno_stats.analysis.questions import (
-        RunAnswers,
-        match_length,
-        round_length,
-        run_rules,
-        run_scoring,
-        run_seats,
-        status_from_counts,
-    )
-
-    rows = TallyCounts(tallies)
-    players = run.players
-    scoring = run_scoring(run)
-    status = status_from_counts(tallies.status)
-    won = status.counts[0] > 0
-    matches = tallies.counted("match_rounds")
-    has_matches = matches is not None and matches[1].size > 0
-    return RunAnswers(
-        run=run,
-        status=status,
-        length=round_length(rows),
-        seats=seat_win_rates(tallies, players) if won else None,
-        first_mover=first_mover_counts(*_start(tallies), players, run_rules(run)) if won else None,
-        edge=points_edge(tallies, scoring) if won else None,
-        comeback=comeback_curve(tallies, players) if won else None,
-        deficit=deficit(tallies, players) if won else None,
-        strategies=strategy_strength(tallies, run_seats(run), scoring) if won else (),
-        match=match_length(rows, 2 if scoring == "partners" else players) if has_matches else None,
-        events=round_events(rows),
-    )

@@ -23,8 +23,14 @@ import json
 import zlib
 from typing import TYPE_CHECKING, Any
 
-from uno_stats.engine.schema import CHECKPOINTS, NOT_REACHED, STATUS_NAMES
+from uno_stats.engine.schema import CHECKPOINT_TURNS, CHECKPOINTS, NOT_REACHED, STATUS_NAMES
 from uno_stats.errors import ResultsError
+from uno_stats.store.tally_kernels import (
+    deficit_sums,
+    max_deficit_counts,
+    points_sums,
+    won_kernel,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -56,6 +62,12 @@ DIRECTION_COLUMN = "first_direction"
 """The first mover's starting direction (+1 / -1), used when present."""
 SCORINGS: tuple[str, ...] = ("points", "partners")
 """The two ways a won round's points are credited (:func:`seat_scores`)."""
+WON_COLUMNS = frozenset(
+    {"dealer", "first_player", "winner", "max_deficit", "points", "seating", CHECKPOINTS}
+    | {DIRECTION_COLUMN}
+    | {f"hands_t{t}" for t in CHECKPOINT_TURNS}
+)
+"""The columns the won rounds' tallies read."""
 LEVELS = NOT_REACHED + 1
 """Bins per checkpoint turn in the deficit counts: deficits 0..254, and NOT_REACHED."""
 
@@ -80,53 +92,78 @@ def seat_scores(points: np.ndarray, winner: np.ndarray, scoring: str) -> np.ndar
 def deficit_counts(
     hands: np.ndarray, winner: np.ndarray, levels: int = LEVELS
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Seat-rounds and wins per (turn, deficit) bin of ``(rows, turns, seats)`` checkpoint
-    hands of won rounds (deficit: own hand minus the smallest); checkpoints not reached go to
-    one extra turn row, dropped here."""
+    """Seat-rounds and wins per (turn, deficit) bin, ``turn index * levels + deficit``, of
+    ``(rows, turns, seats)`` checkpoint hands of won rounds (deficit: own hand minus the
+    smallest); checkpoints not reached (:data:`NOT_REACHED`) are not counted.
+
+    A round that did not reach a checkpoint reaches none after it, so with the rows in order
+    of checkpoints reached, those still running at each checkpoint are a prefix: each
+    checkpoint counts only them (about half the bytes of a classic round's checkpoints).
+    """
     import numpy as np
 
     rows, n_turns, players = hands.shape
-    low = hands[:, :, 0].copy()
-    for seat in range(1, players):
-        np.minimum(low, hands[:, :, seat], out=low)
-    deficit = hands - low[:, :, None]
-    reached = hands[:, :, 0] != NOT_REACHED  # every seat reached, or none
-    first = np.where(reached, np.arange(n_turns, dtype=np.uint16), np.uint16(n_turns))
-    first *= np.uint16(levels)  # the first bin of each (row, turn)
-    bins = (n_turns + 1) * levels
-    n = np.bincount((first[:, :, None] + deficit).ravel(), minlength=bins)
-    at_winner = np.take_along_axis(deficit, winner.reshape(rows, 1, 1).repeat(n_turns, 1), 2)
-    wins = np.bincount((first + at_winner[:, :, 0]).ravel(), minlength=bins)
-    return n[: n_turns * levels], wins[: n_turns * levels]
+    by_turn = np.ascontiguousarray(hands.transpose(1, 0, 2))  # each checkpoint's bytes together
+    n = np.zeros(n_turns * levels, dtype=np.int64)
+    wins = np.zeros(n_turns * levels, dtype=np.int64)
+    reached = np.zeros(rows, dtype=np.int64)
+    for k in range(n_turns):  # every seat reached the checkpoint, or none
+        reached += by_turn[k, :, 0] != NOT_REACHED
+    order = np.argsort(-reached, kind="stable")
+    by_turn, winner, reached = by_turn[:, order], winner[order], reached[order]
+    running = np.searchsorted(-reached, -np.arange(1, n_turns + 1), side="right")
+    for k in range(n_turns):
+        m = int(running[k])
+        if m == 0:
+            break
+        at = by_turn[k, :m]
+        low = at[:, 0].copy()
+        for seat in range(1, players):
+            np.minimum(low, at[:, seat], out=low)
+        deficit = at - low[:, None]
+        n[k * levels : (k + 1) * levels] = np.bincount(deficit.ravel(), minlength=levels)
+        mine = deficit[np.arange(m), winner[:m]]
+        wins[k * levels : (k + 1) * levels] = np.bincount(mine, minlength=levels)
+    return n, wins
 
 
-def count_rows(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct rows of ``(m, k)`` integer ``keys`` in ascending (lexicographic) order
-    and how often each occurs (int64)."""
+def count_rows(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of the equally long integer ``columns`` taken together, in
+    ascending (lexicographic) order, ``(m, len(columns))`` int64, and how often each occurs
+    (int64)."""
     import numpy as np
 
-    keys = np.asarray(keys, dtype=np.int64)
-    if keys.shape[0] == 0:
-        return keys.reshape(0, keys.shape[1]), np.zeros(0, dtype=np.int64)
-    low = keys.min(axis=0)
-    span = keys.max(axis=0) - low + 1
+    width = len(columns)
+    if columns[0].size == 0:
+        return np.zeros((0, width), dtype=np.int64), np.zeros(0, dtype=np.int64)
+    lows = [int(c.min()) for c in columns]
+    spans = [int(c.max()) - low + 1 for c, low in zip(columns, lows, strict=True)]
     size = 1
-    for s in span:
-        size *= int(s)
-    if size <= 1 << 22:  # a dense count: one bincount over the flattened cells
-        flat = np.ravel_multi_index(tuple((keys - low).T), tuple(int(s) for s in span))
-        counts = np.bincount(flat, minlength=size)
-        cells = np.flatnonzero(counts)
-        rows = np.stack(np.unravel_index(cells, tuple(int(s) for s in span)), axis=1) + low
-        return rows.astype(np.int64), counts[cells].astype(np.int64)
-    rows, counts = np.unique(keys, axis=0, return_counts=True)
-    return rows, counts.astype(np.int64)
+    for span in spans:
+        size *= span
+    if size > 1 << 22:  # too many cells for a dense count: sort instead
+        keys, counts = np.unique(np.stack(columns, axis=1), axis=0, return_counts=True)
+        return keys.astype(np.int64), counts.astype(np.int64)
+    flat = columns[0].astype(np.int64)
+    flat -= lows[0]
+    for column, low, span in zip(columns[1:], lows[1:], spans[1:], strict=True):
+        flat *= span
+        flat += column
+        flat -= low
+    counts = np.bincount(flat, minlength=size)
+    cells = np.flatnonzero(counts)
+    keys = np.empty((cells.size, width), dtype=np.int64)
+    rest = cells
+    for j in range(width - 1, -1, -1):  # the last column varies fastest
+        keys[:, j] = rest % spans[j] + lows[j]
+        rest = rest // spans[j]
+    return keys, counts[cells].astype(np.int64)
 
 
-def _encode_counts(keys: np.ndarray) -> list[list[int]]:
-    """:func:`count_rows` of ``keys`` as ``[[key columns...], counts]`` lists for JSON."""
-    rows, counts = count_rows(keys)
-    return [*(rows[:, j].tolist() for j in range(rows.shape[1])), counts.tolist()]
+def _encode_counts(columns: list[np.ndarray]) -> list[list[int]]:
+    """:func:`count_rows` of ``columns`` as ``[[key column]..., counts]`` lists for JSON."""
+    keys, counts = count_rows(columns)
+    return [*(keys[:, j].tolist() for j in range(keys.shape[1])), counts.tolist()]
 
 
 def _moments(values: np.ndarray) -> list[int]:
@@ -157,21 +194,22 @@ def _status_codes(table: pa.Table) -> np.ndarray:
     return codes.astype(np.int64)
 
 
-def _set_values(table: pa.Table, names: tuple[str, ...]) -> np.ndarray | None:
-    """``(rows where every column of ``names`` is set, len(names))`` int64; None when a
-    column is missing."""
+def _set_values(table: pa.Table, names: tuple[str, ...]) -> list[np.ndarray] | None:
+    """The columns ``names`` of ``table`` as numpy arrays, only the rows where every one is
+    set; None when a column is missing."""
     import numpy as np
     import pyarrow.compute as pc
 
     if any(n not in table.column_names for n in names):
         return None
     columns = [table.column(n) for n in names]
+    if not any(c.null_count for c in columns):
+        return [np.asarray(c.to_numpy()) for c in columns]
     keep = np.ones(table.num_rows, dtype=bool)
     for column in columns:
         if column.null_count:
             keep &= pc.is_valid(column).to_numpy(zero_copy_only=False)
-    values = [c.fill_null(0).to_numpy().astype(np.int64)[keep] for c in columns]
-    return np.stack(values, axis=1) if values else np.zeros((0, 0), np.int64)
+    return [c.fill_null(0).to_numpy()[keep] for c in columns]
 
 
 def seat_matrix(table: pa.Table, name: str) -> np.ndarray:
@@ -189,13 +227,13 @@ def seat_matrix(table: pa.Table, name: str) -> np.ndarray:
 def checkpoint_hands_of(table: pa.Table, players: int) -> tuple[list[int], np.ndarray] | None:
     """The checkpoint turns and hands ``(rows, turns, players)`` uint8 of ``table`` (either
     layout: :func:`uno_stats.store.parts.checkpoint_arrays`); None without checkpoints."""
-    from uno_stats.store.parts import checkpoint_arrays, checkpoint_columns_in
+    from uno_stats.store.columns import checkpoint_arrays, checkpoint_columns_in
 
     names = checkpoint_columns_in(table.column_names)
     if not names:
         return None
     if names == [CHECKPOINTS]:
-        from uno_stats.store.parts import checkpoint_bytes
+        from uno_stats.store.columns import checkpoint_bytes
 
         turns, hands = checkpoint_bytes(table.column(CHECKPOINTS), table.num_rows, players)
     else:  # the list columns of earlier versions: read through polars, as summaries did
@@ -209,8 +247,7 @@ def _checkpoint_seats(table: pa.Table) -> int:
     """Seats in the hand-size checkpoints of ``table`` (its first row's); 0 without any."""
     import pyarrow.compute as pc
 
-    from uno_stats.engine.schema import CHECKPOINT_TURNS
-    from uno_stats.store.parts import checkpoint_columns_in
+    from uno_stats.store.columns import checkpoint_columns_in
 
     names = checkpoint_columns_in(table.column_names)
     if not names or table.num_rows == 0:
@@ -239,9 +276,16 @@ def _won_tallies(won: pa.Table) -> dict[str, Any]:
         out["start"] = _encode_counts(start)
     if "max_deficit" in names:
         md = seat_matrix(won, "max_deficit")
-        win = np.arange(md.shape[1])[None, :] == winner[:, None]
-        out["max_deficit"] = _encode_counts(md.reshape(-1, 1))
-        out["max_deficit_won"] = _encode_counts(md[win].reshape(-1, 1))
+        if won_kernel("md") is not None and md.size:
+            for key, counts in zip(
+                ("max_deficit", "max_deficit_won"), max_deficit_counts(md, winner), strict=True
+            ):
+                cells = np.flatnonzero(counts)
+                out[key] = [cells.tolist(), counts[cells].tolist()]
+        else:
+            win = np.arange(md.shape[1])[None, :] == winner[:, None]
+            out["max_deficit"] = _encode_counts([md.ravel()])
+            out["max_deficit_won"] = _encode_counts([md[win]])
     if "points" in names:
         out.update(_points_tallies(won, winner))
     players = _checkpoint_seats(won)
@@ -249,10 +293,27 @@ def _won_tallies(won: pa.Table) -> dict[str, Any]:
         hands = checkpoint_hands_of(won, players)
         if hands is not None:
             turns, data = hands
-            n, wins = deficit_counts(data, winner)
+            if won_kernel("deficit") is None:
+                n, wins = deficit_counts(data, winner)
+            else:
+                n, wins = (np.zeros(len(turns) * LEVELS, dtype=np.int64) for _ in range(2))
+                deficit_sums(data, winner, n, wins)
             cells = np.flatnonzero(n)
             out["deficit"] = [turns, cells.tolist(), n[cells].tolist(), wins[cells].tolist()]
     return out
+
+
+def _per_sitter(values: np.ndarray, sitter: np.ndarray | None) -> list[list[int]]:
+    """``[n, sum, sum of squares]`` of the ``(rows, seats)`` integer ``values`` by scenario
+    seat: by column without a seating (``sitter`` None), else by ``sitter``'s value."""
+    import numpy as np
+
+    values = values.astype(np.int64, copy=False)
+    rows, players = values.shape
+    if sitter is None:
+        sums, squares = values.sum(axis=0), np.square(values).sum(axis=0)
+        return [[rows, int(sums[s]), int(squares[s])] for s in range(players)]
+    return [_moments(values[sitter == s]) for s in range(players)]
 
 
 def _points_tallies(won: pa.Table, winner: np.ndarray) -> dict[str, Any]:
@@ -265,23 +326,28 @@ def _points_tallies(won: pa.Table, winner: np.ndarray) -> dict[str, Any]:
     index = np.arange(rows)
     first = won.column("first_player").to_numpy().astype(np.int64)
     # RULES.md S16: the scenario seat at each position (identity without a seating column)
-    if "seating" in won.column_names:
-        sitter = seat_matrix(won, "seating")
-    else:
-        sitter = np.broadcast_to(np.arange(players)[None, :], points.shape)
-    masks = [sitter == s for s in range(players)]
-    out: dict[str, Any] = {
-        "players": players,
-        "sitters": [[int(m.sum()), int(m[index, winner].sum())] for m in masks],
-        "left": [_moments(points[m]) for m in masks],
-    }
+    sitter = seat_matrix(won, "seating") if "seating" in won.column_names else None
+    out: dict[str, Any] = {"players": players}
+    if won_kernel("points") is not None:
+        seats = np.tile(np.arange(players), (rows, 1)) if sitter is None else sitter
+        for scoring in SCORINGS:
+            sums = points_sums(points, winner, first, seats, scoring)
+            out[f"edge_{scoring}"] = sums["edge"].tolist()
+            out[f"scored_{scoring}"] = sums["scored"].tolist()
+        out["sitters"], out["left"] = sums["seated"].tolist(), sums["left"].tolist()
+        return out
+    winning = winner if sitter is None else sitter[index, winner]
+    seated = [rows] * players if sitter is None else np.bincount(sitter.ravel(), minlength=players)
+    wins = np.bincount(winning, minlength=players)
+    out["sitters"] = [[int(seated[s]), int(wins[s])] for s in range(players)]
+    out["left"] = _per_sitter(points, sitter)
     k = players - 1
     for scoring in SCORINGS:
         scores = seat_scores(points, winner, scoring)
         mine = scores[index, first]
         rest = scores.sum(axis=1) - mine  # the others' mean is rest / (players - 1)
         out[f"edge_{scoring}"] = [_moments(mine), _moments(rest), _moments(k * mine - rest)]
-        out[f"scored_{scoring}"] = [_moments(scores[m]) for m in masks]
+        out[f"scored_{scoring}"] = _per_sitter(scores, sitter)
     return out
 
 
@@ -312,7 +378,8 @@ def point_tallies(table: pa.Table) -> dict[str, Any]:
             out["joints"][key] = _encode_counts(values)
     won = codes == STATUS_NAMES.index("won")
     if won.any():
-        out["won"] = _won_tallies(table.filter(pa.array(won)))
+        kept = table.select([n for n in table.column_names if n in WON_COLUMNS])
+        out["won"] = _won_tallies(kept if won.all() else kept.filter(pa.array(won)))
     return out
 
 
@@ -321,7 +388,7 @@ def table_tallies(table: pa.Table) -> dict[str, dict[str, Any]]:
     index as a string) for a sweep's part."""
     import numpy as np
 
-    from uno_stats.store.parts import POINT
+    from uno_stats.store.columns import POINT
 
     if POINT not in table.column_names:
         return {WHOLE: point_tallies(table)}
