@@ -63,13 +63,20 @@ def checkpoint_bytes(
 
     width = len(CHECKPOINT_TURNS) * players
     if isinstance(arr, pa.ChunkedArray):
-        arr = arr.combine_chunks()
+        arr = arr.chunk(0) if arr.num_chunks == 1 else arr.combine_chunks()
+    turns = np.array(CHECKPOINT_TURNS)
+    if pa.types.is_fixed_size_binary(arr.type) and arr.type.byte_width == width:
+        if arr.null_count:
+            raise ResultsError(f"{CHECKPOINTS}: null rows")
+        first = arr.offset * width  # the bytes as written, not copied
+        data = np.frombuffer(arr.buffers()[1], dtype=np.uint8)[first : first + rows * width]
+        return turns, data.reshape(rows, len(CHECKPOINT_TURNS), players)
     arr = arr.cast(pa.large_binary())
     offsets = np.frombuffer(arr.buffers()[1], dtype=np.int64)[arr.offset : arr.offset + rows + 1]
     if arr.null_count or (np.diff(offsets) != width).any():
         raise ResultsError(f"{CHECKPOINTS}: rows of other than {width} bytes")
     data = np.frombuffer(arr.buffers()[2], dtype=np.uint8)[offsets[0] : offsets[-1]]
-    return np.array(CHECKPOINT_TURNS), data.reshape(rows, len(CHECKPOINT_TURNS), players)
+    return turns, data.reshape(rows, len(CHECKPOINT_TURNS), players)
 
 
 def checkpoint_hands(names: list[str], players: int) -> dict[int, list[pl.Expr]]:

@@ -330,10 +330,10 @@ def _points_tallies(won: pa.Table, winner: np.ndarray) -> dict[str, Any]:
     out: dict[str, Any] = {"players": players}
     if won_kernel("points") is not None:
         seats = np.tile(np.arange(players), (rows, 1)) if sitter is None else sitter
-        for scoring in SCORINGS:
-            sums = points_sums(points, winner, first, seats, scoring)
-            out[f"edge_{scoring}"] = sums["edge"].tolist()
-            out[f"scored_{scoring}"] = sums["scored"].tolist()
+        sums = points_sums(points, winner, first, seats)
+        for v, scoring in enumerate(SCORINGS):  # in the compiled loop's order
+            out[f"edge_{scoring}"] = sums["edge"][v].tolist()
+            out[f"scored_{scoring}"] = sums["scored"][v].tolist()
         out["sitters"], out["left"] = sums["seated"].tolist(), sums["left"].tolist()
         return out
     winning = winner if sitter is None else sitter[index, winner]

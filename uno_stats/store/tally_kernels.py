@@ -56,16 +56,16 @@ def _points_loop(
     winner: Any,
     first: Any,
     sitter: Any,
-    partners: bool,
     edge: Any,
     scored: Any,
     left: Any,
     seated: Any,
 ) -> None:  # pragma: no cover
-    """Add the points edge's sums (``edge[i]`` = n, sum, sum of squares of the first
-    player's points, the others' total and ``(players - 1) * first - others``) and each
-    scenario seat's points scored (``scored[seat]``), points left (``left[seat]``) and
-    seat-rounds and wins (``seated[seat]``) of every won round."""
+    """Add, for each scoring (0: ``points``, 1: ``partners``), the points edge's sums
+    (``edge[scoring, i]`` = n, sum, sum of squares of the first player's points, the others'
+    total and ``(players - 1) * first - others``) and each scenario seat's points scored
+    (``scored[scoring, seat]``); and each seat's points left (``left[seat]``) and seat-rounds
+    and wins (``seated[seat]``), over every won round."""
     rows, players = points.shape
     k = players - 1
     for r in range(rows):
@@ -76,32 +76,34 @@ def _points_loop(
             total += points[r, s]
             if s % 2 != w % 2:
                 side += points[r, s]
-        mine = 0
-        everyone = 0
-        for s in range(players):
-            if partners:
-                score = side if s % 2 == w % 2 else 0
-            else:
-                score = total - points[r, w] if s == w else 0
-            everyone += score
-            if s == first[r]:
-                mine = score
             seat = sitter[r, s]
-            scored[seat, 0] += 1
-            scored[seat, 1] += score
-            scored[seat, 2] += score * score
             left[seat, 0] += 1
             left[seat, 1] += points[r, s]
             left[seat, 2] += points[r, s] * points[r, s]
             seated[seat, 0] += 1
             if s == w:
                 seated[seat, 1] += 1
-        rest = everyone - mine
-        d = k * mine - rest
-        for i, x in enumerate((mine, rest, d)):
-            edge[i, 0] += 1
-            edge[i, 1] += x
-            edge[i, 2] += x * x
+        for v in range(2):
+            mine = 0
+            everyone = 0
+            for s in range(players):
+                if v == 1:
+                    score = side if s % 2 == w % 2 else 0
+                else:
+                    score = total - points[r, w] if s == w else 0
+                everyone += score
+                if s == first[r]:
+                    mine = score
+                seat = sitter[r, s]
+                scored[v, seat, 0] += 1
+                scored[v, seat, 1] += score
+                scored[v, seat, 2] += score * score
+            rest = everyone - mine
+            d = k * mine - rest
+            for i, x in enumerate((mine, rest, d)):
+                edge[v, i, 0] += 1
+                edge[v, i, 1] += x
+                edge[v, i, 2] += x * x
 
 
 _COMPILED: dict[str, Any] = {}
@@ -139,21 +141,22 @@ def won_kernel(name: str) -> Any:
 
 
 def points_sums(
-    points: np.ndarray, winner: np.ndarray, first: np.ndarray, sitter: np.ndarray, scoring: str
+    points: np.ndarray, winner: np.ndarray, first: np.ndarray, sitter: np.ndarray
 ) -> dict[str, np.ndarray]:
-    """The compiled :func:`_points_loop`'s sums (int64): ``edge`` ``(3, 3)``, ``scored`` and
-    ``left`` ``(players, 3)``, ``seated`` ``(players, 2)``."""
+    """The compiled :func:`_points_loop`'s sums (int64): ``edge`` ``(2, 3, 3)`` and
+    ``scored`` ``(2, players, 3)`` (by scoring: ``points``, ``partners``), ``left``
+    ``(players, 3)`` and ``seated`` ``(players, 2)``."""
     import numpy as np
 
     players = points.shape[1]
     _check_seats(players, winner=winner, first_player=first, seating=sitter)
     out = {
-        "edge": np.zeros((3, 3), dtype=np.int64),
-        "scored": np.zeros((players, 3), dtype=np.int64),
+        "edge": np.zeros((2, 3, 3), dtype=np.int64),
+        "scored": np.zeros((2, players, 3), dtype=np.int64),
         "left": np.zeros((players, 3), dtype=np.int64),
         "seated": np.zeros((players, 2), dtype=np.int64),
     }
-    won_kernel("points")(points, winner, first, sitter, scoring == "partners", *out.values())
+    won_kernel("points")(points, winner, first, sitter, *out.values())
     return out
 
 
