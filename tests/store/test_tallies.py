@@ -20,6 +20,7 @@ from uno_stats.analysis.questions import answer_run, sweep_groups
 from uno_stats.cli import app
 from uno_stats.errors import ResultsError
 from uno_stats.present.records import records
+from uno_stats.present.report import summary_text, write_report
 from uno_stats.store import tallies, tally_kernels, tally_sums
 from uno_stats.store.parts import PartMeta, write_part
 from uno_stats.store.runs import Run, open_runs
@@ -151,3 +152,33 @@ def test_compiled_loops_refuse_seats_out_of_range() -> None:
         tally_kernels.points_sums(points, winner, np.zeros(3, np.int64), np.zeros((3, 2), np.int64))
     with pytest.raises(ResultsError, match=r"winner holds a seat outside 0\.\.1"):
         tally_kernels.max_deficit_counts(points, winner)
+
+
+def _summary_json(folder: Path) -> str:
+    return summary_text(open_runs(folder), "json").replace(str(folder), "FOLDER")
+
+
+@pytest.mark.slow
+def test_every_shipped_scenario_reads_the_same_from_tallies_and_from_rows(tmp_path: Path) -> None:
+    """Every shipped scenario at a few games (a point): ``summary --format json`` identical
+    from the part tallies and from the same parts stripped of them (read row by row), and
+    ``report.md`` too for two of them."""
+    cli = CliRunner()
+    scenarios = sorted((ROOT / "scenarios").glob("*.yaml"))
+    assert len(scenarios) > 40
+    for scenario in scenarios:
+        games = "4" if "skill" in scenario.stem else "40"  # search plays slowly
+        out = tmp_path / scenario.stem
+        args = ["run", str(scenario), "--games", games, "--out", str(out), "--quiet"]
+        result = cli.invoke(app, [*args, "--workers", "1", "--chunk-size", "16"])
+        assert result.exit_code == 0, (scenario, result.output)
+        for folder in sorted(p.parent for p in out.glob("*/manifest.json")):
+            bare = _strip(folder, tmp_path / "bare" / scenario.stem / folder.name)
+            assert _summary_json(folder) == _summary_json(bare), scenario
+            if scenario.stem in ("mattel-2022-4p", "tournament"):
+                texts = []
+                for side, source in enumerate((folder, bare)):
+                    report = tmp_path / "reports" / str(side) / source.name
+                    write_report(list(open_runs(source)), report)  # unverified, as read
+                    texts.append((report / "report.md").read_text().replace(str(source), ""))
+                assert texts[0] == texts[1], scenario

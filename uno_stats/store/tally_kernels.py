@@ -11,6 +11,7 @@ numpy code: both give the same counts (``tests/store/test_tallies.py``).
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from uno_stats.errors import ResultsError
@@ -134,7 +135,11 @@ def won_kernel(name: str) -> Any:
         # refreshing numba's registries (uno_stats.engine.jit)
         from uno_stats.engine.jit import engine_jit
 
-        loops = {"deficit": _deficit_loop, "points": _points_loop, "md": _max_deficit_loop}
+        loops: dict[str, Callable[..., None]] = {
+            "deficit": _deficit_loop,
+            "points": _points_loop,
+            "md": _max_deficit_loop,
+        }
         loop = loops[name]
         _COMPILED[name] = engine_jit(loop)
     return _COMPILED[name]

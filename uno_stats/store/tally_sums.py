@@ -103,7 +103,7 @@ class Tallies:
             turns, cells, n, wins = won["deficit"]
             if self.deficit_turns not in (None, turns):
                 raise ResultsError("parts of one run hold different checkpoint turns")
-            if self.deficit_turns is None:
+            if self._deficit is None:
                 self.deficit_turns = turns
                 self._deficit = np.zeros((2, len(turns) * LEVELS), dtype=np.int64)
             np.add.at(self._deficit[0], cells, n)
