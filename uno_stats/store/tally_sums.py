@@ -146,7 +146,7 @@ class Tallies:
         return self.deficit_turns, self._deficit
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=8)
 def _footer_tallies(path: str, size: int, mtime_ns: int) -> dict[str, Any] | None:
     """The decoded tallies of the part at ``path`` (cached by its size and time, so the
     points of one sweep part decode it once); None when it has none of this version."""
