@@ -46,6 +46,7 @@ from uno_stats.analysis.seats import (
     PointsEdge,
     SeatWinRates,
     StrategyRow,
+    wins_by_seat,
 )
 from uno_stats.engine.schema import STATUS_NAMES
 from uno_stats.errors import ResultsError
@@ -238,12 +239,7 @@ def match_length(source: pl.LazyFrame | RowCounts, sides: int | None = None) -> 
         raise ValueError("sides is needed to answer from counts")
     length = round_length(source, "match_rounds")
     keys, counts = source.joint("match_rounds", "match_winner")
-    winners = keys[:, 1]
-    bad = (winners < 0) | (winners >= sides)
-    if bad.any():
-        raise ResultsError(f"match_winner holds seat {int(winners[bad][0])} outside 0..{sides - 1}")
-    wins = np.zeros(sides, dtype=np.int64)
-    np.add.at(wins, winners, counts)
+    wins = wins_by_seat(keys[:, 1], counts, sides, "match_winner")
     return MatchLength(
         length,
         sides,

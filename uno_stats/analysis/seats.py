@@ -67,18 +67,27 @@ def seat_wins(lf: pl.LazyFrame, column: str, sides: int) -> np.ndarray:
         .agg(pl.len().alias("k"))
         .collect()
     )
-    wins = np.zeros(sides, dtype=np.int64)
-    seats, k = grouped["seat"].to_numpy(), grouped["k"].to_numpy()
+    return wins_by_seat(grouped["seat"].to_numpy(), grouped["k"].to_numpy(), sides, column)
+
+
+def wins_by_seat(seats: np.ndarray, counts: np.ndarray, sides: int, column: str) -> np.ndarray:
+    """Wins of each seat 0..sides-1 from a histogram of seat numbers (of ``column``); a seat
+    out of range raises."""
     bad = (seats < 0) | (seats >= sides)
     if bad.any():
         raise ResultsError(f"{column} holds seat {int(seats[bad][0])} outside 0..{sides - 1}")
-    wins[seats] = k
+    wins = np.zeros(sides, dtype=np.int64)
+    np.add.at(wins, seats.astype(np.int64), counts)
     return wins
 
 
 def seat_win_rates(lf: pl.LazyFrame, players: int) -> SeatWinRates:
     """Win share of each seat over won rounds, Wilson 95% intervals, against 1/players."""
-    wins = seat_wins(won_rounds(lf), "winner", players)
+    return seat_rates(seat_wins(won_rounds(lf), "winner", players), players)
+
+
+def seat_rates(wins: np.ndarray, players: int) -> SeatWinRates:
+    """:class:`SeatWinRates` from each seat's wins."""
     n = int(wins.sum())
     require_rows(n, "won rounds")
     return SeatWinRates(

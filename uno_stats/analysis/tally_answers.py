@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from uno_stats.analysis.estimates import chi_square_equal, proportions, require_rows
+from uno_stats.analysis.estimates import require_rows
 from uno_stats.analysis.seats import (
     ComebackCurve,
     DeficitTable,
@@ -27,7 +27,9 @@ from uno_stats.analysis.seats import (
     comeback_tails,
     deficit_table,
     seat_label,
+    seat_rates,
     strategy_rows,
+    wins_by_seat,
 )
 from uno_stats.analysis.seats import points_edge as _edge
 from uno_stats.errors import ResultsError
@@ -58,22 +60,7 @@ def start_counts(tallies: Tallies) -> tuple[np.ndarray, np.ndarray]:
 def seat_win_rates(tallies: Tallies, players: int) -> SeatWinRates:
     """Win share of each seat over won rounds (:func:`uno_stats.analysis.seats.seat_win_rates`)."""
     keys, counts = start_counts(tallies)
-    winners = keys[:, 2]
-    bad = (winners < 0) | (winners >= players)
-    if bad.any():
-        raise ResultsError(f"winner holds seat {int(winners[bad][0])} outside 0..{players - 1}")
-    wins = np.zeros(players, dtype=np.int64)
-    np.add.at(wins, winners, counts)
-    n = int(wins.sum())
-    require_rows(n, "won rounds")
-    return SeatWinRates(
-        players,
-        n,
-        proportions(wins, n),
-        tuple(int(w) for w in wins),
-        1 / players,
-        chi_square_equal(wins),
-    )
+    return seat_rates(wins_by_seat(keys[:, 2], counts, players, "winner"), players)
 
 
 def _moments(tallies: Tallies, name: str) -> list[Any]:
