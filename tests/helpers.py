@@ -17,13 +17,20 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from uno_stats.engine.schema import CHECKPOINT_TURNS, COLUMNS, ROUND_COUNTERS, STATUS_NAMES
+from uno_stats.engine.schema import (
+    CHECKPOINT_TURNS,
+    CHECKPOINTS,
+    COLUMNS,
+    NOT_REACHED,
+    ROUND_COUNTERS,
+    STATUS_NAMES,
+)
 from uno_stats.engine.strategy_table import default_seat
 from uno_stats.run.plan import new_manifest
 from uno_stats.run.sweep_plan import new_sweep_manifest
 from uno_stats.scenario.load import SweepPoint, parse_scenario, scenario_from_dict
 from uno_stats.store.manifest import Manifest, PointFoldersManifest, SweepManifest, write_manifest
-from uno_stats.store.parts import CHECKPOINTS, NOT_REACHED, PARTS_DIR, tool_version
+from uno_stats.store.parts import PARTS_DIR, tool_version
 
 _DTYPES: dict[str, pl.DataType] = {
     "uint8": pl.UInt8(),

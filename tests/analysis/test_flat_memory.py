@@ -1,6 +1,6 @@
 """Summaries in flat memory: the batched questions against the in-memory computations they
-replaced (kept here as the reference), on shipped scenarios, and a summary's peak memory
-against its rows (slow)."""
+replaced (kept here as the reference), the answers from part tallies against the batched
+questions, on shipped scenarios, and a summary's peak memory against its rows (slow)."""
 
 from __future__ import annotations
 
@@ -26,15 +26,27 @@ from uno_stats.analysis.estimates import (
     mean_estimate,
     proportion,
 )
-from uno_stats.analysis.questions import run_scoring, run_seats
-from uno_stats.analysis.round_events import turn_draws
+from uno_stats.analysis.first_mover import first_mover
+from uno_stats.analysis.questions import (
+    answer_run,
+    match_length,
+    round_length,
+    run_rules,
+    run_scoring,
+    run_seats,
+    status_counts,
+)
+from uno_stats.analysis.round_events import round_events, turn_draws
+from uno_stats.analysis.row_counts import FrameCounts
 from uno_stats.analysis.seats import (
     comeback_counts,
+    comeback_curve,
     deficit_win_table,
     first_seat_points_edge,
     seat_label,
     seat_matrix,
     seat_scores,
+    seat_win_rates,
     strategy_strength,
     won_frame,
 )
@@ -191,7 +203,7 @@ def test_batched_questions_match_the_in_memory_ones(
         got = [(r.label, r.win, r.points_scored, r.points_left) for r in rows]
         assert got == want_rows, run.name
         n, draws, cards, per_draw, per_round = reference_turn_draws(lf)
-        d = turn_draws(lf)
+        d = turn_draws(FrameCounts(lf))
         assert (d.n, d.draws, d.cards) == (n, draws, cards), run.name
         assert _close(d.per_draw, per_draw) and _close(d.per_round, per_round), run.name
 
@@ -282,3 +294,28 @@ def test_summary_memory_does_not_grow_with_rows(tmp_path: Path) -> None:
         )
         peaks[games] = _peak_rss_kb("summary", str(out / "mattel-2022-4p"), "--format", "json")
     assert peaks[2_000_000] <= 1.3 * peaks[200_000], peaks
+
+
+def test_answers_from_part_tallies_equal_the_row_reading_questions(
+    shipped_runs: list[Run],
+) -> None:
+    """``answer_run`` (from the parts' tallies) against each question asked of the rows: the
+    same figures for every shipped run of :data:`SCENARIOS` (the row-reading questions sum
+    the same exact integers; the deficit table's counts are compared cell by cell)."""
+    for run in shipped_runs:
+        got = answer_run(run)
+        lf, players, scoring = run.scan(), run.players, run_scoring(run)
+        assert got.status == status_counts(lf), run.name
+        assert got.length == round_length(lf), run.name
+        assert got.seats == seat_win_rates(lf, players), run.name
+        assert got.first_mover == first_mover(lf, players, run_rules(run)), run.name
+        assert got.edge == first_seat_points_edge(lf, players, scoring), run.name
+        assert got.comeback == comeback_curve(lf, players), run.name
+        assert got.strategies == strategy_strength(lf, run_seats(run), scoring), run.name
+        assert got.events == round_events(lf), run.name
+        if got.match is not None:
+            assert got.match == match_length(lf, 2 if scoring == "partners" else players)
+        rows = deficit_win_table(lf, players)
+        assert got.deficit is not None, run.name
+        assert np.array_equal(got.deficit.n, rows.n) and np.array_equal(got.deficit.wins, rows.wins)
+        assert np.array_equal(got.deficit.turns, rows.turns), run.name

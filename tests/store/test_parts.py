@@ -11,14 +11,18 @@ import pytest
 from helpers import run_manifest
 
 from uno_stats.analysis.seats import deficit_win_table
-from uno_stats.engine.schema import CHECKPOINT_TURNS, COLUMNS, STATUS_NAMES
+from uno_stats.engine.schema import (
+    CHECKPOINT_TURNS,
+    CHECKPOINTS,
+    COLUMNS,
+    NOT_REACHED,
+    STATUS_NAMES,
+)
 from uno_stats.errors import ResultsError
+from uno_stats.store.columns import checkpoint_hands
 from uno_stats.store.manifest import write_manifest
 from uno_stats.store.parts import (
-    CHECKPOINTS,
-    NOT_REACHED,
     arrow_table,
-    checkpoint_hands,
     count_rows,
     done_chunks,
     part_path,

@@ -35,8 +35,7 @@ from uno_stats.analysis.estimates import (
     require_rows,
     won_rounds,
 )
-
-DIRECTION_COLUMN = "first_direction"  # not written by the engine yet; used when present
+from uno_stats.store.tallies import DIRECTION_COLUMN  # not written by the engine yet
 
 
 @dataclass(frozen=True)
@@ -64,22 +63,25 @@ class FirstMover:
     note: str | None = None
 
 
-def _direction(lf: pl.LazyFrame, players: int, rules: dict[str, Any]) -> tuple[pl.Expr, str | None]:
-    """The starting direction (+1 / -1) as an expression, or a null one with the reason."""
-    if has_column(lf, DIRECTION_COLUMN):
-        return pl.col(DIRECTION_COLUMN).cast(pl.Int64), None
+def _direction(
+    keys: np.ndarray, players: int, rules: dict[str, Any]
+) -> tuple[np.ndarray | None, str | None]:
+    """The starting direction (+1 / -1) of each (dealer, first player, winner[, direction])
+    key row, or None with the reason it cannot be told."""
+    if keys.shape[1] > 3:
+        return keys[:, 3], None
     if players <= 2 or rules.get("opening_action", "apply") == "redraw":
-        return pl.lit(1, pl.Int64), None
+        return np.ones(keys.shape[0], dtype=np.int64), None
     dealer_right = rules.get("opening_reverse", "dealer-starts") == "dealer-right-starts"
     if players == 3 and dealer_right:
-        return pl.lit(None, pl.Int64), (
+        return None, (
             "3 players with opening_reverse: dealer-right-starts: a Skip or Draw Two start "
             "and a Reverse start both put the first turn two seats after the dealer, so the "
             "starting direction is unknown; only the first mover's share is reported"
         )
-    offset = (pl.col("first_player").cast(pl.Int64) - pl.col("dealer").cast(pl.Int64)) % players
+    offset = (keys[:, 1] - keys[:, 0]) % players
     reverse_offset = players - 1 if dealer_right else 0
-    return pl.when(offset == reverse_offset).then(-1).otherwise(1).cast(pl.Int64), None
+    return np.where(offset == reverse_offset, -1, 1).astype(np.int64), None
 
 
 def first_mover(lf: pl.LazyFrame, players: int, rules: dict[str, Any] | None = None) -> FirstMover:
@@ -87,32 +89,43 @@ def first_mover(lf: pl.LazyFrame, players: int, rules: dict[str, Any] | None = N
 
     ``rules``: the run's resolved rules (``opening_action``, ``opening_reverse``).
     """
-    direction, note = _direction(lf, players, rules or {})
-    first = pl.col("first_player").cast(pl.Int64)
-    winner = pl.col("winner").cast(pl.Int64)
-    position = (((winner - first) * direction) % players).alias("position")
-    grouped = (
+    names = ["dealer", "first_player", "winner"]
+    if has_column(lf, DIRECTION_COLUMN):
+        names.append(DIRECTION_COLUMN)
+    joint = (
         won_rounds(lf)
-        .select(position, (winner == first).alias("first_won"), (first == 0).alias("seat0"))
-        .group_by("position")
-        .agg(pl.len().alias("k"), pl.col("first_won").sum(), pl.col("seat0").sum())
+        .select(pl.col(n).cast(pl.Int64) for n in names)
+        .group_by(names)
+        .agg(pl.len().alias("k"))
         .collect()
     )
-    n = int(grouped["k"].sum())
+    keys = np.stack([joint[n].to_numpy() for n in names], axis=1).astype(np.int64)
+    return first_mover_counts(keys, joint["k"].to_numpy().astype(np.int64), players, rules)
+
+
+def first_mover_counts(
+    keys: np.ndarray, counts: np.ndarray, players: int, rules: dict[str, Any] | None = None
+) -> FirstMover:
+    """:func:`first_mover` from the won rounds' joint histogram: ``keys`` rows (dealer,
+    first player, winner[, starting direction]) and their ``counts``."""
+    direction, note = _direction(keys, players, rules or {})
+    first, winner = keys[:, 1], keys[:, 2]
+    n = int(counts.sum())
     require_rows(n, "won rounds")
-    first_wins = int(grouped["first_won"].sum())
-    seat0 = int(grouped["seat0"].sum())
+    first_wins = int(counts[winner == first].sum())
+    seat0 = int(counts[first == 0].sum())
     fair = 1 / players
     share = proportion(first_wins, n)
     edge = Estimate(share.value - fair, share.low - fair, share.high - fair, n)
     edge_p = binom_test_two_sided(first_wins, n, fair)
     positions = wins = chi = None
-    if note is None:
-        counts = np.zeros(players, dtype=np.int64)
-        counts[grouped["position"].to_numpy().astype(np.int64)] = grouped["k"].to_numpy()
-        positions = proportions(counts, n)
-        wins = tuple(int(w) for w in counts)
-        chi = chi_square_equal(counts)
+    if note is None and direction is not None:
+        position = ((winner - first) * direction) % players
+        tally = np.zeros(players, dtype=np.int64)
+        np.add.at(tally, position, counts)
+        positions = proportions(tally, n)
+        wins = tuple(int(w) for w in tally)
+        chi = chi_square_equal(tally)
     return FirstMover(
         players,
         n,

@@ -15,7 +15,6 @@ tournaments); :func:`answer_run` gathers what one run can answer.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +22,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from uno_stats.analysis import tally_answers
 from uno_stats.analysis.estimates import (
     ChiSquare,
     Estimate,
@@ -36,26 +36,22 @@ from uno_stats.analysis.estimates import (
     value_counts,
     wilson,
 )
-from uno_stats.analysis.first_mover import FirstMover, first_mover
+from uno_stats.analysis.first_mover import FirstMover, first_mover_counts
 from uno_stats.analysis.quantiles import quantile_estimates
 from uno_stats.analysis.round_events import RoundEvents, round_events
+from uno_stats.analysis.row_counts import FrameCounts, RowCounts, TallyCounts, counts_mean_sd
 from uno_stats.analysis.seats import (
     ComebackCurve,
     DeficitTable,
     PointsEdge,
     SeatWinRates,
     StrategyRow,
-    checkpoint_columns,
-    comeback_curve,
-    deficit_win_table,
-    first_seat_points_edge,
-    seat_win_rates,
-    seat_wins,
-    strategy_strength,
+    wins_by_seat,
 )
 from uno_stats.engine.schema import STATUS_NAMES
 from uno_stats.errors import ResultsError
 from uno_stats.store.runs import Run
+from uno_stats.store.tally_sums import Tallies, run_tallies
 
 QUANTILES: tuple[float, ...] = (0.1, 0.5, 0.9, 0.99)
 
@@ -85,16 +81,18 @@ def status_counts(lf: pl.LazyFrame) -> StatusCounts:
     ``exhausted`` (``reshuffle: false``, the draw pile ran out; RULES.md S17)."""
     status = status_expr(lf)
     row = (
-        lf.select(
-            pl.len().alias("n"),
-            *((status == s).sum().alias(s) for s in STATUS_NAMES),
-        )
+        lf.select(*((status == s).sum().alias(s) for s in STATUS_NAMES))
         .collect()
         .row(0, named=True)
     )
-    require_rows(row["n"], "rounds")
-    n = int(row["n"])
-    won, void, capped, exhausted = (int(row[s]) for s in STATUS_NAMES)
+    return status_from_counts(tuple(int(row[s]) for s in STATUS_NAMES))
+
+
+def status_from_counts(counts: Sequence[int]) -> StatusCounts:
+    """:class:`StatusCounts` from the rounds of each status, in ``STATUS_NAMES`` order."""
+    won, void, capped, exhausted = (int(c) for c in counts)
+    n = won + void + capped + exhausted
+    require_rows(n, "rounds")
     return StatusCounts(
         n,
         proportion(won, n),
@@ -129,36 +127,26 @@ class LengthStats:
     mode_share: Estimate
 
 
-def round_length(lf: pl.LazyFrame, column: str = "turns") -> LengthStats:
-    """Mean (t interval), p10/median/p90/p99 (mid-quantiles), mode, min, max of ``column``."""
-    row = (
-        lf.select(
-            pl.col(column).drop_nulls().len().alias("n"),
-            pl.col(column).mean().alias("mean"),
-            pl.col(column).std().alias("sd"),
-            pl.col(column).min().cast(pl.Float64).alias("min"),
-            pl.col(column).max().cast(pl.Float64).alias("max"),
-        )
-        .collect()
-        .row(0, named=True)
-    )
-    n = int(row["n"])
+def round_length(source: pl.LazyFrame | RowCounts, column: str = "turns") -> LengthStats:
+    """Mean (t interval), p10/median/p90/p99 (mid-quantiles), mode, min, max of ``column``,
+    from its exact histogram (of the rows, or of a run's tallies)."""
+    rows = FrameCounts(source) if isinstance(source, pl.LazyFrame) else source
+    values, counts = rows.counts(column)
+    n, mean, sd = counts_mean_sd(values, counts)
     require_rows(n, f"values of {column}")
-    sd = float(row["sd"]) if row["sd"] is not None else math.nan
-    values, counts = value_counts(lf, column)
     p10, median, p90, p99 = quantile_estimates(values, counts, QUANTILES)
     top = int(np.argmax(counts))  # first maximum: the smallest most frequent value
     return LengthStats(
         column,
         n,
-        mean_estimate(float(row["mean"]), sd, n),
+        mean_estimate(mean, sd, n),
         sd,
         p10,
         median,
         p90,
         p99,
-        float(row["min"]),
-        float(row["max"]),
+        float(values[0]),
+        float(values[-1]),
         float(values[top]),
         proportion(int(counts[top]), n),
     )
@@ -235,18 +223,23 @@ class MatchLength:
     chi_square: ChiSquare
 
 
-def match_length(lf: pl.LazyFrame, sides: int | None = None) -> MatchLength:
+def match_length(source: pl.LazyFrame | RowCounts, sides: int | None = None) -> MatchLength:
     """Match length in rounds (rows with ``match_rounds`` set) and who won the matches.
 
     ``sides``: seats that can win a match (default: the players column; 2 under partners).
     """
-    if not has_matches(lf):
-        raise ResultsError("no finished matches in these results (match columns are null)")
-    finished = lf.filter(pl.col("match_rounds").is_not_null())
+    if isinstance(source, pl.LazyFrame):
+        if not has_matches(source):
+            raise ResultsError("no finished matches in these results (match columns are null)")
+        finished = source.filter(pl.col("match_rounds").is_not_null())
+        if sides is None:
+            sides = int(finished.select(pl.col("players").max()).collect().item())
+        source = FrameCounts(finished)
     if sides is None:
-        sides = int(finished.select(pl.col("players").max()).collect().item())
-    length = round_length(finished, "match_rounds")
-    wins = seat_wins(finished, "match_winner", sides)
+        raise ValueError("sides is needed to answer from counts")
+    length = round_length(source, "match_rounds")
+    keys, counts = source.joint("match_rounds", "match_winner")
+    wins = wins_by_seat(keys[:, 1], counts, sides, "match_winner")
     return MatchLength(
         length,
         sides,
@@ -332,32 +325,37 @@ def run_scoring(run: Run) -> str:
 
 
 def answer_run(run: Run) -> RunAnswers:
-    """Answer every question of SCENARIO.md for ``run``."""
-    lf = run.scan()
+    """Answer every question of SCENARIO.md for ``run``, from its parts' tallies (counted
+    when each part was written, or from its rows for parts written before that): memory and
+    time do not grow with the rows read (docs/PERFORMANCE.md "Summaries in flat memory")."""
+    return answer_tallies(run, run_tallies(run))
+
+
+def answer_tallies(run: Run, tallies: Tallies) -> RunAnswers:
+    """Every question of SCENARIO.md for ``run`` from its summed part ``tallies``."""
+    rows = TallyCounts(tallies)
     players = run.players
     scoring = run_scoring(run)
-    status = status_counts(lf)
+    status = status_from_counts(tallies.status)
     won = status.counts[0] > 0
-    seats = run_seats(run)
-    deficit = None
-    if won and checkpoint_columns(lf):
-        try:
-            deficit = deficit_win_table(lf, players)
-        except ResultsError:  # every checkpoint null: rounds shorter than the first checkpoint
-            deficit = None
-    matches = has_matches(lf)
+    matches = tallies.counted("match_rounds")
+    has_matches = matches is not None and matches[1].size > 0
     return RunAnswers(
         run=run,
         status=status,
-        length=round_length(lf),
-        seats=seat_win_rates(lf, players) if won else None,
-        first_mover=first_mover(lf, players, run_rules(run)) if won else None,
-        edge=first_seat_points_edge(lf, players, scoring) if won else None,
-        comeback=comeback_curve(lf, players) if won else None,
-        deficit=deficit,
-        strategies=strategy_strength(lf, seats, scoring) if won else (),
-        match=match_length(lf, 2 if scoring == "partners" else players) if matches else None,
-        events=round_events(lf),
+        length=round_length(rows),
+        seats=tally_answers.seat_win_rates(tallies, players) if won else None,
+        first_mover=first_mover_counts(
+            *tally_answers.start_counts(tallies), players, run_rules(run)
+        )
+        if won
+        else None,
+        edge=tally_answers.points_edge(tallies, scoring) if won else None,
+        comeback=tally_answers.comeback_curve(tallies, players) if won else None,
+        deficit=tally_answers.deficit(tallies, players) if won else None,
+        strategies=tally_answers.strategy_strength(tallies, run_seats(run), scoring) if won else (),
+        match=match_length(rows, 2 if scoring == "partners" else players) if has_matches else None,
+        events=round_events(rows),
     )
 
 

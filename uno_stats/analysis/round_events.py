@@ -29,12 +29,11 @@ import polars as pl
 from uno_stats.analysis.estimates import (
     Estimate,
     cluster_ratio_counts,
-    has_column,
     mean_estimate,
     proportion,
-    value_counts,
 )
 from uno_stats.analysis.quantiles import quantile_estimates
+from uno_stats.analysis.row_counts import FrameCounts, RowCounts, counts_mean_sd
 
 
 @dataclass(frozen=True)
@@ -104,59 +103,46 @@ class RoundEvents:
     mercy: MercyRule | None = None
 
 
-def _mean_sd(lf: pl.LazyFrame, column: str, *extra: pl.Expr) -> dict:
-    col = pl.col(column).cast(pl.Float64)
-    return (
-        lf.select(
-            pl.len().alias("n"),
-            col.mean().alias("mean"),
-            col.std().alias("sd"),
-            col.max().alias("max"),
-            *extra,
-        )
-        .collect()
-        .row(0, named=True)
-    )
+def _summary(rows: RowCounts, column: str) -> dict:
+    """n, mean, sd and maximum of ``column`` from its histogram, and the histogram."""
+    values, counts = rows.counts(column)
+    n, mean, sd = counts_mean_sd(values, counts)
+    top = int(values[-1]) if values.size else 0
+    return {"n": n, "mean": mean, "sd": sd, "max": top, "values": values, "counts": counts}
 
 
 def _t(row: dict) -> Estimate:
-    sd = row["sd"] if row["sd"] is not None else math.nan
-    return mean_estimate(float(row["mean"]), float(sd), int(row["n"]))
+    return mean_estimate(float(row["mean"]), float(row["sd"]), int(row["n"]))
 
 
-def stack_chains(lf: pl.LazyFrame) -> StackChains:
+def _at_least(row: dict, low: int) -> int:
+    """Rounds whose value is ``low`` or more."""
+    return int(row["counts"][row["values"] >= low].sum())
+
+
+def stack_chains(rows: RowCounts) -> StackChains:
     """Share of rounds whose longest penalty chain held 2+ / 3+ draw cards; mean; longest."""
-    c = pl.col("longest_stack")
-    row = _mean_sd(lf, "longest_stack", (c >= 2).sum().alias("k2"), (c >= 3).sum().alias("k3"))
+    row = _summary(rows, "longest_stack")
     n = int(row["n"])
-    return StackChains(
-        n, proportion(int(row["k2"]), n), proportion(int(row["k3"]), n), _t(row), int(row["max"])
-    )
+    k2, k3 = _at_least(row, 2), _at_least(row, 3)
+    return StackChains(n, proportion(k2, n), proportion(k3, n), _t(row), int(row["max"]))
 
 
-def reshuffles(lf: pl.LazyFrame) -> Reshuffles:
+def reshuffles(rows: RowCounts) -> Reshuffles:
     """Reshuffles per round (t interval), share of rounds with any (Wilson), the most."""
-    row = _mean_sd(lf, "reshuffles", (pl.col("reshuffles") > 0).sum().alias("k"))
+    row = _summary(rows, "reshuffles")
     n = int(row["n"])
-    return Reshuffles(n, _t(row), proportion(int(row["k"]), n), int(row["max"]))
+    return Reshuffles(n, _t(row), proportion(_at_least(row, 1), n), int(row["max"]))
 
 
-def turn_draws(lf: pl.LazyFrame) -> TurnDraws:
+def turn_draws(rows: RowCounts) -> TurnDraws:
     """Cards per own-turn draw: a ratio over rounds with a cluster-robust interval.
 
     Read as the joint histogram of (draws, cards) per round, so memory does not grow with
     rounds; the ratio, its interval and the draws' mean and sd are those of every round.
     """
-    joint = (
-        lf.select(pl.col("turn_draws").alias("d"), pl.col("turn_draw_cards").alias("x"))
-        .group_by("d", "x")
-        .agg(pl.len().alias("k"))
-        .sort("d", "x")
-        .collect()
-    )
-    draws = joint["d"].cast(pl.Int64).to_numpy()
-    cards = joint["x"].cast(pl.Int64).to_numpy()
-    weights = joint["k"].to_numpy().astype(np.int64)
+    keys, weights = rows.joint("turn_draws", "turn_draw_cards")
+    draws, cards = keys[:, 0], keys[:, 1]
     per_draw = cluster_ratio_counts(cards, draws, weights)
     n = int(weights.sum())
     total_draws = int(weights @ draws)
@@ -167,48 +153,40 @@ def turn_draws(lf: pl.LazyFrame) -> TurnDraws:
     return TurnDraws(n, total_draws, int(weights @ cards), per_draw, mean_estimate(mean, sd, n))
 
 
-def largest_hand(lf: pl.LazyFrame) -> LargestHand:
+def largest_hand(rows: RowCounts) -> LargestHand:
     """Mean (t), median and p90 (mid-quantiles) and maximum of ``largest_hand``."""
-    row = _mean_sd(lf, "largest_hand")
-    values, counts = value_counts(lf, "largest_hand")
-    median, p90 = quantile_estimates(values, counts, (0.5, 0.9))
+    row = _summary(rows, "largest_hand")
+    median, p90 = quantile_estimates(row["values"], row["counts"], (0.5, 0.9))
     return LargestHand(int(row["n"]), _t(row), median, p90, int(row["max"]))
 
 
-def mercy_rule(lf: pl.LazyFrame) -> MercyRule | None:
+def mercy_rule(rows: RowCounts) -> MercyRule | None:
     """The mercy rule's answers, or None when no round knocked anyone out or turned up a
     roulette (so runs of the classic rules report nothing new)."""
-    out, last = pl.col("eliminated"), pl.col("last_standing")
-    row = _mean_sd(
-        lf,
-        "eliminated",
-        (out > 0).sum().alias("k_any"),
-        (last > 0).sum().alias("k_last"),
-        pl.col("roulette_draws").cast(pl.Float64).mean().alias("r_mean"),
-        pl.col("roulette_draws").cast(pl.Float64).std().alias("r_sd"),
-        pl.col("roulette_draws").max().alias("r_max"),
-    )
-    n = int(row["n"])
-    if n == 0 or (int(row["max"] or 0) == 0 and int(row["r_max"] or 0) == 0):
+    out, last = _summary(rows, "eliminated"), _summary(rows, "last_standing")
+    roulette = _summary(rows, "roulette_draws")
+    n = int(out["n"])
+    if n == 0 or (int(out["max"]) == 0 and int(roulette["max"]) == 0):
         return None
-    roulette = {"n": n, "mean": row["r_mean"], "sd": row["r_sd"]}
     return MercyRule(
         n,
-        proportion(int(row["k_last"]), n),
-        proportion(int(row["k_any"]), n),
-        _t(row),
-        int(row["max"]),
+        proportion(_at_least(last, 1), n),
+        proportion(_at_least(out, 1), n),
+        _t(out),
+        int(out["max"]),
         _t(roulette),
     )
 
 
-def round_events(lf: pl.LazyFrame) -> RoundEvents:
-    """Every in-round question the columns of ``lf`` can answer (empty frames give None)."""
+def round_events(source: pl.LazyFrame | RowCounts) -> RoundEvents:
+    """Every in-round question the columns of ``source`` (rows, or a run's tallies) can
+    answer (empty results give None)."""
+    rows = FrameCounts(source) if isinstance(source, pl.LazyFrame) else source
     notes = []
-    empty = lf.select(pl.len()).collect().item() == 0
+    empty = rows.rows == 0
 
     def need(*columns: str, question: str) -> bool:
-        missing = [c for c in columns if not has_column(lf, c)]
+        missing = [c for c in columns if not rows.has(c)]
         if missing:
             notes.append(
                 f"{question}: not answered, the results have no {', '.join(missing)} column"
@@ -216,17 +194,17 @@ def round_events(lf: pl.LazyFrame) -> RoundEvents:
         return not missing and not empty
 
     return RoundEvents(
-        stack_chains(lf) if need("longest_stack", question="stacking chains") else None,
-        reshuffles(lf) if need("reshuffles", question="reshuffles") else None,
-        turn_draws(lf)
+        stack_chains(rows) if need("longest_stack", question="stacking chains") else None,
+        reshuffles(rows) if need("reshuffles", question="reshuffles") else None,
+        turn_draws(rows)
         if need("turn_draws", "turn_draw_cards", question="cards per draw")
         else None,
-        largest_hand(lf) if need("largest_hand", question="largest hand") else None,
+        largest_hand(rows) if need("largest_hand", question="largest hand") else None,
         tuple(notes),
         # results written before the No Mercy columns answer nothing here and need no note
-        mercy_rule(lf) if _has_mercy_columns(lf) and not empty else None,
+        mercy_rule(rows) if _has_mercy_columns(rows) and not empty else None,
     )
 
 
-def _has_mercy_columns(lf: pl.LazyFrame) -> bool:
-    return all(has_column(lf, c) for c in ("eliminated", "last_standing", "roulette_draws"))
+def _has_mercy_columns(rows: RowCounts) -> bool:
+    return all(rows.has(c) for c in ("eliminated", "last_standing", "roulette_draws"))

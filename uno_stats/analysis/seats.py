@@ -31,14 +31,11 @@ from uno_stats.analysis.estimates import (
     wilson,
     won_rounds,
 )
+from uno_stats.engine.schema import NOT_REACHED
 from uno_stats.engine.strategy_table import KNOBS
 from uno_stats.errors import ResultsError
-from uno_stats.store.parts import (
-    NOT_REACHED,
-    checkpoint_arrays,
-    checkpoint_columns_in,
-    checkpoint_hands,
-)
+from uno_stats.store.columns import checkpoint_arrays, checkpoint_columns_in, checkpoint_hands
+from uno_stats.store.tallies import deficit_counts, seat_scores
 
 CHECKPOINT_BATCH = 100_000
 """Rounds per slice of the deficit table (at most 8 MB of checkpoint bytes at 4 seats)."""
@@ -70,18 +67,27 @@ def seat_wins(lf: pl.LazyFrame, column: str, sides: int) -> np.ndarray:
         .agg(pl.len().alias("k"))
         .collect()
     )
-    wins = np.zeros(sides, dtype=np.int64)
-    seats, k = grouped["seat"].to_numpy(), grouped["k"].to_numpy()
+    return wins_by_seat(grouped["seat"].to_numpy(), grouped["k"].to_numpy(), sides, column)
+
+
+def wins_by_seat(seats: np.ndarray, counts: np.ndarray, sides: int, column: str) -> np.ndarray:
+    """Wins of each seat 0..sides-1 from a histogram of seat numbers (of ``column``); a seat
+    out of range raises."""
     bad = (seats < 0) | (seats >= sides)
     if bad.any():
         raise ResultsError(f"{column} holds seat {int(seats[bad][0])} outside 0..{sides - 1}")
-    wins[seats] = k
+    wins = np.zeros(sides, dtype=np.int64)
+    np.add.at(wins, seats.astype(np.int64), counts)
     return wins
 
 
 def seat_win_rates(lf: pl.LazyFrame, players: int) -> SeatWinRates:
     """Win share of each seat over won rounds, Wilson 95% intervals, against 1/players."""
-    wins = seat_wins(won_rounds(lf), "winner", players)
+    return seat_rates(seat_wins(won_rounds(lf), "winner", players), players)
+
+
+def seat_rates(wins: np.ndarray, players: int) -> SeatWinRates:
+    """:class:`SeatWinRates` from each seat's wins."""
     n = int(wins.sum())
     require_rows(n, "won rounds")
     return SeatWinRates(
@@ -107,21 +113,6 @@ def seat_matrix(df: pl.DataFrame, column: str) -> np.ndarray:
         return np.zeros((0, 0), dtype=np.int64)
     flat = df[column].explode().to_numpy().astype(np.int64)
     return flat.reshape(df.height, flat.size // df.height)
-
-
-def seat_scores(points: np.ndarray, winner: np.ndarray, scoring: str) -> np.ndarray:
-    """(rows, seats): the points each seat scored; the winner (under ``partners`` the
-    winner's pair, both partners) collects the other hands' (pair's) remaining points."""
-    n, players = points.shape
-    total = points.sum(axis=1)
-    if scoring == "partners":
-        mine = np.arange(players)[None, :] % 2 == winner[:, None] % 2
-        side = total - np.where(mine, points, 0).sum(axis=1)
-        return np.where(mine, side[:, None], 0)
-    rows = np.arange(n)
-    out = np.zeros((n, players), dtype=np.int64)
-    out[rows, winner] = total - points[rows, winner]
-    return out
 
 
 def won_frame(lf: pl.LazyFrame, *columns: str | pl.Expr) -> pl.DataFrame:
@@ -197,13 +188,20 @@ def first_seat_points_edge(lf: pl.LazyFrame, players: int, scoring: str = "point
         rest = scores.sum(axis=1) - first  # the others' mean is rest / (players - 1)
         for name, x in (("first", first), ("others", rest), ("d", k * first - rest)):
             sums[name].add(x)
-    n = sums["d"].n
+    return points_edge(sums["first"], sums["others"], sums["d"], k)
+
+
+def points_edge(first: Moments, others: Moments, d: Moments, k: int) -> PointsEdge:
+    """:class:`PointsEdge` from the exact sums of the first player's points, the others'
+    total and ``d = k * first - others`` over won rounds (``k``: players - 1)."""
+    sums = {"first": first, "others": others, "d": d}
+    n = d.n
     require_rows(n, "won rounds")
     est = {}
     for name, scale in (("first", 1), ("others", k), ("d", k)):
         mean, sd = sums[name].mean_sd(scale)
         est[name] = mean_estimate(mean, sd, n)
-    d_mean, sd = sums["d"].mean_sd(k)
+    d_mean, sd = d.mean_sd(k)
     if n < 2 or not sd > 0:
         t_stat, p = (0.0, 1.0) if d_mean == 0 else (math.nan, math.nan)
     else:
@@ -241,16 +239,24 @@ def comeback_counts(lf: pl.LazyFrame, ks: Sequence[int]) -> tuple[int, np.ndarra
     """
     every = np.zeros(0, dtype=np.int64)  # seat-rounds by max_deficit
     won = np.zeros(0, dtype=np.int64)  # winners by max_deficit
-    size = rounds = 0
+    rounds = 0
     for batch in won_batches(lf, "max_deficit"):
         md = seat_matrix(batch, "max_deficit")
         rounds += batch.height
         if md.size == 0:
             continue
         win = np.arange(md.shape[1])[None, :] == batch["winner"].to_numpy()[:, None]
-        size += int(md.size)
         every = _add_counts(every, np.bincount(md.ravel()))
         won = _add_counts(won, np.bincount(md[win]))
+    return comeback_tails(every, won, rounds, ks)
+
+
+def comeback_tails(
+    every: np.ndarray, won: np.ndarray, rounds: int, ks: Sequence[int]
+) -> tuple[int, np.ndarray, np.ndarray, int]:
+    """:func:`comeback_counts` from the seat-rounds' and the winners' counts by max_deficit
+    (indexed by value) over ``rounds`` won rounds."""
+    size = int(every.sum())
     if size == 0:
         return 0, np.zeros(len(ks), np.int64), np.zeros(len(ks), np.int64), rounds
     top = max(every.size, won.size, *(k + 1 for k in ks))
@@ -281,7 +287,15 @@ def comeback_curve(
     independent (one winner), which makes Wilson slightly conservative here.
     """
     ks = tuple(int(k) for k in ks)
-    n, n_k, w_k, rounds = comeback_counts(lf, ks)
+    return comeback_from(comeback_counts(lf, ks), ks, players)
+
+
+def comeback_from(
+    counted: tuple[int, np.ndarray, np.ndarray, int], ks: tuple[int, ...], players: int
+) -> ComebackCurve:
+    """:class:`ComebackCurve` from :func:`comeback_counts`' (or :func:`comeback_tails`')
+    counts at ``ks``."""
+    n, n_k, w_k, rounds = counted
     require_rows(n, "won rounds")
     rates = proportions(w_k, n_k)
     never = proportions(rounds - w_k, n - n_k)
@@ -313,26 +327,6 @@ def checkpoint_columns(lf: pl.LazyFrame) -> list[int]:
     return sorted(checkpoint_hands(lf.collect_schema().names(), 0))
 
 
-def _deficit_counts(
-    hands: np.ndarray, winner: np.ndarray, levels: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Seat-rounds and wins per (turn, deficit) bin of one batch of ``(rows, turns, seats)``
-    checkpoint hands; checkpoints not reached go to one extra turn row, dropped here."""
-    rows, n_turns, players = hands.shape
-    low = hands[:, :, 0].copy()
-    for seat in range(1, players):
-        np.minimum(low, hands[:, :, seat], out=low)
-    deficit = hands - low[:, :, None]
-    reached = hands[:, :, 0] != NOT_REACHED  # every seat reached, or none
-    first = np.where(reached, np.arange(n_turns, dtype=np.uint16), np.uint16(n_turns))
-    first *= np.uint16(levels)  # the first bin of each (row, turn)
-    bins = (n_turns + 1) * levels
-    n = np.bincount((first[:, :, None] + deficit).ravel(), minlength=bins)
-    at_winner = np.take_along_axis(deficit, winner.reshape(rows, 1, 1).repeat(n_turns, 1), 2)
-    wins = np.bincount((first + at_winner[:, :, 0]).ravel(), minlength=bins)
-    return n[: n_turns * levels], wins[: n_turns * levels]
-
-
 def deficit_win_table(lf: pl.LazyFrame, players: int) -> DeficitTable:
     """From the hand-size checkpoints: deficit = own hand minus smallest hand at turn t; win
     rate per (d, t).
@@ -350,8 +344,16 @@ def deficit_win_table(lf: pl.LazyFrame, players: int) -> DeficitTable:
     counts: np.ndarray | None = None  # (2, turns * levels): seat-rounds, then wins
     for batch in won_batches(lf, *columns, size=CHECKPOINT_BATCH):
         turns, hands = checkpoint_arrays(batch, players)
-        batch_counts = np.stack(_deficit_counts(hands, batch["winner"].to_numpy(), levels))
+        batch_counts = np.stack(deficit_counts(hands, batch["winner"].to_numpy(), levels))
         counts = batch_counts if counts is None else counts + batch_counts
+    return deficit_table(turns, counts, players)
+
+
+def deficit_table(turns: np.ndarray, counts: np.ndarray | None, players: int) -> DeficitTable:
+    """:class:`DeficitTable` from the seat-rounds' and wins' counts ``(2, turns * levels)``
+    by (checkpoint turn, deficit) cell (:func:`~uno_stats.store.tallies.deficit_counts`)."""
+    levels = NOT_REACHED + 1
+    turns = np.asarray(turns)
     require_rows(0 if counts is None else int(counts[0].sum()), "checkpoint hands in won rounds")
     assert counts is not None
     n = counts[0].reshape(turns.size, levels).T
@@ -423,6 +425,16 @@ def strategy_strength(
             score.add(scores[mask])
             left.add(points[mask])
     require_rows(rounds, "won rounds")
+    return strategy_rows(labels, order, tallies)
+
+
+def strategy_rows(
+    labels: Sequence[str],
+    order: Sequence[str],
+    tallies: Sequence[tuple[list[int], Moments, Moments]],
+) -> tuple[StrategyRow, ...]:
+    """One :class:`StrategyRow` per label of ``order`` from its seat-rounds and wins and the
+    moments of its points scored and left (``labels``: each position's label)."""
     out = []
     for label, ((n, wins), score, left) in zip(order, tallies, strict=True):
         out.append(

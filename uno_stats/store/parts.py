@@ -10,7 +10,7 @@ Parquet part per chunk (one row group): integers keep their width, ``status`` be
 string, per-seat columns become ``list<uint8/uint16>`` and nullable columns are null where
 ``NAME__valid`` is false. The engine records the 20 hand-size checkpoints (after turns 5 ..
 100) directly as the bytes of one fixed-width binary column, ``hand_checkpoints`` (see
-:func:`checkpoint_array`); :func:`checkpoint_hands` reads them back (and the 20 list columns
+:func:`checkpoint_array`); :func:`uno_stats.store.columns.checkpoint_hands` reads them back (and the 20 list columns
 ``hands_t5`` .. ``hands_t100`` of results written by earlier versions).
 
 numpy and pyarrow are imported inside the functions that use them: a run plans its folder
@@ -31,25 +31,23 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from uno_stats.engine.schema import (
-    CHECKPOINT_TURNS,
     CHECKPOINTS,
     COLUMNS,
     COLUMNS_BY_NAME,
-    NOT_REACHED,
     STATUS_NAMES,
     Column,
 )
 from uno_stats.errors import ResultsError
+from uno_stats.store.columns import (
+    POINT,
+)
 
 if TYPE_CHECKING:
     import numpy as np
-    import polars as pl
     import pyarrow as pa
 
 
 PARTS_DIR = "parts"
-POINT = "point"
-"""The column of a sweep's parts naming each row's point (its index in the sweep's order)."""
 VALID_SUFFIX = "__valid"
 COMPRESSION = "zstd"
 COMPRESSION_LEVEL = 1
@@ -63,9 +61,6 @@ as deltas), which saves Parquet time and space (docs/PERFORMANCE.md, "Parquet pa
 WRITER_MODULES = ("pyarrow", "pyarrow.compute", "pyarrow.parquet")
 """What :func:`write_part` imports on first use, for a caller to import ahead (their cost:
 docs/PERFORMANCE.md, "Parquet parts")."""
-
-_LISTED_CHECKPOINTS = frozenset(f"hands_t{t}" for t in CHECKPOINT_TURNS)
-"""The 20 list columns that held the checkpoints in results of earlier versions."""
 
 PART_META_KEY = b"uno_stats.part"
 """Key of a part's own record in its Parquet key-value metadata (see :class:`PartMeta`)."""
@@ -326,7 +321,9 @@ _ZEROS = "0" * 64
 """The whole-file digest as it is hashed: 64 zeros in its place."""
 
 
-def _write_parquet(table: pa.Table, path: Path, with_digest: bool) -> None:
+def _write_parquet(
+    table: pa.Table, path: Path, with_digest: bool, extra: dict[bytes, bytes] | None = None
+) -> None:
     """Write ``table`` to ``path``; with ``with_digest`` record the data's and the whole
     file's digests (see :data:`PART_DATA_KEY`) in the footer: the file digest is written as
     zeros, hashed so with everything else, then put in place. Not fsynced: a part damaged by
@@ -348,6 +345,8 @@ def _write_parquet(table: pa.Table, path: Path, with_digest: bool) -> None:
         )
         try:
             writer.write_table(table, row_group_size=max(1, table.num_rows))
+            if extra:  # in the footer, before the digests: the file digest covers them
+                writer.add_key_value_metadata(extra)
             if with_digest:  # every row group is written: what came so far is the data
                 record = {"bytes": sink.size, "sha256": sink.digest.hexdigest(), "file": _ZEROS}
                 writer.add_key_value_metadata({PART_DATA_KEY: json.dumps(record)})
@@ -360,70 +359,6 @@ def _write_parquet(table: pa.Table, path: Path, with_digest: bool) -> None:
                 raise ResultsError(f"{path}: the part's digest record was not written")
             raw.seek(span[0])
             raw.write(sink.digest.hexdigest().encode())
-
-
-def checkpoint_columns_in(names: list[str]) -> list[str]:
-    """The columns of ``names`` that hold hand-size checkpoints (either layout)."""
-    if CHECKPOINTS in names:
-        return [CHECKPOINTS]
-    return sorted((c for c in names if c in _LISTED_CHECKPOINTS), key=lambda c: int(c[7:]))
-
-
-def checkpoint_arrays(frame: pl.DataFrame, players: int) -> tuple[np.ndarray, np.ndarray]:
-    """Every checkpoint of ``frame`` as numpy arrays: the turns (5, 10, ...) and the hands,
-    ``(rows, turns, players)`` uint8 with :data:`NOT_REACHED` where the round ended earlier.
-
-    Reads the ``hand_checkpoints`` column without copying it row by row, or the ``hands_t<T>``
-    list columns of earlier results.
-    """
-    import numpy as np
-    import pyarrow as pa
-
-    rows = frame.height
-    if CHECKPOINTS in frame.columns:
-        width = len(CHECKPOINT_TURNS) * players
-        arr = frame[CHECKPOINTS].to_arrow()
-        if isinstance(arr, pa.ChunkedArray):
-            arr = arr.combine_chunks()
-        arr = arr.cast(pa.large_binary())
-        offsets = np.frombuffer(arr.buffers()[1], dtype=np.int64)[
-            arr.offset : arr.offset + rows + 1
-        ]
-        if arr.null_count or (np.diff(offsets) != width).any():
-            raise ResultsError(f"{CHECKPOINTS}: rows of other than {width} bytes")
-        data = np.frombuffer(arr.buffers()[2], dtype=np.uint8)[offsets[0] : offsets[-1]]
-        return np.array(CHECKPOINT_TURNS), data.reshape(rows, len(CHECKPOINT_TURNS), players)
-    names = checkpoint_columns_in(frame.columns)
-    hands = np.full((rows, len(names), players), NOT_REACHED, dtype=np.uint8)
-    for k, name in enumerate(names):
-        series = frame[name]
-        valid = series.is_not_null().to_numpy()
-        values = series.drop_nulls().explode().to_numpy()
-        hands[valid, k, :] = values.reshape(-1, players)
-    return np.array([int(n[7:]) for n in names], dtype=np.int64), hands
-
-
-def checkpoint_hands(names: list[str], players: int) -> dict[int, list[pl.Expr]]:
-    """Per checkpoint turn present in a frame with columns ``names``: one expression per seat,
-    that seat's cards after that turn (UInt8), null when the round ended earlier.
-
-    Reads the ``hand_checkpoints`` column, or the ``hands_t<T>`` list columns of results
-    written by earlier versions; ``{}`` when the frame has neither.
-    """
-    import polars as pl
-
-    if CHECKPOINTS in names:
-        out: dict[int, list[pl.Expr]] = {}
-        for k, turn in enumerate(CHECKPOINT_TURNS):
-            first = k * players
-            reached = pl.col(CHECKPOINTS).bin.get(first) != NOT_REACHED
-            out[turn] = [
-                pl.when(reached).then(pl.col(CHECKPOINTS).bin.get(first + s))
-                for s in range(players)
-            ]
-        return out
-    listed = sorted(int(c.removeprefix("hands_t")) for c in names if c in _LISTED_CHECKPOINTS)
-    return {t: [pl.col(f"hands_t{t}").list.get(s) for s in range(players)] for t in listed}
 
 
 def write_part(
@@ -456,18 +391,22 @@ def write_table_part(
     :func:`sweep_table`) as chunk ``chunk_index``'s part, atomically, as :func:`write_part`
     does (``settle`` re-cuts the parts of a run folder with it).
 
-    Every part of every run and sweep is written here: per-part summaries (counts, sums,
-    histograms that a summary could read instead of the rows) belong in this function, from
-    ``table``, beside the part's record and digests.
+    Every part of every run and sweep is written here, with its tallies (the counts and sums
+    a summary reads instead of the rows: :mod:`uno_stats.store.tallies`) in its footer,
+    covered by the whole-file digest.
     """
+    extra = None
     if meta is not None:
+        from uno_stats.store.tallies import TALLIES_KEY, encode_tallies, table_tallies
+
+        extra = {TALLIES_KEY: encode_tallies(table_tallies(table))}
         meta = PartMeta(**{**asdict(meta), "rows": table.num_rows})
         table = table.replace_schema_metadata({PART_META_KEY: meta.encode()})
     final = part_path(run_dir, chunk_index)
     final.parent.mkdir(parents=True, exist_ok=True)
     tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
     try:
-        _write_parquet(table, tmp, with_digest=meta is not None)
+        _write_parquet(table, tmp, with_digest=meta is not None, extra=extra)
         if commit is None:
             tmp.replace(final)
         elif not commit(lambda: tmp.replace(final)):
