@@ -194,13 +194,16 @@ def _status_codes(table: pa.Table) -> np.ndarray:
     return codes.astype(np.int64)
 
 
-def _set_values(table: pa.Table, names: tuple[str, ...]) -> list[np.ndarray] | None:
+def _set_values(
+    table: pa.Table, names: tuple[str, ...], present: frozenset[str]
+) -> list[np.ndarray] | None:
     """The columns ``names`` of ``table`` as numpy arrays, only the rows where every one is
-    set; None when a column is missing."""
+    set; None when a column is missing (``present``: the table's column names, read once:
+    ``pa.Table.column_names`` builds a new list at every call)."""
     import numpy as np
     import pyarrow.compute as pc
 
-    if any(n not in table.column_names for n in names):
+    if any(n not in present for n in names):
         return None
     columns = [table.column(n) for n in names]
     if not any(c.null_count for c in columns):
@@ -271,7 +274,9 @@ def _won_tallies(won: pa.Table) -> dict[str, Any]:
     names = won.column_names
     winner = won.column("winner").to_numpy().astype(np.int64)
     out: dict[str, Any] = {"rounds": won.num_rows}
-    start = _set_values(won, ("dealer", "first_player", "winner", *_direction(names)))
+    start = _set_values(
+        won, ("dealer", "first_player", "winner", *_direction(names)), frozenset(names)
+    )
     if start is not None:
         out["start"] = _encode_counts(start)
     if "max_deficit" in names:
@@ -357,23 +362,24 @@ def point_tallies(table: pa.Table) -> dict[str, Any]:
     import pyarrow as pa
 
     codes = _status_codes(table)
+    present = frozenset(table.column_names)
     out: dict[str, Any] = {
         "rows": table.num_rows,
         "status": np.bincount(codes, minlength=len(STATUS_NAMES)).tolist(),
         "columns": [
             c
             for c in dict.fromkeys((*COUNTED, *(n for j in JOINTS.values() for n in j)))
-            if c in table.column_names
+            if c in present
         ],
         "counted": {},
         "joints": {},
     }
     for name in COUNTED:
-        values = _set_values(table, (name,))
+        values = _set_values(table, (name,), present)
         if values is not None:
             out["counted"][name] = _encode_counts(values)
     for key, names in JOINTS.items():
-        values = _set_values(table, names)
+        values = _set_values(table, names, present)
         if values is not None:
             out["joints"][key] = _encode_counts(values)
     won = codes == STATUS_NAMES.index("won")
