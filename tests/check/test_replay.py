@@ -277,3 +277,36 @@ def test_redraw_is_judged_on_the_pile_the_opening_card_left():
     last_up = max(i for i in range(start) if pos.events[i, 0] == E.EV_TURN_UP)
     doctored[last_up, 3] = 0
     assert "covered with no card left to turn up" in _messages(check_game(short, doctored))
+
+
+def test_an_opening_draw_four_that_fills_a_hand_knocks_it_out():
+    """S22: the opening Draw Four is play (not the deal): a hand it brings to the mercy limit
+    is out before the first turn, and the checker agrees (a case hypothesis found: 20 cards
+    dealt, limit 21, a colored Draw Four turned up)."""
+    rules = {
+        **preset_rules("no-mercy"),
+        "hand_size": 20,
+        "mercy_limit": 21,
+        "opening_action": "apply",
+        "max_turns": 10,
+        "reshuffle": False,
+        "seven_zero": False,
+        "draw": "one",
+        "stack_draws": "off",
+    }
+    deck = {
+        "decks": 1,
+        "counts": {
+            "zero": 2, "skip": 3, "reverse": 3, "draw_two": 3, "draw_four": 2,
+            "skip_everyone": 2, "discard_all": 3, "wild": 0, "wild_draw_four": 0,
+            "wild_reverse_draw_four": 8, "wild_draw_six": 4, "wild_draw_ten": 4,
+            "wild_color_roulette": 8,
+        },
+    }  # fmt: skip
+    config = EngineConfig.build(2, rules, [default_seat()] * 2, 0, 0, deck)
+    events = trace_events(config, 0)
+    kinds = [int(row[0]) for row in events]
+    knock = kinds.index(E.EV_KNOCKOUT)
+    assert E.EV_TURN not in kinds[:knock]  # before the first turn: the opening's penalty
+    assert int(events[knock][3]) == 1  # the round's first knock-out
+    assert check_played_game(config, 0) == []

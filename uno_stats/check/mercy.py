@@ -59,10 +59,12 @@ class NoMercyReplay:
         return card >= WILD and draw_value(card) > 0
 
     def _mercy(self, seat: int) -> None:
-        """S22: a hand that reaches the mercy limit while the round is on is out at once."""
+        """S22: a hand that reaches the mercy limit during play is out at once; the opening
+        Draw Two or Draw Four (before the first turn, after the deal) counts as play."""
         limit = int(self.rules["mercy_limit"])
         reached = self.hands[seat].total() >= limit and seat not in self.out
-        if limit > 0 and self.started and reached and not self.ended_by_play():
+        in_play = self.started or self.top >= 0  # the opening card is turned up: not the deal
+        if limit > 0 and in_play and reached and not self.ended_by_play():
             self.knock_due = seat
 
     def ended_by_play(self) -> bool:

@@ -130,7 +130,7 @@ def _line(ev: np.ndarray) -> str | None:
             f"({d} rollouts{basic})"
         )
     if kind == E.EV_KNOCKOUT:
-        return f"  {s} holds {a} cards: knocked out by the mercy rule ({c}. out)"
+        return f"  {s} holds {a} cards: knocked out by the mercy rule ({b}. out)"
     if kind == E.EV_SKIP_ALL:
         return f"  every other seat is skipped: {s} plays again"
     if kind == E.EV_DISCARD_ALL:
