@@ -33,14 +33,14 @@ def _deficit_loop(hands: Any, winner: Any, n: Any, wins: Any) -> None:  # pragma
         for k in range(turns):
             if hands[r, k, 0] == NOT_REACHED:
                 break
-            low = hands[r, k, 0]
+            low = int(hands[r, k, 0])  # ints: uncompiled, uint8 arithmetic would overflow
             for s in range(1, players):
                 if hands[r, k, s] < low:
-                    low = hands[r, k, s]
-            base = k * LEVELS
+                    low = int(hands[r, k, s])
+            base = k * LEVELS - low
             for s in range(players):
-                n[base + hands[r, k, s] - low] += 1
-            wins[base + hands[r, k, w] - low] += 1
+                n[base + int(hands[r, k, s])] += 1
+            wins[base + int(hands[r, k, w])] += 1
 
 
 def _max_deficit_loop(md: Any, winner: Any, every: Any, won: Any) -> None:  # pragma: no cover
@@ -79,8 +79,9 @@ def _points_loop(
                 side += points[r, s]
             seat = sitter[r, s]
             left[seat, 0] += 1
-            left[seat, 1] += points[r, s]
-            left[seat, 2] += points[r, s] * points[r, s]
+            held = int(points[r, s])
+            left[seat, 1] += held
+            left[seat, 2] += held * held
             seated[seat, 0] += 1
             if s == w:
                 seated[seat, 1] += 1
