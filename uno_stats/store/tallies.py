@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from uno_stats.engine.schema import CHECKPOINT_TURNS, CHECKPOINTS, NOT_REACHED, STATUS_NAMES
 from uno_stats.errors import ResultsError
 from uno_stats.store.tally_kernels import (
+    LEVELS,
     deficit_sums,
     max_deficit_counts,
     points_sums,
@@ -68,8 +69,6 @@ WON_COLUMNS = frozenset(
     | {f"hands_t{t}" for t in CHECKPOINT_TURNS}
 )
 """The columns the won rounds' tallies read."""
-LEVELS = NOT_REACHED + 1
-"""Bins per checkpoint turn in the deficit counts: deficits 0..254, and NOT_REACHED."""
 
 
 def seat_scores(points: np.ndarray, winner: np.ndarray, scoring: str) -> np.ndarray:

@@ -14,13 +14,14 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from uno_stats.engine.schema import NOT_REACHED
 from uno_stats.errors import ResultsError
 
 if TYPE_CHECKING:
     import numpy as np
 
-NOT_REACHED = 255  # uno_stats.engine.schema.NOT_REACHED, repeated for the compiled loop
-LEVELS = 256
+LEVELS = NOT_REACHED + 1
+"""Bins per checkpoint turn in the deficit counts: deficits 0..254, and NOT_REACHED."""
 
 
 def _deficit_loop(hands: Any, winner: Any, n: Any, wins: Any) -> None:  # pragma: no cover
@@ -69,22 +70,23 @@ def _points_loop(
     and wins (``seated[seat]``), over every won round."""
     rows, players = points.shape
     k = players - 1
-    for r in range(rows):
-        w = winner[r]
+    for r in range(rows):  # ints throughout: uncompiled, uint16 arithmetic would wrap
+        w = int(winner[r])
         total = 0
         side = 0
         for s in range(players):
-            total += points[r, s]
+            held = int(points[r, s])
+            total += held
             if s % 2 != w % 2:
-                side += points[r, s]
+                side += held
             seat = sitter[r, s]
             left[seat, 0] += 1
-            held = int(points[r, s])
             left[seat, 1] += held
             left[seat, 2] += held * held
             seated[seat, 0] += 1
             if s == w:
                 seated[seat, 1] += 1
+        winners_points = total - int(points[r, w])
         for v in range(2):
             mine = 0
             everyone = 0
@@ -92,7 +94,7 @@ def _points_loop(
                 if v == 1:
                     score = side if s % 2 == w % 2 else 0
                 else:
-                    score = total - points[r, w] if s == w else 0
+                    score = winners_points if s == w else 0
                 everyone += score
                 if s == first[r]:
                     mine = score
