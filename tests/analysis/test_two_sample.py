@@ -14,7 +14,8 @@ import pytest
 from uno_stats.analysis import methods as mt
 from uno_stats.analysis.estimates import Estimate, proportion
 from uno_stats.analysis.metrics import TOST_LEVEL, MetricComparison, metric_spec
-from uno_stats.analysis.two_sample import compare_means, compare_rates, paired_values
+from uno_stats.analysis.paired_rows import Joint, paired_values
+from uno_stats.analysis.two_sample import compare_means, compare_rates
 from uno_stats.errors import ResultsError
 
 
@@ -78,7 +79,7 @@ def test_paired_void_rates_count_the_discordant_games() -> None:
     spec = metric_spec("void_rate")
     a, b = frame(A), frame(B)
     pairs = paired_values(a, b, spec)
-    assert pairs is not None and pairs.height == 10
+    assert pairs is not None and pairs.n == 10
     c = compare_rates(a, b, spec, pairs)
     # games 7-9 void in both, 4-6 in B only, none in A only, 0-3 in neither
     diff = mt.newcombe_paired(3, 0, 3, 4)
@@ -152,7 +153,7 @@ def test_empty_paired_results_name_what_is_missing() -> None:
     spec = metric_spec("seat0_win_rate")
     voids = frame(["void"] * 3)
     pairs = paired_values(voids, voids, spec)
-    assert pairs is not None and pairs.height == 0
+    assert pairs is not None and pairs.n == 0
     with pytest.raises(ResultsError, match=r"^no paired won rounds in these results"):
         compare_rates(voids, voids, spec, pairs)
     comeback = metric_spec("comeback1_rate")
@@ -168,7 +169,7 @@ def test_paired_rows_join_on_game_and_round_and_drop_only_missing_values() -> No
     )
     pairs = paired_values(a, b, metric_spec("seat1_win_rate"))
     assert pairs is not None
-    assert pairs.rows() == [(1, 1), (0, 1)]  # game 1: void in a, no seat value there
+    assert pairs.frame.rows() == [(0, 1, 1), (1, 1, 1)]  # game 1: void in a, no seat value
     shifted = b.with_columns(pl.col("round") + 1)  # same games, other rounds: no pairing
     assert paired_values(a, shifted, metric_spec("void_rate")) is None
     shorter = frame(["won", "void"])
@@ -185,7 +186,7 @@ def test_match_length_pairs_on_the_game_alone() -> None:
     a = matches([0, 1, 0], [None, 2, 1])
     b = matches([0, 1, 2], [None, 5, 3])  # the matches end on other rounds
     pairs = paired_values(a, b, metric_spec("mean_match_rounds"))
-    assert pairs is not None and pairs.rows() == [(2, 5), (1, 3)]
+    assert pairs is not None and pairs.frame.rows() == [(1, 3, 1), (2, 5, 1)]
 
 
 def test_means_of_single_values_have_no_spread() -> None:
@@ -332,7 +333,7 @@ def test_paired_comeback_ratio_field_by_field() -> None:
     from uno_stats.analysis.two_sample import compare_paired_ratio
 
     spec = metric_spec("comeback2_rate")
-    c = compare_paired_ratio(spec, COUNTS)
+    c = compare_paired_ratio(spec, Joint.of_rows(COUNTS))
     ra, rb, d, se, log_se = _delta_by_hand(COUNTS)
     assert (ra, rb) == (3 / 15, 6 / 17)
     assert (c.metric, c.label, c.kind, c.unit, c.question) == (
@@ -373,7 +374,7 @@ def test_paired_comeback_ratio_lower_in_b_points_down() -> None:
     from uno_stats.analysis.two_sample import compare_paired_ratio
 
     swapped = COUNTS[:, [2, 3, 0, 1]]
-    c = compare_paired_ratio(metric_spec("comeback2_rate"), swapped)
+    c = compare_paired_ratio(metric_spec("comeback2_rate"), Joint.of_rows(swapped))
     assert c.direction == -1 and c.difference.value < 0 and c.statistic < 0
     assert c.ratio.value == pytest.approx((3 / 15) / (6 / 17))
 
@@ -382,33 +383,33 @@ def test_paired_comeback_ratio_identical_absent_and_without_a_ratio() -> None:
     from uno_stats.analysis.two_sample import compare_paired_ratio
 
     spec = metric_spec("comeback2_rate")
-    same = compare_paired_ratio(spec, COUNTS[:, [0, 1, 0, 1]])
+    same = compare_paired_ratio(spec, Joint.of_rows(COUNTS[:, [0, 1, 0, 1]]))
     assert (same.status, same.direction, same.difference.value) == ("identical", 0, 0.0)
     assert all(math.isnan(x) for x in (same.statistic, same.p, same.p_holm))
     assert same.ratio.value == 1.0 and same.tost == (0.0, 0.0)
     more_behind = COUNTS[:, [0, 1, 0, 1]] + [0, 0, 0, 1]  # the same winners, more seats behind
-    fewer = compare_paired_ratio(spec, more_behind)
+    fewer = compare_paired_ratio(spec, Joint.of_rows(more_behind))
     assert fewer.status == "tested" and fewer.direction == -1
     denominators = COUNTS[:, [1]]
-    lost = compare_paired_ratio(spec, np.hstack([0 * denominators, denominators] * 2))
+    lost = compare_paired_ratio(
+        spec, Joint.of_rows(np.hstack([0 * denominators, denominators] * 2))
+    )
     assert (lost.status, lost.baseline, lost.other) == ("absent", proportion(0, 15), lost.other)
     assert math.isnan(lost.ratio.value) and lost.ratio.n == 0  # R_a = 0: no ratio
     only_b = COUNTS.copy()
     only_b[:, 0] = 0  # no winner behind in a, some in b: tested, still no ratio
-    c = compare_paired_ratio(spec, only_b)
+    c = compare_paired_ratio(spec, Joint.of_rows(only_b))
     assert c.status == "tested" and math.isnan(c.ratio.value) and c.p < 0.05
-    one = compare_paired_ratio(spec, COUNTS[:1] + np.array([[0, 0, 1, 0]]))  # one game: no log SE
+    one = compare_paired_ratio(spec, Joint.of_rows(COUNTS[:1] + np.array([[0, 0, 1, 0]])))
     assert math.isnan(one.ratio.value) and one.difference.n == 1
     assert same.baseline.n == 15 and one.other == proportion(2, 3)
     with pytest.raises(ResultsError, match=r"^no seat-rounds behind in these results"):
-        compare_paired_ratio(spec, np.array([[0.0, 0.0, 1.0, 2.0]]))
+        compare_paired_ratio(spec, Joint.of_rows(np.array([[0.0, 0.0, 1.0, 2.0]])))
     with pytest.raises(ResultsError, match=r"^no seat-rounds behind in these results"):
-        compare_paired_ratio(spec, np.array([[1.0, 2.0, 0.0, 0.0]]))
+        compare_paired_ratio(spec, Joint.of_rows(np.array([[1.0, 2.0, 0.0, 0.0]])))
 
 
 def test_paired_counts_join_the_games_of_two_runs() -> None:
-    from uno_stats.analysis.two_sample import paired_counts
-
     spec = metric_spec("comeback2_rate")
     # two rounds in game 0, one in game 1; seats' max deficits, winner
     a = frame(["won"] * 3, [0, 1, 0], [[2, 0], [3, 2], [0, 5]]).with_columns(
@@ -417,13 +418,13 @@ def test_paired_counts_join_the_games_of_two_runs() -> None:
     b = frame(["won", "void", "won"], [1, -1, 1], [[2, 1], [9, 9], [0, 4]]).with_columns(
         pl.Series("game", [0, 0, 1])
     )
-    counts = paired_counts(a, b, spec)
-    assert counts is not None and counts.dtype == np.float64
+    counts = paired_values(a, b, spec)
+    assert counts is not None
     # game 0: a behind 3 (seat 0 in round 0, both in round 1), won 2; b behind 1, won 0
-    assert counts.tolist() == [[2.0, 3.0, 0.0, 1.0], [0.0, 1.0, 1.0, 1.0]]
+    assert counts.frame.rows() == [(0, 1, 1, 1, 1), (2, 3, 0, 1, 1)]  # and how many games
     other_games = b.with_columns(pl.Series("game", [0, 0, 2]))
-    assert paired_counts(a, other_games, spec) is None
-    assert paired_counts(a, b.filter(pl.col("game") == 0), spec) is None
+    assert paired_values(a, other_games, spec) is None
+    assert paired_values(a, b.filter(pl.col("game") == 0), spec) is None
 
 
 def _rate_comparison(status: str = "tested", direction: int = 1) -> MetricComparison:

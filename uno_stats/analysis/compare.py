@@ -53,6 +53,7 @@ from uno_stats.analysis.metrics import (
     MetricComparison,
     metric_spec,
 )
+from uno_stats.analysis.paired_rows import PairedWindows, paired_joint
 from uno_stats.analysis.quantile_diff import PairedResamples
 from uno_stats.analysis.two_sample import (
     compare_distributions,
@@ -60,8 +61,6 @@ from uno_stats.analysis.two_sample import (
     compare_paired_ratio,
     compare_quantiles,
     compare_rates,
-    paired_counts,
-    paired_values,
     shift_edge,
 )
 from uno_stats.errors import ResultsError
@@ -140,6 +139,7 @@ def compare_metric(
     paired: bool = False,
     margin: Margin | None = None,
     cache: dict[tuple[str, int, int], PairedResamples] | None = None,
+    windows: PairedWindows | None = None,
 ) -> MetricComparison:
     """Compare ``metric`` of run b against baseline a (see the module doc for the methods).
 
@@ -149,6 +149,9 @@ def compare_metric(
     ``paired``: the runs share seed and game count; rows are joined on game (and round)
     and the paired method is used; if the rows do not line up one to one (match rounds
     that exist in one run only), the independent method is used and ``note`` says so.
+    ``windows``: the two runs' rows a window of games at a time
+    (:meth:`PairedWindows.of_runs`), so that paired rows are never all in memory; default:
+    the two frames whole.
     Per-seat metrics raise :class:`ResultsError` when the runs seat different player counts.
     """
     spec = metric_spec(metric)
@@ -159,16 +162,13 @@ def compare_metric(
     if spec.kind == "seat":
         _require_same_players(a_lf, b_lf, spec.label)
     pairs, note = None, ""
-    if paired and spec.kind == "comeback":
-        counts = paired_counts(a_lf, b_lf, spec)
-        if counts is not None:
-            c = compare_paired_ratio(spec, counts)
-            return replace(c, equivalence=equivalence(c, margin)) if margin is not None else c
-        note = "rows do not line up game by game (matches of different lengths), so independent"
-    elif paired:
-        pairs = paired_values(a_lf, b_lf, spec)
+    if paired:
+        pairs = paired_joint(windows or PairedWindows.whole(a_lf, b_lf), spec)
         if pairs is None:
             note = "rows do not line up game by game (matches of different lengths), so independent"
+        elif spec.kind == "comeback":
+            c = compare_paired_ratio(spec, pairs)
+            return replace(c, equivalence=equivalence(c, margin)) if margin is not None else c
     if spec.kind == "mean":
         c = compare_means(a_lf, b_lf, spec, pairs)
     elif spec.kind == "quantile":
@@ -258,6 +258,7 @@ def compare_runs(
         )
         found: list[MetricComparison] = []
         cache: dict[tuple[str, int, int], PairedResamples] = {}
+        windows = PairedWindows.of_runs(base, other) if pairing.paired else None
         for metric in wanted:
             spec = metric_spec(metric)
             if not metrics and spec.per_seat and base.players != other.players:
@@ -268,7 +269,13 @@ def compare_runs(
                 continue
             found.append(
                 compare_metric(
-                    base_lf, lf, metric, paired=pairing.paired, margin=margin, cache=cache
+                    base_lf,
+                    lf,
+                    metric,
+                    paired=pairing.paired,
+                    margin=margin,
+                    cache=cache,
+                    windows=windows,
                 )
             )
         for question in dict.fromkeys(c.question for c in found):

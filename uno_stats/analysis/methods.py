@@ -24,6 +24,8 @@ Quantile (mid-quantile) differences use a bootstrap standard error and a normal 
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from uno_stats.analysis.estimates import LEVEL, wilson, z_value
@@ -191,3 +193,66 @@ def katz_ratio(
         se = np.sqrt(1 / xb - 1 / nb + 1 / xa - 1 / na)
     half = z_value(level) * se
     return ratio, ratio * np.exp(-half), ratio * np.exp(half)
+
+
+def tied_ranks(values: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Average ranks of distinct sorted ``values`` seen ``counts`` times (ranks from 1, a
+    tie's members sharing the mean of their positions), and the tie sizes as floats."""
+    sizes = np.asarray(counts, dtype=np.float64)
+    before = np.cumsum(sizes) - sizes
+    return before + (sizes + 1) / 2, sizes
+
+
+def wilcoxon_counts(
+    differences: np.ndarray, counts: np.ndarray
+) -> tuple[float, float, float, float]:
+    """Wilcoxon signed-rank test of paired differences given as distinct values and counts:
+    (statistic min(R+, R-), two-sided p, R+, R-), zero differences dropped (Wilcoxon's
+    method), normal approximation with the tie correction and no continuity correction: the
+    figures ``scipy.stats.wilcoxon(d, zero_method="wilcox", method="asymptotic")`` gives on
+    the expanded differences, without expanding them. NaN when every difference is zero."""
+    from scipy import special
+
+    d = np.asarray(differences, dtype=np.float64)
+    w = np.asarray(counts, dtype=np.int64)
+    keep = (d != 0) & (w > 0)
+    d, w = d[keep], w[keep]
+    if d.size == 0:
+        return math.nan, math.nan, math.nan, math.nan
+    size, group = np.unique(np.abs(d), return_inverse=True)
+    ranks, ties = tied_ranks(size, np.bincount(group, weights=w).astype(np.int64))
+    plus = float(np.sum(np.where(d > 0, w * ranks[group], 0.0)))
+    minus = float(np.sum(np.where(d < 0, w * ranks[group], 0.0)))
+    count = float(w.sum())
+    mn = count * (count + 1.0) * 0.25
+    se = count * (count + 1.0) * (2.0 * count + 1.0)
+    se = math.sqrt((se - float(np.sum(ties**3 - ties)) / 2) / 24)
+    z = (plus - mn) / se if se > 0 else math.nan
+    p = float(2 * special.ndtr(-abs(z)))
+    return min(plus, minus), p, plus, minus
+
+
+def mann_whitney_counts(
+    values_x: np.ndarray, counts_x: np.ndarray, values_y: np.ndarray, counts_y: np.ndarray
+) -> tuple[float, float]:
+    """Mann-Whitney U test of sample x against y, each given as distinct values and counts:
+    (U of x, two-sided p), normal approximation with the tie correction and the continuity
+    correction: ``scipy.stats.mannwhitneyu(x, y, method="asymptotic")`` on the expanded
+    samples, without expanding them."""
+    from scipy import special
+
+    n1, n2 = int(np.sum(counts_x)), int(np.sum(counts_y))
+    values, where = np.unique(
+        np.concatenate([np.asarray(values_x, np.float64), np.asarray(values_y, np.float64)]),
+        return_inverse=True,
+    )
+    in_x = np.bincount(where[: len(values_x)], weights=counts_x, minlength=len(values))
+    both = in_x + np.bincount(where[len(values_x) :], weights=counts_y, minlength=len(values))
+    ranks, ties = tied_ranks(values, both.astype(np.int64))
+    r1 = float(np.sum(in_x * ranks))
+    u1 = r1 - n1 * (n1 + 1) / 2
+    u = max(u1, n1 * n2 - u1)
+    n = n1 + n2
+    s = math.sqrt(n1 * n2 / 12 * ((n + 1) - float(np.sum(ties**3 - ties)) / (n * (n - 1))))
+    z = (u - n1 * n2 / 2 - 0.5) / s if s > 0 else math.inf
+    return u1, float(min(1.0, 2 * special.ndtr(-z)))

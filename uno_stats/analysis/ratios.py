@@ -89,15 +89,25 @@ class RatioMoments:
     mean: np.ndarray | None = None
     m2: np.ndarray | None = None
 
-    def update(self, rows: np.ndarray) -> None:
-        """Add games: ``rows`` of shape (k, 4), columns num_a, den_a, num_b, den_b."""
+    def update(self, rows: np.ndarray, times: np.ndarray | None = None) -> None:
+        """Add games: ``rows`` of shape (k, 4), columns num_a, den_a, num_b, den_b; with
+        ``times``, row i stands for ``times[i]`` games alike."""
         x = np.asarray(rows, dtype=np.float64)
-        k = x.shape[0]
-        if k == 0:
-            return
-        bm = x.mean(axis=0)
-        dev = x - bm
-        bm2 = dev.T @ dev
+        if times is None:
+            k = x.shape[0]
+            if k == 0:
+                return
+            bm = x.mean(axis=0)
+            dev = x - bm
+            bm2 = dev.T @ dev
+        else:
+            w = np.asarray(times, dtype=np.float64)
+            k = int(w.sum())
+            if k == 0:
+                return
+            bm = w @ x / k
+            dev = x - bm
+            bm2 = (dev * w[:, None]).T @ dev
         if self.mean is None or self.m2 is None:
             self.n, self.mean, self.m2 = k, bm, bm2
             return
@@ -127,11 +137,14 @@ class RatioMoments:
         return rb - ra, math.sqrt(max(var, 0.0))
 
 
-def paired_ratio(counts: np.ndarray) -> tuple[float, float, float, float, float]:
+def paired_ratio(
+    counts: np.ndarray, times: np.ndarray | None = None
+) -> tuple[float, float, float, float, float]:
     """R_a, R_b, R_b - R_a, its standard error and the standard error of log(R_b / R_a),
-    from (games, 4) counts num_a, den_a, num_b, den_b (delta method, see the module doc)."""
+    from (games, 4) counts num_a, den_a, num_b, den_b (delta method, see the module doc);
+    ``times``: how many games each row stands for (distinct rows of many games)."""
     m = RatioMoments()
-    m.update(counts)
+    m.update(counts, times)
     ra, rb = m.ratios()
     d, sd = m.difference()
     n = max(m.n, 1)

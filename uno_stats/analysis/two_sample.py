@@ -2,7 +2,8 @@
 
 Called by :func:`uno_stats.analysis.compare.compare_metric`, which chooses the kind and
 whether the runs are paired; the formulas are in :mod:`uno_stats.analysis.methods` and
-:mod:`uno_stats.analysis.quantile_diff`. Paired rows come from :func:`paired_values`.
+:mod:`uno_stats.analysis.quantile_diff`. Paired runs come as the joint counts of the metric's
+value in game k of each run (:func:`uno_stats.analysis.paired_rows.paired_joint`).
 """
 
 from __future__ import annotations
@@ -19,10 +20,10 @@ from uno_stats.analysis.estimates import (
     normal_interval,
     proportion,
     require_rows,
-    status_expr,
     value_counts,
 )
 from uno_stats.analysis.metrics import TOST_LEVEL, MetricComparison, MetricSpec
+from uno_stats.analysis.paired_rows import RATIO_COLUMNS, Joint, value_expr
 from uno_stats.analysis.quantile_diff import (
     PairedResamples,
     QuantileReplicates,
@@ -30,7 +31,6 @@ from uno_stats.analysis.quantile_diff import (
     paired_resamples,
 )
 from uno_stats.analysis.quantiles import bootstrap_se
-from uno_stats.analysis.ratios import game_counts
 from uno_stats.analysis.ratios import paired_ratio as mt_paired_ratio
 from uno_stats.analysis.seats import comeback_counts
 
@@ -46,49 +46,13 @@ def _est(values: tuple[np.ndarray, np.ndarray, np.ndarray], n: int) -> Estimate:
     return Estimate(float(v), float(low), float(high), n)
 
 
-def _keys(spec: MetricSpec) -> list[str]:
-    return ["game"] if spec.column == "match_rounds" else ["game", "round"]
-
-
-def _value_expr(lf: pl.LazyFrame, spec: MetricSpec) -> pl.Expr:
-    if spec.kind == "seat":
-        won = status_expr(lf) == "won"
-        return pl.when(won).then((pl.col("winner").cast(pl.Int64) == spec.seat).cast(pl.Int8))
-    if spec.kind in ("first_mover", "first_mover_edge"):
-        won = status_expr(lf) == "won"
-        first = pl.col("first_player").cast(pl.Int64)
-        return pl.when(won).then((pl.col("winner").cast(pl.Int64) == first).cast(pl.Int8))
-    if spec.kind == "rate":
-        return (status_expr(lf) == spec.status).cast(pl.Int8)
-    if spec.kind == "chain":
-        return (pl.col("longest_stack") >= int(spec.behind or 0)).cast(pl.Int8)
-    return pl.col(str(spec.column))
-
-
-def paired_values(a_lf: pl.LazyFrame, b_lf: pl.LazyFrame, spec: MetricSpec) -> pl.DataFrame | None:
-    """Columns ``a`` and ``b``: the metric's value in game k of each run (rows joined on
-    ``game``, ``round``), nulls dropped; None when the runs' rows do not line up one to one."""
-    keys = _keys(spec)
-    frames = []
-    for lf, name in ((a_lf, "a"), (b_lf, "b")):
-        sel = lf
-        if spec.column == "match_rounds":
-            sel = lf.filter(pl.col("match_rounds").is_not_null())
-        frames.append(sel.select(*keys, _value_expr(lf, spec).alias(name)).collect())
-    fa, fb = frames
-    joined = fa.join(fb, on=keys, how="inner")
-    if not (joined.height == fa.height == fb.height):
-        return None
-    return joined.sort(keys).drop_nulls(["a", "b"]).select("a", "b")
-
-
 def _ok_n(n: int, what: str) -> None:
     require_rows(n, what)
 
 
 def _comparison(
     spec: MetricSpec,
-    pairs: pl.DataFrame | None,
+    pairs: Joint | None,
     status: str,
     *,
     baseline: Estimate,
@@ -132,16 +96,15 @@ def _comparison(
 
 
 def compare_means(
-    a_lf: pl.LazyFrame, b_lf: pl.LazyFrame, spec: MetricSpec, pairs: pl.DataFrame | None
+    a_lf: pl.LazyFrame, b_lf: pl.LazyFrame, spec: MetricSpec, pairs: Joint | None
 ) -> MetricComparison:
     if pairs is not None:
-        x, y = (pairs[c].cast(pl.Float64).to_numpy() for c in ("a", "b"))
-        n = len(x)
+        x, y, w = pairs.column("a"), pairs.column("b"), pairs.counts
+        n = pairs.n
         _ok_n(n, f"paired values of {spec.column}")
-        ma, mb, sa, sb = float(x.mean()), float(y.mean()), _sd(x), _sd(y)
-        d = y - x
-        md, sd = float(d.mean()), _sd(d)
-        cov = float(np.cov(x, y)[0, 1]) if n > 1 else math.nan
+        (ma, sa), (mb, sb) = _moments(x, w), _moments(y, w)
+        md, sd = _moments(y - x, w)
+        cov = float(np.sum(w * (x - ma) * (y - mb)) / (n - 1)) if n > 1 else math.nan
         na = nb = n
         diff = mt.paired_t(md, sd, n)
         tost = mt.paired_t(md, sd, n, TOST_LEVEL)
@@ -182,29 +145,33 @@ def compare_means(
     )
 
 
-def _sd(x: np.ndarray) -> float:
-    return float(x.std(ddof=1)) if len(x) > 1 else math.nan
+def _moments(x: np.ndarray, w: np.ndarray) -> tuple[float, float]:
+    """Mean and standard deviation (n - 1) of distinct values ``x`` seen ``w`` times."""
+    n = int(w.sum())
+    mean = float(np.sum(w * x) / n)
+    sd = math.sqrt(float(np.sum(w * (x - mean) ** 2)) / (n - 1)) if n > 1 else math.nan
+    return mean, sd
 
 
 def _rate_counts(lf: pl.LazyFrame, spec: MetricSpec) -> tuple[int, int]:
     if spec.kind == "comeback":  # seat-rounds of won rounds at some point K+ cards behind
         _, n_k, w_k, _ = comeback_counts(lf, [int(spec.behind or 0)])
         return int(w_k[0]), int(n_k[0])
-    value = _value_expr(lf, spec)
+    value = value_expr(lf, spec)
     row = lf.select(value.sum().alias("x"), value.count().alias("n")).collect().row(0)
     return int(row[0] or 0), int(row[1])
 
 
 def compare_rates(
-    a_lf: pl.LazyFrame, b_lf: pl.LazyFrame, spec: MetricSpec, pairs: pl.DataFrame | None
+    a_lf: pl.LazyFrame, b_lf: pl.LazyFrame, spec: MetricSpec, pairs: Joint | None
 ) -> MetricComparison:
     what = {"seat": "won rounds", "comeback": "seat-rounds behind"}.get(spec.kind, "rounds")
     if pairs is not None:
-        x, y = (pairs[c].cast(pl.Int64).to_numpy() for c in ("a", "b"))
-        n = len(x)
+        x, y, w = pairs.column("a"), pairs.column("b"), pairs.counts
+        n = pairs.n
         _ok_n(n, f"paired {what}")
-        both, only_a = int(np.sum((x == 1) & (y == 1))), int(np.sum((x == 1) & (y == 0)))
-        only_b = int(np.sum((x == 0) & (y == 1)))
+        both, only_a = int(w[(x == 1) & (y == 1)].sum()), int(w[(x == 1) & (y == 0)].sum())
+        only_b = int(w[(x == 0) & (y == 1)].sum())
         neither = n - both - only_a - only_b
         xa, na, xb, nb = both + only_a, n, both + only_b, n
         diff = mt.newcombe_paired(both, only_a, only_b, neither)
@@ -250,7 +217,7 @@ def compare_quantiles(
     a_lf: pl.LazyFrame,
     b_lf: pl.LazyFrame,
     spec: MetricSpec,
-    pairs: pl.DataFrame | None,
+    pairs: Joint | None,
     resamples: int,
     seed: int,
     cache: dict[tuple[str, int, int], PairedResamples] | None = None,
@@ -259,14 +226,13 @@ def compare_quantiles(
     rng = np.random.default_rng(seed)
     reps: QuantileReplicates
     if pairs is not None:
-        joint = pairs.group_by("a", "b").agg(pl.len().alias("k")).sort("a", "b")
-        na = nb = int(joint["k"].sum())
+        na = nb = pairs.n
         _ok_n(na, f"paired values of {spec.column}")
-        a_vals, b_vals = joint["a"].to_numpy(), joint["b"].to_numpy()
+        a_vals, b_vals = pairs.frame["a"].to_numpy(), pairs.frame["b"].to_numpy()
         key = (spec.column, resamples, seed)
         drawn = cache.get(key) if cache is not None else None
         if drawn is None:
-            drawn = paired_resamples(a_vals, b_vals, joint["k"].to_numpy(), resamples, rng)
+            drawn = paired_resamples(a_vals, b_vals, pairs.counts, resamples, rng)
             if cache is not None:
                 cache[key] = drawn
         reps = drawn.replicates(spec.q)
@@ -312,36 +278,25 @@ def compare_quantiles(
 
 
 def compare_distributions(
-    a_lf: pl.LazyFrame, b_lf: pl.LazyFrame, spec: MetricSpec, pairs: pl.DataFrame | None
+    a_lf: pl.LazyFrame, b_lf: pl.LazyFrame, spec: MetricSpec, pairs: Joint | None
 ) -> MetricComparison:
-    from scipy import stats as st  # lazy: scipy.stats costs ~1 s to import
-
     assert spec.column is not None
     if pairs is not None:
-        x, y = (pairs[c].cast(pl.Float64).to_numpy() for c in ("a", "b"))
-        na = nb = len(x)
+        x, y, w = pairs.column("a"), pairs.column("b"), pairs.counts
+        na = nb = pairs.n
         _ok_n(na, f"paired values of {spec.column}")
-        d = y - x
-        nonzero = d[d != 0]
         test, effect_name = "Wilcoxon signed-rank", "matched-pairs r"
-        if nonzero.size == 0:
-            stat = p = effect = math.nan
-        else:
-            ranks = st.rankdata(np.abs(nonzero))
-            plus, minus = float(ranks[nonzero > 0].sum()), float(ranks[nonzero < 0].sum())
-            effect = (plus - minus) / (plus + minus)
-            res = st.wilcoxon(nonzero, zero_method="wilcox", method="approx")
-            stat, p = float(res.statistic), float(res.pvalue)
-        ma, mb = float(x.mean()), float(y.mean())
-        identical = nonzero.size == 0
+        stat, p, plus, minus = mt.wilcoxon_counts(y - x, w)
+        effect = (plus - minus) / (plus + minus)
+        ma, mb = float(np.sum(w * x) / na), float(np.sum(w * y) / nb)
+        identical = bool(np.all(x == y))
         absent = identical and not np.any(x)
     else:
         (va, ca), (vb, cb) = value_counts(a_lf, spec.column), value_counts(b_lf, spec.column)
         na, nb = int(ca.sum()), int(cb.sum())
         _ok_n(min(na, nb), f"values of {spec.column}")
         test, effect_name = "Mann-Whitney U", "rank-biserial r"
-        res = st.mannwhitneyu(np.repeat(vb, cb), np.repeat(va, ca), method="asymptotic")
-        stat, p = float(res.statistic), float(res.pvalue)
+        stat, p = mt.mann_whitney_counts(vb, cb, va, ca)
         effect = 2 * stat / (na * nb) - 1
         ma, mb = float(va @ ca / na), float(vb @ cb / nb)
         identical = False
@@ -364,26 +319,17 @@ def compare_distributions(
     )
 
 
-def paired_counts(a_lf: pl.LazyFrame, b_lf: pl.LazyFrame, spec: MetricSpec) -> np.ndarray | None:
-    """(games, 4) per-game counts num_a, den_a, num_b, den_b of a ratio metric
-    (:mod:`uno_stats.analysis.ratios`), or None when the runs' games do not line up."""
-    fa, fb = (game_counts(lf, spec) for lf in (a_lf, b_lf))
-    joined = fa.join(fb, on="game", how="inner", suffix="_b")
-    if not (joined.height == fa.height == fb.height):
-        return None
-    return joined.select("num", "den", "num_b", "den_b").to_numpy().astype(np.float64)
-
-
-def compare_paired_ratio(spec: MetricSpec, counts: np.ndarray) -> MetricComparison:
+def compare_paired_ratio(spec: MetricSpec, joint: Joint) -> MetricComparison:
     """A rate that is a ratio of per-game counts (the comeback rate: winners among the
     seat-rounds K+ behind), paired by game: delta-method interval and z test of R_b - R_a
     (:func:`uno_stats.analysis.ratios.paired_ratio`), clustered by game."""
     from uno_stats.analysis.estimates import normal_estimate, z_value
 
-    ra, rb, d, se, log_se = mt_paired_ratio(counts)
-    wa, na, wb, nb = (round(float(counts[:, i].sum())) for i in range(4))
+    rows, times = joint.values(RATIO_COLUMNS), joint.counts
+    ra, rb, d, se, log_se = mt_paired_ratio(rows, times)
+    wa, na, wb, nb = (int(times @ rows[:, i].astype(np.int64)) for i in range(4))
     _ok_n(min(na, nb), "seat-rounds behind")
-    games = counts.shape[0]
+    games = joint.n
     diff, p = normal_estimate(d, se, games)
     half = z_value(TOST_LEVEL) * se
     if math.isfinite(log_se) and ra > 0 and rb > 0:
@@ -394,7 +340,7 @@ def compare_paired_ratio(spec: MetricSpec, counts: np.ndarray) -> MetricComparis
     else:
         ratio = _NA
     a, b = proportion(wa, na), proportion(wb, nb)
-    identical = bool(np.all(counts[:, 0] == counts[:, 2]) and np.all(counts[:, 1] == counts[:, 3]))
+    identical = bool(np.all(rows[:, 0] == rows[:, 2]) and np.all(rows[:, 1] == rows[:, 3]))
     status = "absent" if wa == wb == 0 else ("identical" if identical else "tested")
     stat = d / se if se > 0 else math.nan
     h = 2 * math.asin(math.sqrt(b.value)) - 2 * math.asin(math.sqrt(a.value))

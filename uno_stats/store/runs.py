@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, overload
 
 from uno_stats.errors import ResultsError
+from uno_stats.store.layout import Layout
 from uno_stats.store.manifest import (
     Manifest,
     PointFoldersManifest,
@@ -89,9 +90,29 @@ class Run:
         parts = self.part_files()
         if not parts:
             raise ResultsError(f"{self.path}: no result parts (has the run finished a chunk?)")
+        return self.scan_parts(parts)
+
+    def scan_parts(self, parts: Sequence[Path]) -> pl.LazyFrame:
+        """A lazy frame over this run's rows in ``parts`` (some of :meth:`part_files`)."""
         import polars as pl  # only readers need polars: a run writes its parts with pyarrow
 
         return pl.scan_parquet([str(p) for p in parts])
+
+    def part_games(self) -> list[tuple[Path, int, int]] | None:
+        """Each part with the run's games it holds, ``first`` up to ``stop`` (exclusive), in
+        chunk order; None when a part's file name does not say its chunk."""
+        return self._part_games(Layout(1, self.manifest.games, self.manifest.chunk_size), 0)
+
+    def _part_games(self, layout: Layout, point: int) -> list[tuple[Path, int, int]] | None:
+        out = []
+        for path in self.part_files():
+            index = _chunk_of(path)
+            if index is None or index >= layout.chunks:
+                return None
+            for piece in layout.slices(index):
+                if piece.point == point:
+                    out.append((path, piece.first_game, piece.first_game + piece.n_games))
+        return out
 
 
 @dataclass(frozen=True)
@@ -116,12 +137,19 @@ class PointRun(Run):
         return list(self.parts)
 
     def scan(self) -> pl.LazyFrame:
-        import polars as pl
-
         if not self.parts:
             raise ResultsError(f"{self.path}: no result parts yet for this point")
-        frame = pl.scan_parquet([str(p) for p in self.parts])
+        return self.scan_parts(self.parts)
+
+    def scan_parts(self, parts: Sequence[Path]) -> pl.LazyFrame:
+        import polars as pl
+
+        frame = pl.scan_parquet([str(p) for p in parts])
         return frame.filter(pl.col(POINT) == self.point).drop(POINT)
+
+    def part_games(self) -> list[tuple[Path, int, int]] | None:
+        m = self.manifest
+        return self._part_games(Layout(self.dataset_points, m.games, m.chunk_size), self.point)
 
 
 def point_manifest(sweep: SweepManifest, point: int, check: RunCheck | None) -> Manifest:

@@ -1,0 +1,154 @@
+"""Paired runs read a window of games at a time: the same comparisons as the rows read whole,
+on shipped scenarios cut into several parts (single runs, matches, sweep points); the
+rank tests from counts against scipy on the expanded samples; rows that do not line up;
+and compare's peak memory against its rows (slow)."""
+
+from __future__ import annotations
+
+import math
+import shutil
+import subprocess
+import sys
+from dataclasses import fields
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy import stats as st
+from test_flat_memory import _peak_rss_kb
+from typer.testing import CliRunner
+
+from uno_stats.analysis import methods as mt
+from uno_stats.analysis.compare import DEFAULT_METRICS, compare_metric, compare_runs
+from uno_stats.analysis.estimates import has_matches
+from uno_stats.analysis.metrics import metric_spec
+from uno_stats.analysis.paired_rows import Joint, PairedWindows, paired_joint
+from uno_stats.cli import app
+from uno_stats.store.runs import Run, open_runs
+
+ROOT = Path(__file__).resolve().parents[2]
+METRICS = [
+    *DEFAULT_METRICS,
+    "won_rate",
+    "first_mover_win_rate",
+    "first_mover_edge",
+    "comeback2_rate",
+    "p25_cards_drawn",
+    "dist_cards_drawn",
+]
+
+
+def _play(out: Path, name: str, games: int, chunk: int) -> list[Run]:
+    scenario = ROOT / "scenarios" / f"{name}.yaml"
+    args = ["run", str(scenario), "--games", str(games), "--out", str(out)]
+    result = CliRunner().invoke(app, [*args, "--chunk-size", str(chunk), "-w", "1", "--quiet"])
+    assert result.exit_code == 0, result.output
+    return list(open_runs(out / name))
+
+
+@pytest.fixture(scope="module")
+def pairs(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Run, Run]]:
+    """Paired runs of shipped scenarios, cut into parts of unequal sizes on each side."""
+    out = tmp_path_factory.mktemp("paired")
+    mattel = _play(out / "a", "mattel-2022-4p", 900, 250)[0]
+    house = _play(out / "b", "classic-house-4p", 900, 400)[0]
+    points = _play(out / "c", "jump-in", 500, 170)  # a sweep: its two points pair up
+    low = _play(out / "d", "match-low-score", 60, 25)[0]
+    points_scored = _play(out / "e", "match-points", 60, 16)[0]
+    return [(mattel, house), (points[0], points[1]), (low, points_scored)]
+
+
+def _same(a: object, b: object) -> bool:
+    if isinstance(a, float) and isinstance(b, float):
+        return math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-14) or (math.isnan(a) and math.isnan(b))
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if hasattr(a, "__dataclass_fields__") and type(a) is type(b):
+        return all(_same(getattr(a, f.name), getattr(b, f.name)) for f in fields(a))  # type: ignore[arg-type]
+    return a == b
+
+
+def test_windows_give_the_comparisons_of_the_whole_rows(pairs: list[tuple[Run, Run]]) -> None:
+    """Every metric of every pair: read part by part, the comparison the rows read whole
+    give (floats to 12 digits: a weighted sum adds in another order), paired wherever the
+    rows line up."""
+    for a, b in pairs:
+        windows = PairedWindows.of_runs(a, b)
+        assert len(windows.a_parts) >= 3 and windows.b_parts is not None  # really in windows
+        metrics = [*METRICS, *(["mean_match_rounds"] if has_matches(a.scan()) else [])]
+        paired = set()
+        for metric in metrics:
+            whole = compare_metric(a.scan(), b.scan(), metric, paired=True)
+            cut = compare_metric(a.scan(), b.scan(), metric, paired=True, windows=windows)
+            assert _same(cut, whole), (a.name, metric, cut, whole)
+            if cut.paired:
+                paired.add(metric)
+        # a match's rounds line up only where both matches last as long: by game alone
+        lined_up = {"mean_match_rounds", "comeback2_rate"} if has_matches(a.scan()) else metrics
+        assert paired == set(lined_up), a.name
+
+
+def test_windows_count_every_paired_row_once(pairs: list[tuple[Run, Run]]) -> None:
+    a, b = pairs[0]
+    joint = paired_joint(PairedWindows.of_runs(a, b), metric_spec("mean_turns"))
+    assert joint is not None and joint.n == 900
+    assert joint.frame.select("a", "b").is_duplicated().sum() == 0  # distinct pairs, sorted
+    assert joint.frame.sort("a", "b").equals(joint.frame)
+
+
+def test_a_run_missing_a_part_is_not_paired(pairs: list[tuple[Run, Run]], tmp_path: Path) -> None:
+    a, b = pairs[0]
+    cut = tmp_path / "cut"
+    shutil.copytree(b.path, cut)
+    sorted((cut / "parts").glob("part-*.parquet"))[1].unlink()
+    shorter = open_runs(cut)[0]
+    for first, second in ((a, shorter), (shorter, a)):
+        assert paired_joint(PairedWindows.of_runs(first, second), metric_spec("void_rate")) is None
+        (found,), _ = compare_runs([first, second], ["mean_turns"])
+        assert not found.comparison.paired and "independent" in found.comparison.note
+
+
+def test_rank_tests_from_counts_are_scipys_on_the_expanded_samples() -> None:
+    rng = np.random.default_rng(11)
+    for _ in range(60):
+        n = int(rng.integers(5, 2000))
+        a = rng.integers(0, int(rng.integers(2, 40)), n)
+        b = rng.integers(0, int(rng.integers(2, 40)), n)
+        d = (b - a).astype(float)
+        values, counts = np.unique(d, return_counts=True)
+        if np.any(d != 0):
+            want = st.wilcoxon(d[d != 0], zero_method="wilcox", method="asymptotic")
+            stat, p, plus, minus = mt.wilcoxon_counts(values, counts)
+            assert (stat, p) == (float(want.statistic), float(want.pvalue))
+            assert plus + minus == np.count_nonzero(d) * (np.count_nonzero(d) + 1) / 2
+        (va, ca), (vb, cb) = (np.unique(x, return_counts=True) for x in (a, b))
+        want = st.mannwhitneyu(np.repeat(vb, cb), np.repeat(va, ca), method="asymptotic")
+        assert mt.mann_whitney_counts(vb, cb, va, ca) == (float(want.statistic), want.pvalue)
+    assert all(math.isnan(x) for x in mt.wilcoxon_counts(np.array([0.0]), np.array([3])))
+
+
+def test_joint_of_rows_counts_distinct_rows() -> None:
+    joint = Joint.of_rows(np.array([[1, 2, 1, 2], [0, 1, 0, 1], [1, 2, 1, 2]]))
+    assert joint.frame.rows() == [(0.0, 1.0, 0.0, 1.0, 1), (1.0, 2.0, 1.0, 2.0, 2)]
+    assert joint.n == 3 and joint.counts.dtype == np.int64
+
+
+@pytest.mark.slow
+def test_compare_memory_does_not_grow_with_rows(tmp_path: Path) -> None:
+    """``compare`` of two paired runs of 2,000,000 rounds peaks at most 1.3x the memory of
+    two runs of 200,000 rounds."""
+    peaks = {}
+    for games in (200_000, 2_000_000):
+        out = tmp_path / str(games)
+        folders = []
+        for name in ("mattel-2022-4p", "classic-house-4p"):
+            scenario = str(ROOT / "scenarios" / f"{name}.yaml")
+            args = ["run", scenario, "--games", str(games), "--out", str(out), "--quiet"]
+            subprocess.run(
+                [sys.executable, "-m", "uno_stats.cli", *args],
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
+            folders.append(str(out / name))
+        peaks[games] = _peak_rss_kb("compare", *folders, "--format", "json")
+    assert peaks[2_000_000] <= 1.3 * peaks[200_000], peaks
