@@ -121,7 +121,7 @@ def test_effects_read_every_point_of_a_dataset_at_once(tmp_path: Path) -> None:
     """A sweep dataset's points in one frame (a ``point`` column): each point's rows are
     those its own run reads, and the effects come from that frame alone (points whose own
     rows are blanked give the same effects)."""
-    from uno_stats.analysis.effects import sweep_effects
+    from uno_stats.analysis.effects import _fingerprints, sweep_effects
     from uno_stats.run.runner import run_scenario
     from uno_stats.scenario.load import parse_scenario
     from uno_stats.store.verify import verified_runs
@@ -142,6 +142,12 @@ def test_effects_read_every_point_of_a_dataset_at_once(tmp_path: Path) -> None:
     found, again = sweep_effects(sweep), sweep_effects(blind)
     assert repr(again.effects) == repr(found.effects) and len(found.effects) > 10
     assert again.unchanged_axes == found.unchanged_axes == ()
+    pieces = sweep.row_pieces()  # a part each, in the frame's row order
+    assert len(pieces) == 5 and pl.concat([p.collect() for p in pieces]).equals(whole)
+    at_once = sweep_effects(replace(sweep, pieces=None))  # the frame read as one piece
+    assert repr(at_once.effects) == repr(found.effects)
+    assert _fingerprints(sweep) == _fingerprints(replace(sweep, pieces=None))
+    assert [n for n, _, _ in _fingerprints(sweep)] == [120] * 4
 
 
 def test_a_sweep_built_by_hand_reads_its_points_as_a_scan_of_their_runs_does(
@@ -165,6 +171,8 @@ def test_a_sweep_built_by_hand_reads_its_points_as_a_scan_of_their_runs_does(
         "cards_drawn": [None, None, 2],
     }
     assert mixed.schema["turns"] == pl.Int64
+    by_hand = replace(sweep, points=points, frame=None).row_pieces()  # a point each
+    assert pl.concat([p.collect() for p in by_hand]).equals(mixed)
 
 
 def test_by_point_gives_each_point_its_rows_in_order_without_the_point_column() -> None:

@@ -360,8 +360,9 @@ def _ratio_data(
     sweep: Sweep, spec: MetricSpec, groups: list[list[int]]
 ) -> tuple[np.ndarray, list[_GroupData]]:
     """Each point's value of a ratio metric and each group's per-game influences (every
-    point's per-game counts read in one grouped query)."""
-    counts = by_point(game_counts(sweep.point_rows(), spec, (POINT,)), len(sweep.points))
+    point's per-game counts, read a part at a time: a part holds whole games)."""
+    pieces = [game_counts(piece, spec, (POINT,)) for piece in sweep.row_pieces()]
+    counts = by_point(pl.concat(pieces).sort(POINT, "game"), len(sweep.points))
     values = np.empty(len(counts))
     influence = []
     for i, (frame, point) in enumerate(zip(counts, sweep.points, strict=True)):
@@ -380,11 +381,14 @@ def _ratio_data(
 
 
 def _per_game_values(sweep: Sweep, column: str) -> list[pl.DataFrame]:
-    """Each point's ``game`` and value ``v`` of ``column`` (non-null), read in one query."""
-    rows = sweep.point_rows().select(
-        POINT, pl.col("game"), pl.col(column).cast(pl.Float64).alias("v")
-    )
-    return by_point(rows.drop_nulls("v").collect(), len(sweep.points))
+    """Each point's ``game`` and value ``v`` of ``column`` (non-null), read a part at a time."""
+    rows = [
+        piece.select(POINT, pl.col("game"), pl.col(column).cast(pl.Float64).alias("v"))
+        .drop_nulls("v")
+        .collect()
+        for piece in sweep.row_pieces()
+    ]
+    return by_point(pl.concat(rows), len(sweep.points))
 
 
 QuantileData = tuple[dict[float, np.ndarray], dict[float, list["_GroupData"]]]
@@ -444,14 +448,18 @@ def quantile_data(
 
 
 def _fingerprints(sweep: Sweep) -> list[tuple[int, int, int]]:
-    """Each point's rows, and the wrapping sum and xor of every row's hash (read in one
-    query): equal for identical results."""
-    hashes = sweep.point_rows().select(POINT, pl.struct(pl.exclude(POINT)).hash(seed=0).alias("h"))
-    out = []
-    for frame in by_point(hashes.collect(), len(sweep.points)):
-        h = frame["h"].to_numpy().astype(np.uint64)
-        out.append((len(h), int(h.sum(dtype=np.uint64)), int(np.bitwise_xor.reduce(h))))
-    return out
+    """Each point's rows, and the wrapping sum and xor of every row's hash (read a part at a
+    time): equal for identical results."""
+    points = len(sweep.points)
+    rows, total, xor = (np.zeros(points, dtype=np.uint64) for _ in range(3))
+    for piece in sweep.row_pieces():
+        hashes = piece.select(POINT, pl.struct(pl.exclude(POINT)).hash(seed=0).alias("h"))
+        frame = hashes.collect()
+        point, h = frame[POINT].to_numpy().astype(np.int64), frame["h"].to_numpy()
+        np.add.at(rows, point, 1)
+        np.add.at(total, point, h.astype(np.uint64))  # wraps modulo 2^64, as the sum did
+        np.bitwise_xor.at(xor, point, h.astype(np.uint64))
+    return [(int(n), int(t), int(x)) for n, t, x in zip(rows, total, xor, strict=True)]
 
 
 def unchanged_axes(sweep: Sweep, grid: Grid) -> tuple[str, ...]:

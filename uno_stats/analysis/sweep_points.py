@@ -19,7 +19,7 @@ import polars as pl
 
 from uno_stats.errors import ResultsError
 from uno_stats.store.parts import POINT
-from uno_stats.store.runs import points_scan
+from uno_stats.store.runs import points_pieces, points_scan
 
 if TYPE_CHECKING:
     from uno_stats.store.runs import Run
@@ -65,6 +65,7 @@ class Sweep:
     points: tuple[SweepPoint, ...]
     design: dict[str, Any] | None = None  # the sweep manifest's design record; None: full
     frame: pl.LazyFrame | None = None  # every point's rows with a point column; None: built
+    pieces: tuple[pl.LazyFrame, ...] | None = None  # ``frame`` a part at a time; None: built
 
     @property
     def seed(self) -> int:
@@ -76,11 +77,33 @@ class Sweep:
         position in :attr:`points`."""
         if self.frame is not None:
             return self.frame
-        frames = [
+        return pl.concat(self._point_frames(), how="diagonal_relaxed")
+
+    def _point_frames(self) -> list[pl.LazyFrame]:
+        return [
             p.rows.with_columns(pl.lit(i, pl.UInt32).alias(POINT))
             for i, p in enumerate(self.points)
         ]
-        return pl.concat(frames, how="diagonal_relaxed")
+
+    def row_pieces(self) -> list[pl.LazyFrame]:
+        """:meth:`point_rows` as pieces in its row order (a part of the dataset each, or a
+        point each), each with all of its columns and their types (a column a piece lacks:
+        nulls), so that a reader can reduce one piece at a time to what the whole gives."""
+        schema = self.point_rows().collect_schema()
+        if self.frame is None:
+            pieces = self._point_frames()
+        else:
+            pieces = list(self.pieces) if self.pieces is not None else [self.frame]
+        out = []
+        for piece in pieces:
+            have = set(piece.collect_schema().names())
+            out.append(
+                piece.select(
+                    pl.col(c).cast(t) if c in have else pl.lit(None, t).alias(c)
+                    for c, t in schema.items()
+                )
+            )
+        return out
 
 
 def by_point(frame: pl.DataFrame, points: int) -> list[pl.DataFrame]:
@@ -140,7 +163,8 @@ def sweep_of(runs: Sequence[Run]) -> Sweep:
         # the file's order of each axis's values (the first value is the baseline level)
         axes = {a: [v for v in listed[a] if v in axes[a]] for a in listed}
     values = {axis: tuple(v) for axis, v in axes.items()}
-    return Sweep(name, values, tuple(points), design, points_scan(runs))
+    pieces = tuple(points_pieces(runs))
+    return Sweep(name, values, tuple(points), design, points_scan(runs), pieces)
 
 
 def _columns(run: Run, schemas: dict[Path, frozenset[str]]) -> frozenset[str]:

@@ -257,6 +257,18 @@ def points_scan(runs: Sequence[Run], columns: Sequence[str] | None = None) -> pl
     """
     import polars as pl
 
+    return pl.concat(points_pieces(runs, columns, by_part=False), how="diagonal_relaxed")
+
+
+def points_pieces(
+    runs: Sequence[Run], columns: Sequence[str] | None = None, by_part: bool = True
+) -> list[pl.LazyFrame]:
+    """The frame of :func:`points_scan` as pieces that concatenate to it, in its row order:
+    one per part of a sweep dataset (``by_part``; else one per dataset) and one per other
+    run, so that a reader can reduce one piece at a time. A piece has only the columns its
+    own parts have (:func:`points_scan` fills the others with nulls)."""
+    import polars as pl
+
     def kept(frame: pl.LazyFrame) -> pl.LazyFrame:
         return frame if columns is None else frame.select(POINT, *columns)
 
@@ -272,13 +284,16 @@ def points_scan(runs: Sequence[Run], columns: Sequence[str] | None = None) -> pl
         if not parts:
             raise ResultsError(f"{members[0][1].path}: no result parts yet for this point")
         index = {run.point: position for position, run in members}
-        frame = pl.scan_parquet([str(p) for p in parts])
-        if len(index) < members[0][1].dataset_points:
-            frame = frame.filter(pl.col(POINT).is_in(list(index)))
-        if any(point != position for point, position in index.items()):
-            frame = frame.with_columns(pl.col(POINT).replace_strict(index, return_dtype=pl.UInt32))
-        frames.append(kept(frame))
-    return pl.concat(frames, how="diagonal_relaxed")
+        for group in [[p] for p in parts] if by_part else [parts]:
+            frame = pl.scan_parquet([str(p) for p in group])
+            if len(index) < members[0][1].dataset_points:
+                frame = frame.filter(pl.col(POINT).is_in(list(index)))
+            if any(point != position for point, position in index.items()):
+                frame = frame.with_columns(
+                    pl.col(POINT).replace_strict(index, return_dtype=pl.UInt32)
+                )
+            frames.append(kept(frame))
+    return frames
 
 
 def unverified_check(folder: Path, sweep: SweepManifest) -> RunCheck:
