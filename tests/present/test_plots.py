@@ -98,3 +98,40 @@ def test_a_rate_of_zero_draws_although_its_wilson_bound_sits_a_hair_above() -> N
     rate = next(m for m in MEASURES if m.key == "not_out_rate")
     plots._sweep_panel(ax, ["k"], rate, [({"k": 1}, zero), ({"k": 2}, zero)], False)
     assert ax.get_ylim()[0] == 0.0
+
+
+def _grid(levels: int, keys: int) -> list:
+    """Every combination of ``keys`` two-level keys after a first key of ``levels`` values."""
+    import itertools
+
+    names = ["a", *(f"k{i}" for i in range(keys))]
+    combos = itertools.product(range(levels), *([(False, True)] * keys))
+    return [
+        ({n: v for n, v in zip(names, combo, strict=True)}, Estimate(50 - i, 49 - i, 51 - i, 9))
+        for i, combo in enumerate(combos)
+    ]
+
+
+def test_a_sweep_with_more_series_than_a_legend_can_hold_ranks_its_points(tmp_path) -> None:
+    """Past MAX_SERIES series (the combinations after the first key) every panel ranks the
+    points by their estimate, coloured by the first key, with a legend of its values only;
+    up to MAX_SERIES the chart keeps one series per combination."""
+    few, many = _grid(2, 3), _grid(3, 4)  # 8 series, 16 series
+    axes = ["a", "k0", "k1", "k2", "k3"]
+    assert plots.sweep_series(axes[:4], few) == plots.MAX_SERIES
+    assert plots.sweep_series(axes, many) == 16 > plots.MAX_SERIES
+    fig, ax = _axes()
+    plots._ranked_panel(ax, axes, MEAN, many)
+    xs = np.concatenate([line.get_xdata() for line in ax.get_lines()])
+    ys = np.concatenate([line.get_ydata() for line in ax.get_lines()])
+    order = np.argsort(xs)
+    assert sorted(xs) == list(range(1, 49)) and np.all(np.diff(ys[order]) >= 0)  # ranked
+    plots._figure_legend(fig, [ax])
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["a=0", "a=1", "a=2"]
+    assert ax.get_xlabel() == "the 48 points, ranked by this answer" and ax.get_ylim()[0] == 0
+    path = plots.sweep("s", axes, [(MEAN, many)], tmp_path / "many.png")
+    assert png_size(path)[0] == 1200
+    fig, ax = _axes()
+    plots._sweep_panel(ax, axes[:4], MEAN, few, False)
+    plots._figure_legend(fig, [ax])
+    assert len(fig.legends[0].get_texts()) == 8  # one entry per series

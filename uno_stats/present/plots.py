@@ -31,6 +31,7 @@ P = ParamSpec("P")
 SIZE = (8.0, 4.5)
 DPI = 150
 MIN_CELL_N = 30  # heat-map cells with fewer seat-rounds are left blank
+MAX_SERIES = 8  # a sweep chart's series (and legend entries) at most; beyond: points ranked
 STYLE: dict[str, Any] = {
     "axes.grid": True,
     "grid.alpha": 0.3,
@@ -385,6 +386,12 @@ def _sweep_panel(
         ax.set_xticks(x_pos, [str(v) for v in xs])
     if as_categories:
         ax.set_xlim(-0.5, len(xs) - 0.5)
+    _value_axis(ax, measure)
+    ax.set_xlabel(axes[0], fontsize=8)
+
+
+def _value_axis(ax: Any, measure: Measure) -> None:
+    """A panel's value axis from zero (an edge's: holding zero, drawn dashed) and its title."""
     if measure.reference is not None:
         ax.axhline(measure.reference, color="0.35", linestyle="dashed", linewidth=1)
         low, high = ax.get_ylim()
@@ -393,7 +400,45 @@ def _sweep_panel(
         ax.set_ylim(bottom=0)
     unit = {"pp": "percentage points", "%": "%"}.get(measure.unit, measure.unit)
     ax.set_title(f"{measure.label} ({unit})", fontsize=9)
-    ax.set_xlabel(axes[0], fontsize=8)
+
+
+def sweep_series(axes: Sequence[str], points: Sequence[tuple[dict[str, Any], Any]]) -> int:
+    """How many series a sweep chart draws: the combinations of the keys after the first."""
+    return len({tuple(point[a] for a in axes[1:]) for point, _ in points})
+
+
+def _ranked_panel(
+    ax: Any,
+    axes: Sequence[str],
+    measure: Measure,
+    points: Sequence[tuple[dict[str, Any], Estimate | None]],
+) -> None:
+    """One measure's points sorted by their estimate (rank on x, 95% error bars), coloured
+    by the first swept key when it has at most :data:`MAX_SERIES` values."""
+    known = sorted(((p, e) for p, e in points if e is not None), key=lambda pe: pe[1].value)
+    scale = 100 if measure.percent else 1
+    x = np.arange(1, len(known) + 1)
+    levels = list(dict.fromkeys(p[axes[0]] for p, _ in points))
+    coloured = 1 < len(levels) <= MAX_SERIES
+    for i, level in enumerate(levels if coloured else [None]):
+        at = [k for k, (p, _) in enumerate(known) if not coloured or p[axes[0]] == level]
+        if not at:
+            continue
+        chosen = [known[k][1] for k in at]
+        ax.errorbar(
+            x[at],
+            scale * np.array([e.value for e in chosen]),
+            yerr=_errors(chosen, scale),
+            fmt="o",
+            markersize=2.5,
+            elinewidth=0.8,
+            capsize=0,
+            color=_color(i),
+            label=f"{axes[0]}={level}" if coloured else None,
+        )
+    ax.set_xlim(0, len(known) + 1)
+    _value_axis(ax, measure)
+    ax.set_xlabel(f"the {len(known)} points, ranked by this answer", fontsize=8)
 
 
 @_styled
@@ -408,12 +453,22 @@ def sweep(
 
     ``series``: per measure, (sweep point, estimate) pairs. The first swept key is the x
     axis (categories when its values are not all numbers, or when ``categorical``), the
-    other keys make one series each. Value axes start at zero; an edge's axis holds zero,
-    drawn dashed."""
+    other keys make one series each. With more than :data:`MAX_SERIES` series (a legend
+    no reader could match to its lines), each panel ranks the points by their estimate
+    instead, coloured by the first key (the report's table names every point). Value
+    axes start at zero; an edge's axis holds zero, drawn dashed."""
     fig, panels = _panels(len(series), columns=2 if len(series) <= 4 else 3, sharey=False)
+    ranked = bool(series) and sweep_series(axes, series[0][1]) > MAX_SERIES
     for ax, (measure, points) in zip(panels, series, strict=True):
-        _sweep_panel(ax, axes, measure, points, categorical)
-    fig.suptitle(f"Main answers across sweep {name} (95% intervals)")
+        if ranked:
+            _ranked_panel(ax, axes, measure, points)
+        else:
+            _sweep_panel(ax, axes, measure, points, categorical)
+    if ranked:
+        points = len(series[0][1])
+        fig.suptitle(f"Sweep {name}: {points} points ranked by each answer (95% intervals)")
+    else:
+        fig.suptitle(f"Main answers across sweep {name} (95% intervals)")
     _figure_legend(fig, panels[:1])
     return _save(fig, path)
 
