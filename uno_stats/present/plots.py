@@ -465,8 +465,8 @@ def sweep(
         else:
             _sweep_panel(ax, axes, measure, points, categorical)
     if ranked:
-        points = len(series[0][1])
-        fig.suptitle(f"Sweep {name}: {points} points ranked by each answer (95% intervals)")
+        count = len(series[0][1])
+        fig.suptitle(f"Sweep {name}: {count} points ranked by each answer (95% intervals)")
     else:
         fig.suptitle(f"Main answers across sweep {name} (95% intervals)")
     _figure_legend(fig, panels[:1])
