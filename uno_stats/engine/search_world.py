@@ -39,9 +39,9 @@ from uno_stats.engine.state import (
     T_ST,
     deck_of,
 )
-from uno_stats.engine.strategies import FORCE_CARD, FORCE_SLOTS, LACKS_BASE
+from uno_stats.engine.strategies import LACKS_BASE, PLAYS_BASE, PLAYS_KEPT
 
-MEMORY_USED = FORCE_CARD + FORCE_SLOTS  # the memory row's entries a rollout needs
+MEMORY_USED = PLAYS_BASE + 20 * PLAYS_KEPT  # the memory row's entries a rollout needs
 
 
 @engine_jit
