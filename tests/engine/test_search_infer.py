@@ -11,11 +11,12 @@ from uno_stats.engine import EngineConfig, _new_table, engine_seats, simulate
 from uno_stats.engine.cards import card_id
 from uno_stats.engine.rules import preset_rules
 from uno_stats.engine.search_infer import UNLIKE, world_chance
-from uno_stats.engine.state import T_MEMORY
+from uno_stats.engine.state import ST_OBSERVED, T_MEMORY
 from uno_stats.engine.strategies import (
     PLAYED_BASE,
     PLAYS_BASE,
     PLAYS_KEPT,
+    RECORDS_PLAYS,
     SEEN_HANDS_MOVED,
     SEEN_PLAY,
     UNRECORDED,
@@ -51,7 +52,7 @@ def _chance(opponent: str, hand: list[str], *plays) -> float:
     table, rseats = _table(opponent, hand)
     for play in plays:  # oldest first
         _play(table, *play)
-    return world_chance(table.tab, 0, rseats)
+    return world_chance(table.tab, table.tab[T_MEMORY], 0, rseats)
 
 
 def test_basic_plays_its_color_first() -> None:
@@ -97,7 +98,7 @@ def test_random_and_unrecorded_plays_are_not_judged() -> None:
     table, rseats = _table("basic", ["Red 3", "Blue 4"])
     _play(table, "Blue 7", "Red 7", RED, BLUE, 2)
     observe(table.tab[T_MEMORY], 2, SEEN_PLAY, 1, card_id("Blue 8"))  # announced, not recorded
-    assert world_chance(table.tab, 0, rseats) == 1.0
+    assert world_chance(table.tab, table.tab[T_MEMORY], 0, rseats) == 1.0
 
 
 def test_the_memory_keeps_the_last_plays_and_forgets_them_when_hands_move() -> None:
@@ -132,3 +133,15 @@ def test_inference_is_deterministic_for_any_split_of_the_games(opponent: str) ->
     without = simulate(plain, 0, 24)
     same = all(np.array_equal(column, without[name]) for name, column in whole.items())
     assert same == (opponent == "random")
+
+
+def test_plays_are_recorded_only_for_a_search_that_judges_them() -> None:
+    def table_flag(*seats: dict) -> int:
+        config = EngineConfig.build(len(seats), preset_rules("mattel-2001"), list(seats), seed=1)
+        return int(_new_table(config).st[ST_OBSERVED])
+
+    search = {**default_seat(), "strategy": "search"}
+    basic = {**default_seat(), "strategy": "basic"}
+    assert table_flag(search, basic) == 1  # a memory, no record of plays
+    assert table_flag({**search, "inference": "last-play"}, basic) == 1 | RECORDS_PLAYS
+    assert table_flag(basic, {**basic, "inference": "last-play"}) == 0  # a search-only knob

@@ -114,6 +114,7 @@ from uno_stats.engine.state import (
     deck_of,
 )
 from uno_stats.engine.strategies import (
+    RECORDS_PLAYS,
     SEEN_HANDS_MOVED,
     SEEN_PLAY,
     choose_color,
@@ -413,7 +414,7 @@ def play_card(tab, p, idx, how, seats, rng, ev):
                 emit(st, ev, EV_COLOR, p, st[ST_COLOR], 0, 0, 0)
         else:
             st[ST_COLOR] = CARD_COLOR[card]
-        if st[ST_OBSERVED] != 0:
+        if st[ST_OBSERVED] & RECORDS_PLAYS:
             memory = tab[T_MEMORY]
             record_play(memory, p, card, top, color_before, st[ST_COLOR], hn[p], how == PLAY_NORMAL)
         if hn[p] == 1:

@@ -34,7 +34,7 @@ from uno_stats.engine.jit import engine_jit
 from uno_stats.engine.rng import below, chance, next_u64
 from uno_stats.engine.rules import R_MAX_TURNS, R_WD4_CHALLENGE
 from uno_stats.engine.schema import STATUS_CAPPED
-from uno_stats.engine.search_infer import MAX_TRIES, world_chance
+from uno_stats.engine.search_infer import deal_again
 from uno_stats.engine.search_moves import (
     BASIC_CHOICE_BIT,
     BLUFF_BIT,
@@ -187,11 +187,9 @@ def _rollout(tab, sim, p, move, penalty, m, seats, rng, ev):
     cards = work[W_DEAL]
     for i in range(m):
         cards[i] = work[W_POOL, i]
-    tries = 1 if int(seats[p, S_INFERENCE]) == NO_INFERENCE else MAX_TRIES
-    for _ in range(tries):  # rejection sampling: worlds kept as the plays seen allow
-        deal(sim, p, cards, m, work[W_COUNTS], legal_wd4, srng)
-        if tries == 1 or chance(srng, world_chance(sim, p, rseats)):
-            break
+    deal(sim, p, cards, m, work[W_COUNTS], legal_wd4, srng)
+    if int(seats[p, S_INFERENCE]) != NO_INFERENCE:
+        deal_again(sim, tab[T_MEMORY], p, cards, m, work[W_COUNTS], legal_wd4, srng, rseats)
     if challenge_open:
         judge_wd4(sim)
     rrng[0] = next_u64(srng)

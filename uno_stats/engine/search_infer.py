@@ -11,7 +11,7 @@ then same number or symbol, then wilds) and names its commonest color, so a play
 not have made marks the world as unlikely. ``random``'s plays say too little (measured: no
 gain) to pay for the worlds they would reject.
 
-search._rollout keeps a world with probability UNLIKE to the power of the plays it
+:func:`deal_again` keeps a world with probability UNLIKE to the power of the plays it
 contradicts (rejection sampling, at most MAX_TRIES worlds a rollout, the last one kept).
 An approximation of the model's posterior: among the best-ranked cards basic picks
 uniformly, and that factor is left out (it rejected most worlds at four players for no
@@ -24,13 +24,14 @@ from uno_stats.engine.cards import CARD_COLOR, N_COLORS, WILD
 from uno_stats.engine.jit import engine_jit
 from uno_stats.engine.mercy import is_out
 from uno_stats.engine.piles import collect_playable
+from uno_stats.engine.rng import chance
+from uno_stats.engine.search_world import deal
 from uno_stats.engine.state import (
     ST_NO_MERCY_CARDS,
     ST_PLAYERS,
     T_CAND,
     T_HANDS,
     T_HN,
-    T_MEMORY,
     T_RULES,
     T_ST,
 )
@@ -96,16 +97,15 @@ def basic_would_play(sim, q, record, size):
 
 
 @engine_jit
-def world_chance(sim, p, rseats):
+def world_chance(sim, memory, p, rseats):
     """The chance to keep the world dealt in ``sim`` for seat ``p``: UNLIKE for each recorded
     normal play, made since its player's last draw, that basic would not have made from the
     hand then (the dealt hand plus the cards played since), over the opponents its rollouts
-    play as basic (``rseats``)."""
+    play as basic (``rseats``); ``memory``: the round's memory row (the plays recorded)."""
     st = sim[T_ST]
-    memory = sim[T_MEMORY]
     hands = sim[T_HANDS:]
     hn = sim[T_HN]
-    chance = 1.0
+    odds = 1.0
     for q in range(st[ST_PLAYERS]):
         played = memory[PLAYED_BASE + q]
         if q == p or is_out(st, q) or played & UNRECORDED or strategy_of(rseats, q) != BASIC:
@@ -119,5 +119,17 @@ def world_chance(sim, p, rseats):
             hands[q, size] = record & 127  # the hand then held this card too
             size += 1
             if record >> 28 & 1 and not basic_would_play(sim, q, record, size):
-                chance *= UNLIKE
-    return chance
+                odds *= UNLIKE
+    return odds
+
+
+@engine_jit
+def deal_again(sim, memory, p, pool, m, kept, legal_wd4, srng, rseats):
+    """Rejection sampling of the world just dealt in ``sim`` (search_world.deal, same
+    arguments): kept with :func:`world_chance`, else dealt again, at most MAX_TRIES worlds
+    in all (the last is kept)."""
+    for t in range(MAX_TRIES):
+        if chance(srng, world_chance(sim, memory, p, rseats)):
+            return
+        if t < MAX_TRIES - 1:
+            deal(sim, p, pool, m, kept, legal_wd4, srng)

@@ -155,6 +155,13 @@ def encode_strategies(seats: Sequence[dict[str, Any]]) -> np.ndarray:
     return out
 
 
+def records_plays(seats: np.ndarray) -> bool:
+    """Whether any seat of the encoded ``seats`` is a search judging worlds by the plays
+    seen (``inference`` other than none)."""
+    search = strategy_id("search")
+    return any(int(s[S_KIND]) == search and s[S_INFERENCE] != 0 for s in seats)
+
+
 def keeps_memory(seats: np.ndarray) -> bool:
     """Whether any seat of the encoded ``seats`` plays a strategy that keeps a memory."""
     return any(STRATEGIES[int(kind)].memory for kind in seats[:, S_KIND])
