@@ -16,14 +16,13 @@ from uno_stats.engine.strategies import (
     PLAYED_BASE,
     PLAYS_BASE,
     PLAYS_KEPT,
-    RECORDS_PLAYS,
     SEEN_HANDS_MOVED,
     SEEN_PLAY,
     UNRECORDED,
     observe,
     record_play,
 )
-from uno_stats.engine.strategy_table import default_seat
+from uno_stats.engine.strategy_table import RECORDS_PLAYS, default_seat
 
 RED, YELLOW, GREEN, BLUE = range(4)
 

@@ -19,8 +19,8 @@ from uno_stats.engine.rules import (
     encode_rules,
 )
 from uno_stats.engine.schema import CHECKPOINTS, COLUMNS, NOT_REACHED
-from uno_stats.engine.strategies import RECORDS_PLAYS
 from uno_stats.engine.strategy_table import (
+    RECORDS_PLAYS,
     S_KIND,
     encode_strategies,
     keeps_memory,

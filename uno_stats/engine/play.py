@@ -114,7 +114,6 @@ from uno_stats.engine.state import (
     deck_of,
 )
 from uno_stats.engine.strategies import (
-    RECORDS_PLAYS,
     SEEN_HANDS_MOVED,
     SEEN_PLAY,
     choose_color,
@@ -124,7 +123,7 @@ from uno_stats.engine.strategies import (
     record_play,
     strategy_of,
 )
-from uno_stats.engine.strategy_table import S_CATCH_UNO, S_FORGET_UNO
+from uno_stats.engine.strategy_table import RECORDS_PLAYS, S_CATCH_UNO, S_FORGET_UNO
 
 
 @engine_jit

@@ -40,7 +40,8 @@ from uno_stats.engine.state import (
     T_ST,
     deck_of,
 )
-from uno_stats.engine.strategies import FORCE_CARD, FORCE_SLOTS, LACKS_BASE, RECORDS_PLAYS
+from uno_stats.engine.strategies import FORCE_CARD, FORCE_SLOTS, LACKS_BASE
+from uno_stats.engine.strategy_table import RECORDS_PLAYS
 
 MEMORY_USED = FORCE_CARD + FORCE_SLOTS  # the memory row's entries a rollout needs
 

@@ -62,10 +62,9 @@ LACKS_BASE = 20
 # play's announcement to its record (a play never recorded, such as the cards a Discard All
 # takes with it, empties the seat's record at its next announcement).
 # Plays are recorded only when a search seat uses them (inference: last-play): the table's
-# ST_OBSERVED then has RECORDS_PLAYS set (engine._new_table; never in a rollout's copy).
+# ST_OBSERVED then has strategy_table.RECORDS_PLAYS set (never in a rollout's copy).
 PLAYED_BASE = 40
 UNRECORDED = 1 << 8
-RECORDS_PLAYS = 2
 PLAYS_KEPT = 4
 PLAYS_BASE = 70
 # Then the move search chose for the decision at hand (search.py writes it just before; the

@@ -155,6 +155,9 @@ def encode_strategies(seats: Sequence[dict[str, Any]]) -> np.ndarray:
     return out
 
 
+RECORDS_PLAYS = 2  # the bit of state.ST_OBSERVED set when records_plays: play.record_play runs
+
+
 def records_plays(seats: np.ndarray) -> bool:
     """Whether any seat of the encoded ``seats`` is a search judging worlds by the plays
     seen (``inference`` other than none)."""
