@@ -309,7 +309,7 @@ STRATEGY_HELP: dict[str, str] = {
         "pile's order or whether a Wild Draw Four was legal, and samples from a random stream "
         "of its own, so the game's stream is untouched. Not searched: keeping a drawn card and"
         " jumping in (as basic); cards it knows are in another hand after a 7/0 swap are not "
-        "tracked. Its cost grows with rollouts x moves x horizon."
+        "tracked. With inference: last-play the opponents' recent plays weigh the deal too. Its cost grows with rollouts x moves x horizon."
     ),
 }
 
@@ -347,6 +347,11 @@ KNOB_HELP: dict[str, str] = {
     "horizon": (
         "search only: turns a player a rollout plays before hand sizes score it (0: to the "
         "round's end)"
+    ),
+    "inference": (
+        "search only: none deals its worlds as above; last-play also deals again (at most 64 "
+        "times a rollout) a world whose hands the basic-modeled opponents would not have made "
+        "their recent plays from (kept with chance 0.02 a play): random ones are not judged"
     ),
 }
 

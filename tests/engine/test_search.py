@@ -54,9 +54,10 @@ from uno_stats.engine.state import (
     T_MEMORY,
     table_rows,
 )
-from uno_stats.engine.strategies import FORCE_CARD, FORCE_CHALLENGE, FORCE_SLOTS
+from uno_stats.engine.strategies import FORCE_CARD, FORCE_CHALLENGE, FORCE_SLOTS, record_play
 from uno_stats.engine.strategy_table import (
     HORIZONS,
+    INFERENCES,
     MOVE_SETS,
     ROLLOUT_POLICIES,
     S_KIND,
@@ -90,6 +91,7 @@ def test_search_plays_only_legal_moves_under_any_rules(scenario, data) -> None:
             "prior": data.draw(st.sampled_from(["basic", "none"])),
             "allocation": data.draw(st.sampled_from(["halving", "equal"])),
             "opponent_model": data.draw(st.sampled_from(["declared", "own-policy"])),
+            "inference": data.draw(st.sampled_from(INFERENCES)),
         }
     config = EngineConfig.build(players, rules, seats, target, seed, deck)
     before = config.seats.copy()
@@ -169,6 +171,9 @@ def _position(seed: int, rules: dict | None = None, **knobs):
     table.st[ST_CUR] = 0
     table.st[ST_STATUS] = -1
     table.st[ST_WINNER] = -1
+    top, card, color = int(table.disc[max(0, discards - 2)]), int(table.disc[discards - 1]), 0
+    for s in range(1, PLAYERS):  # each opponent's last play, public: inference reads it
+        record_play(table.tab[T_MEMORY], s, card, top, color, color, int(table.hn[s]), True)
     return config, table, gen
 
 
@@ -241,6 +246,7 @@ DECISIONS = {
     "every move, 7-0": ({"seven_zero": True}, {"search_moves": "all"}, False),
     "a challengeable Wild Draw Four": ({}, {}, True),
     "stacking": ({"stack_draw_four": True, "stack_cross": True}, {"prior": "none"}, True),
+    "inference from plays": ({}, {"inference": "last-play"}, False),
 }
 
 

@@ -19,7 +19,14 @@ from uno_stats.engine.rules import (
     encode_rules,
 )
 from uno_stats.engine.schema import CHECKPOINTS, COLUMNS, NOT_REACHED
-from uno_stats.engine.strategy_table import S_KIND, encode_strategies, keeps_memory, strategy_id
+from uno_stats.engine.strategy_table import (
+    RECORDS_PLAYS,
+    S_KIND,
+    encode_strategies,
+    keeps_memory,
+    records_plays,
+    strategy_id,
+)
 from uno_stats.errors import ResultsError
 
 if TYPE_CHECKING:
@@ -136,7 +143,8 @@ def _new_table(config: EngineConfig, max_events: int = 0) -> Table:
 
     table = Table(config.players, config.rules, config.deck, max_events)
     table.st[ST_PARTNERS] = 1 if config.scoring == SCORING_PARTNERS else 0
-    table.st[ST_OBSERVED] = 1 if keeps_memory(config.seats) else 0
+    observed = 1 if keeps_memory(config.seats) else 0
+    table.st[ST_OBSERVED] = observed | (RECORDS_PLAYS if records_plays(config.seats) else 0)
     return table
 
 

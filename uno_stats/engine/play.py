@@ -43,6 +43,7 @@ from uno_stats.engine.events import (
     LOST_TO_SKIP,
     PLAY_DEFLECT,
     PLAY_JUMP,
+    PLAY_NORMAL,
     UNO_CALLED,
     UNO_CAUGHT,
     UNO_FORGOT,
@@ -119,9 +120,10 @@ from uno_stats.engine.strategies import (
     choose_roulette_color,
     choose_swap_target,
     observe,
+    record_play,
     strategy_of,
 )
-from uno_stats.engine.strategy_table import S_CATCH_UNO, S_FORGET_UNO
+from uno_stats.engine.strategy_table import RECORDS_PLAYS, S_CATCH_UNO, S_FORGET_UNO
 
 
 @engine_jit
@@ -411,6 +413,9 @@ def play_card(tab, p, idx, how, seats, rng, ev):
                 emit(st, ev, EV_COLOR, p, st[ST_COLOR], 0, 0, 0)
         else:
             st[ST_COLOR] = CARD_COLOR[card]
+        if st[ST_OBSERVED] & RECORDS_PLAYS:
+            memory = tab[T_MEMORY]
+            record_play(memory, p, card, top, color_before, st[ST_COLOR], hn[p], how == PLAY_NORMAL)
         if hn[p] == 1:
             uno_call(tab, p, seats, rng, ev)
             if st[ST_STATUS] >= 0:  # S17: the UNO penalty ran the pile out

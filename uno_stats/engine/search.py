@@ -34,6 +34,7 @@ from uno_stats.engine.jit import engine_jit
 from uno_stats.engine.rng import below, chance, next_u64
 from uno_stats.engine.rules import R_MAX_TURNS, R_WD4_CHALLENGE
 from uno_stats.engine.schema import STATUS_CAPPED
+from uno_stats.engine.search_infer import deal_again
 from uno_stats.engine.search_moves import (
     BASIC_CHOICE_BIT,
     BLUFF_BIT,
@@ -79,6 +80,7 @@ from uno_stats.engine.strategy_table import (
     S_ALLOCATION,
     S_BLUFF,
     S_HORIZON,
+    S_INFERENCE,
     S_KIND,
     S_MARGIN,
     S_MAX_CANDIDATES,
@@ -102,6 +104,7 @@ DECLARED = 0  # the encoded values of strategy_table.OPPONENT_MODELS, ALLOCATION
 HALVING = 0
 PRIOR_BASIC = 0
 PLAYS, EVERY_MOVE, CARDS_ONLY = 0, 1, 2  # strategy_table.MOVE_SETS
+NO_INFERENCE = 0  # strategy_table.INFERENCES
 
 
 @engine_jit
@@ -168,8 +171,9 @@ def _bluff_chance(rseats, q):
 @engine_jit
 def _rollout(tab, sim, p, move, penalty, m, seats, rng, ev):
     """One rollout of ``move``: copy the round into ``sim``, deal the unseen cards (the
-    first ``m`` of the pool row) afresh, make the move through the ``FORCE_*`` slots with
-    the turn code, then play on; its :func:`position_value` to ``p``."""
+    first ``m`` of the pool row) afresh (under ``inference: last-play``, dealt again until
+    the world is kept with :func:`search_infer.world_chance`), make the move through the
+    ``FORCE_*`` slots with the turn code, then play on; its :func:`position_value` to ``p``."""
     players = tab[T_ST, ST_PLAYERS]
     work = tab[2 * table_rows(players) :]
     srng = rng[RNG_SEARCH : RNG_SEARCH + 1]
@@ -184,6 +188,8 @@ def _rollout(tab, sim, p, move, penalty, m, seats, rng, ev):
     for i in range(m):
         cards[i] = work[W_POOL, i]
     deal(sim, p, cards, m, work[W_COUNTS], legal_wd4, srng)
+    if int(seats[p, S_INFERENCE]) != NO_INFERENCE:
+        deal_again(sim, tab[T_MEMORY], p, cards, m, work[W_COUNTS], legal_wd4, srng, rseats)
     if challenge_open:
         judge_wd4(sim)
     rrng[0] = next_u64(srng)

@@ -21,6 +21,7 @@ from uno_stats.engine.rules import R_WD4_RESTRICTION
 from uno_stats.engine.state import (
     NEXT_SEATS,
     ST_DISC_N,
+    ST_OBSERVED,
     ST_PILE_N,
     ST_PLAYERS,
     ST_TRACE,
@@ -40,6 +41,7 @@ from uno_stats.engine.state import (
     deck_of,
 )
 from uno_stats.engine.strategies import FORCE_CARD, FORCE_SLOTS, LACKS_BASE
+from uno_stats.engine.strategy_table import RECORDS_PLAYS
 
 MEMORY_USED = FORCE_CARD + FORCE_SLOTS  # the memory row's entries a rollout needs
 
@@ -65,6 +67,7 @@ def copy_position(tab, sim, p):
     for i in range(NEXT_SEATS + 2 * players):  # the named slots and the order of play
         sim[T_ST, i] = st[i]
     sim[T_ST, ST_TRACE] = 0
+    sim[T_ST, ST_OBSERVED] &= ~RECORDS_PLAYS  # a rollout's plays are never judged
     for s in range(players + 1):
         sim[T_HN, s] = tab[T_HN, s]
     for i in range(st[ST_DISC_N]):

@@ -55,6 +55,18 @@ SEARCH = strategy_id("search")
 # 1 + the top card | the active color << 7 | q's hand size then << 10 | how many of its cards
 # now are surely from that hand << 18 (see _search_observe).
 LACKS_BASE = 20
+# PLAYED_BASE + q: how many of seat q's last plays are recorded at PLAYS_BASE + q * PLAYS_KEPT
+# (most recent first; record_play): the card | the top card << 7 | the active color << 14 |
+# the color named << 17 | its hand size just after << 20 | 1 << 28 for a normal turn's play.
+# Cleared for everyone when hands move or a round starts; UNRECORDED is set there from a
+# play's announcement to its record (a play never recorded, such as the cards a Discard All
+# takes with it, empties the seat's record at its next announcement).
+# Plays are recorded only when a search seat uses them (inference: last-play): the table's
+# ST_OBSERVED then has strategy_table.RECORDS_PLAYS set (never in a rollout's copy).
+PLAYED_BASE = 40
+UNRECORDED = 1 << 8
+PLAYS_KEPT = 4
+PLAYS_BASE = 70
 # Then the move search chose for the decision at hand (search.py writes it just before; the
 # choice functions below take each slot when they use it, leaving 0): 1 + the card to play
 # (or to answer a pending draw with), 1 + the color to name for it, 1 + the seat to swap
@@ -67,7 +79,12 @@ FORCE_DRAW = 67
 FORCE_CHALLENGE = 68
 FORCE_DECLINE = 69
 FORCE_SLOTS = 6
-if LACKS_BASE + 20 > FORCE_CARD or FORCE_CARD + FORCE_SLOTS > MAX_CARDS:
+if (
+    LACKS_BASE + 20 > PLAYED_BASE
+    or PLAYED_BASE + 20 > FORCE_CARD
+    or FORCE_CARD + FORCE_SLOTS > PLAYS_BASE
+    or PLAYS_BASE + 20 * PLAYS_KEPT > MAX_CARDS
+):
     raise ImportError("search's memory does not fit the memory row")
 
 # Public events the engine announces to strategies that keep a memory (see observe).
@@ -444,15 +461,31 @@ def _search_observe(row, players, what, seat, value):
         size = min(value >> 10, 255)
         row[LACKS_BASE + seat] = 1 + (value >> 3 & 127) | (value & 7) << 7 | size << 10 | size << 18
     elif what == SEEN_PLAY:
+        played = row[PLAYED_BASE + seat]
+        row[PLAYED_BASE + seat] = UNRECORDED if played & UNRECORDED else played | UNRECORDED
         known = row[LACKS_BASE + seat]
         if known != 0 and known >> 18 > 0:
             row[LACKS_BASE + seat] = known - (1 << 18)
     else:
         for q in range(players):
             row[LACKS_BASE + q] = 0
+            row[PLAYED_BASE + q] = 0
         if what == SEEN_ROUND_START:  # a choice made for a round that ended unused
             for k in range(FORCE_SLOTS):
                 row[FORCE_CARD + k] = 0
+
+
+@engine_jit
+def record_play(memory, seat, card, top, color, named, size, normal):
+    """search's memory of ``seat``'s play of ``card`` on ``top`` and ``color``, naming
+    ``named`` (its own color for a colored card), leaving it ``size`` cards (PLAYED_BASE)."""
+    base = PLAYS_BASE + seat * PLAYS_KEPT
+    for i in range(PLAYS_KEPT - 1, 0, -1):
+        memory[base + i] = memory[base + i - 1]
+    memory[base] = card | top << 7 | color << 14 | named << 17 | min(size, 255) << 20
+    if normal:
+        memory[base] |= 1 << 28
+    memory[PLAYED_BASE + seat] = min((memory[PLAYED_BASE + seat] & 255) + 1, PLAYS_KEPT)
 
 
 @engine_jit

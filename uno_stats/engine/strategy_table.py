@@ -83,6 +83,7 @@ PRIORS = ("basic", "none")
 MARGINS = (0, 1, 2, 3)
 MOVE_SETS = ("plays", "all", "cards")
 HORIZONS = (0, 2, 4, 8, 16)
+INFERENCES = ("none", "last-play")
 if STRATEGIES[-1].name != "search" or tuple(s.name for s in STRATEGIES[:-1]) != ROLLOUT_POLICIES:
     raise ImportError("a rollout policy's encoded value must be its strategy id")
 
@@ -104,6 +105,7 @@ KNOBS: tuple[KnobSpec, ...] = (
     KnobSpec("margin", "enum", 2, MARGINS, SEARCH_ONLY),
     KnobSpec("search_moves", "enum", "plays", MOVE_SETS, SEARCH_ONLY),
     KnobSpec("horizon", "enum", 8, HORIZONS, SEARCH_ONLY),
+    KnobSpec("inference", "enum", "none", INFERENCES, SEARCH_ONLY),
 )
 KNOBS_BY_KEY: dict[str, KnobSpec] = {k.key: k for k in KNOBS}
 
@@ -129,6 +131,7 @@ S_PRIOR = 13
 S_MARGIN = 14
 S_SEARCH_MOVES = 15
 S_HORIZON = 16
+S_INFERENCE = 17
 S_COUNT = 1 + len(KNOBS)
 check_slots(globals(), "S_", ["kind", *(k.key for k in KNOBS)], extra=("S_COUNT",))
 
@@ -150,6 +153,16 @@ def encode_strategies(seats: Sequence[dict[str, Any]]) -> np.ndarray:
         for column, knob in enumerate(KNOBS, start=S_KIND + 1):
             out[i, column] = knob.encode(seat.get(knob.key, knob.default))
     return out
+
+
+RECORDS_PLAYS = 2  # the bit of state.ST_OBSERVED set when records_plays: play.record_play runs
+
+
+def records_plays(seats: np.ndarray) -> bool:
+    """Whether any seat of the encoded ``seats`` is a search judging worlds by the plays
+    seen (``inference`` other than none)."""
+    search = strategy_id("search")
+    return any(int(s[S_KIND]) == search and s[S_INFERENCE] != 0 for s in seats)
 
 
 def keeps_memory(seats: np.ndarray) -> bool:
