@@ -20,7 +20,7 @@ measured gain). Only public plays and the dealt cards are read.
 
 from __future__ import annotations
 
-from uno_stats.engine.cards import CARD_COLOR, N_COLORS, WILD
+from uno_stats.engine.cards import N_COLORS, WILD
 from uno_stats.engine.jit import engine_jit
 from uno_stats.engine.mercy import is_out
 from uno_stats.engine.piles import collect_playable
@@ -42,6 +42,7 @@ from uno_stats.engine.strategies import (
     PLAYS_KEPT,
     UNRECORDED,
     _basic_shed_rank,
+    colors_held,
     strategy_of,
 )
 
@@ -53,10 +54,7 @@ MAX_TRIES = 64  # worlds dealt at most for one rollout; the last is kept
 def names_commonest(hand, named):
     """Whether ``named`` is one of the commonest colors in ``hand`` (the colored cards),
     as basic names for its wild."""
-    packed = 0  # 16 bits per color: how many cards of that color the hand holds
-    for i in range(hand.shape[0]):
-        if hand[i] < WILD:
-            packed += 1 << (16 * CARD_COLOR[hand[i]])
+    packed = colors_held(hand)
     most = 0
     for c in range(N_COLORS):
         most = max(most, packed >> (16 * c) & 0xFFFF)

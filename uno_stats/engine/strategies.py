@@ -231,11 +231,7 @@ def choose_color(kind, hand, nxt, memory, rng):
             return named
     lacks = memory[nxt] if kind == COLOR_DENIER else 0
     allowed = lacks if lacks != 0 else (1 << N_COLORS) - 1
-    packed = 0  # 16 bits per color: how many cards of that color the hand holds
-    for i in range(hand.shape[0]):
-        c = hand[i]
-        if c < WILD:
-            packed += 1 << (16 * CARD_COLOR[c])
+    packed = colors_held(hand)
     # the commonest allowed color in hand, ties uniform (one score per color: N_COLORS is 4)
     scores = (
         _color_score(packed, allowed, 0),
@@ -244,6 +240,17 @@ def choose_color(kind, hand, nxt, memory, rng):
         _color_score(packed, allowed, 3),
     )
     return max(0, pick_best(scores, N_COLORS, rng))
+
+
+@engine_inline
+def colors_held(hand):
+    """How many cards of each color ``hand`` holds, 16 bits per color (wilds not counted)."""
+    packed = 0
+    for i in range(hand.shape[0]):
+        c = hand[i]
+        if c < WILD:
+            packed += 1 << (16 * CARD_COLOR[c])
+    return packed
 
 
 @engine_inline
