@@ -34,7 +34,28 @@ TINY = "name: tiny\nplayers: 4\ngames: 1000\nseed: 7\n"
 
 
 def env() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(ROOT)}
+    # PYTHONFAULTHANDLER: a command that hangs prints every thread's stack on SIGABRT (ended)
+    return {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONFAULTHANDLER": "1"}
+
+
+ENDS_WITHIN_S = 120.0
+"""How long a command of these tests may take to end once told to (a liveness bound: a run of
+a few seconds that hangs fails here, with its threads' stacks, instead of stalling CI)."""
+
+
+def ended(proc: subprocess.Popen) -> str:
+    """Wait for ``proc`` to end and return its stderr; if it has not ended within
+    :data:`ENDS_WITHIN_S`, fail with the stacks of its threads (SIGABRT under faulthandler)."""
+    try:
+        return proc.communicate(timeout=ENDS_WITHIN_S)[1] or ""
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGABRT)
+        try:
+            err = proc.communicate(timeout=10)[1] or ""
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            err = proc.communicate()[1] or ""
+        pytest.fail(f"pid {proc.pid} did not end within {ENDS_WITHIN_S:.0f} s; its stacks:\n{err}")
 
 
 def frame(folder: Path) -> pl.DataFrame:
@@ -138,7 +159,7 @@ def test_two_concurrent_cli_runs(tmp_path):
     # The first run loads the engine after taking the lock: interrupt it once it saved a part.
     assert wait_for(lambda: any((out / "tiny" / "parts").glob("part-*.parquet")))
     first.send_signal(signal.SIGINT)
-    first.communicate()
+    ended(first)
     assert second.returncode == 1
     lines = second.stderr.strip().splitlines()
     assert len(lines) == 1 and f"in use by another run (pid {first.pid} on " in lines[0]
@@ -316,7 +337,7 @@ def test_ctrl_c_reports_the_games_on_disk(tmp_path):
     proc = _start_pool_run(out, scenario)
     assert wait_for(lambda: len(list((out / "tiny" / "parts").glob("part-*"))) >= 3)
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate()
+    err = ended(proc)
     assert proc.returncode == 130
     saved = int(re.search(r"Interrupted: ([\d,]+) of 2,000,000 games", err)[1].replace(",", ""))
     manifest = read_run_manifest(out / "tiny")
@@ -333,7 +354,7 @@ def test_killed_worker_is_named_and_finished_parts_stay_good(tmp_path):
     assert wait_for(lambda: len(list((out / "tiny" / "parts").glob("part-*"))) >= 2)
     victim = _children(proc.pid)[0]
     os.kill(victim, signal.SIGKILL)
-    _, err = proc.communicate()
+    err = ended(proc)
     assert proc.returncode == 1
     lines = err.strip().splitlines()
     assert len(lines) == 1
