@@ -22,10 +22,17 @@ from uno_stats.engine.search_lacks import (
     LACKS_KEPT,
     drew_value,
 )
-from uno_stats.engine.search_world import deal, deal_hidden, judge_wd4, unseen_pool
+from uno_stats.engine.search_world import (
+    copy_position,
+    deal,
+    deal_hidden,
+    judge_wd4,
+    unseen_pool,
+)
 from uno_stats.engine.state import (
     ST_COLOR,
     ST_DISC_N,
+    ST_OBSERVED,
     ST_PILE_N,
     ST_WD4_LEGAL,
     ST_WD4_PLAYER,
@@ -35,6 +42,7 @@ from uno_stats.engine.state import (
     T_MEMORY,
     T_PILE,
     T_RULES,
+    T_ST,
     table_rows,
 )
 from uno_stats.engine.strategies import (
@@ -46,7 +54,9 @@ from uno_stats.engine.strategies import (
     SEEN_ROUND_START,
     no_play_value,
     observe,
+    observe_in_rollout,
 )
+from uno_stats.engine.strategy_table import IN_ROLLOUT
 
 
 def _sim(table):
@@ -304,3 +314,17 @@ def test_a_turn_without_a_play_records_the_drawn_cards_that_did_not_fit(
     )
     assert pos.memory is not None
     assert _records(pos.memory, 0) == [(card_id("red 5"), 0, 0, bound)]
+
+
+def test_a_rollout_keeps_only_the_memory_its_choices_read() -> None:
+    """A rollout's copy is marked IN_ROLLOUT (the round's table never is); there an event
+    reaches color-denier's memory and leaves search's no-play records and plays alone."""
+    _config, table, _gen = _position(0)
+    assert table.st[ST_OBSERVED] != 0 and not table.st[ST_OBSERVED] & IN_ROLLOUT
+    sim = _sim(table)
+    copy_position(table.tab, sim, 0)
+    assert sim[T_ST, ST_OBSERVED] & IN_ROLLOUT
+    row = np.zeros(MAX_CARDS, dtype=np.int64)
+    observe_in_rollout(row, PLAYERS, SEEN_NO_PLAY, 2, no_play_value(0, card_id("Red 5"), 6))
+    observe_in_rollout(row, PLAYERS, SEEN_PLAY, 1, card_id("Blue 8"))
+    assert row[2] == 1 and not row[PLAYERS:].any()

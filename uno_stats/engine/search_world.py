@@ -50,7 +50,7 @@ from uno_stats.engine.state import (
     deck_of,
 )
 from uno_stats.engine.strategies import FORCE_CARD, FORCE_SLOTS, LACKS_BASE
-from uno_stats.engine.strategy_table import RECORDS_PLAYS
+from uno_stats.engine.strategy_table import IN_ROLLOUT, RECORDS_PLAYS
 
 MEMORY_USED = FORCE_CARD + FORCE_SLOTS  # the memory row's entries a rollout needs
 
@@ -77,6 +77,7 @@ def copy_position(tab, sim, p):
         sim[T_ST, i] = st[i]
     sim[T_ST, ST_TRACE] = 0
     sim[T_ST, ST_OBSERVED] &= ~RECORDS_PLAYS  # a rollout's plays are never judged
+    sim[T_ST, ST_OBSERVED] |= IN_ROLLOUT if st[ST_OBSERVED] != 0 else 0
     for s in range(players + 1):
         sim[T_HN, s] = tab[T_HN, s]
     for i in range(st[ST_DISC_N]):

@@ -497,3 +497,12 @@ def observe(memory, players, what, seat, value):
     strategies that keep one (color-denier's and search's) takes it in."""
     _denier_observe(memory, players, what, seat, value)
     _search_observe(memory, players, what, seat, value)
+
+
+@engine_jit
+def observe_in_rollout(memory, players, what, seat, value):
+    """:func:`observe` in a search's rollout (strategy_table.IN_ROLLOUT): color-denier's
+    memory only, the one a rollout's choices read (search's no-play records and plays are
+    read from the round's row when its worlds are dealt, and its moves' slots are emptied
+    by a round start, which no rollout reaches)."""
+    _denier_observe(memory, players, what, seat, value)
