@@ -120,10 +120,11 @@ from uno_stats.engine.strategies import (
     choose_roulette_color,
     choose_swap_target,
     observe,
+    observe_in_rollout,
     record_play,
     strategy_of,
 )
-from uno_stats.engine.strategy_table import RECORDS_PLAYS, S_CATCH_UNO, S_FORGET_UNO
+from uno_stats.engine.strategy_table import IN_ROLLOUT, RECORDS_PLAYS, S_CATCH_UNO, S_FORGET_UNO
 
 
 @engine_jit
@@ -137,9 +138,12 @@ def next_seat(st, p):
 @engine_inline
 def announce(tab, what, seat, value):
     """Show every seat's strategy a public event (``strategies.SEEN_*``); a no-op unless
-    some seat's strategy keeps a memory (then the shared memory row is updated once)."""
+    some seat's strategy keeps a memory (then the shared memory row is updated once; in a
+    search's rollout only the part its strategies read there)."""
     st = tab[T_ST]
-    if st[ST_OBSERVED] != 0:
+    if st[ST_OBSERVED] & IN_ROLLOUT:
+        observe_in_rollout(tab[T_MEMORY], st[ST_PLAYERS], what, seat, value)
+    elif st[ST_OBSERVED] != 0:
         observe(tab[T_MEMORY], st[ST_PLAYERS], what, seat, value)
 
 

@@ -41,6 +41,7 @@ from uno_stats.engine.state import (
     ST_TRACE,
     ST_TURNS,
     ST_WINNER,
+    T_MEMORY,
     T_OUT,
     T_RULES,
     link_seats,
@@ -73,6 +74,7 @@ class Position:
     knocked_out: list[int] = field(default_factory=list)  # by seat: 0, or k-th out (S22)
     trace: list[str] = field(default_factory=list)
     events: np.ndarray | None = None
+    memory: np.ndarray | None = None  # the memory row of public events (strategies.observe)
 
     def hand_sizes(self) -> list[int]:
         """Cards held by each seat."""
@@ -159,6 +161,7 @@ def _position(config: EngineConfig, table: Any) -> Position:
         knocked_out=[int(x) for x in table.tab[T_OUT, :players]],
         trace=describe(events, players),
         events=events,
+        memory=table.tab[T_MEMORY].copy(),
     )
 
 

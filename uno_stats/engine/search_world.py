@@ -4,9 +4,10 @@ dealt afresh, from public facts and its own hand only (SCENARIO.md, "Strategies"
 The unseen cards are the deck minus the seat's own hand minus the discard pile, listed in
 card-id order (:func:`unseen_pool`, once per decision). For each rollout they are shuffled
 with search's own random stream and dealt to the other hands, each keeping its size, and to
-the draw pile (:func:`deal`); a seat seen unable to play (strategies._search_observe) is
-dealt none of the cards it could have played then, for as many of its cards as are surely
-still from that hand. Nothing here reads another seat's cards, the pile's order or whether
+the draw pile (:func:`deal`); a seat seen unable to play (its last LACKS_KEPT such turns:
+search_lacks) is dealt none of the cards it could have played then, for as
+many of its cards as are surely still from that hand, the cards surely from an older such
+hand fitting on none of the later ones either. Nothing here reads another seat's cards, the pile's order or whether
 a Wild Draw Four was legal: :func:`judge_wd4` judges it again on the dealt hand.
 """
 
@@ -18,6 +19,14 @@ from uno_stats.engine.legal import blocks_wd4, wd4_top_key
 from uno_stats.engine.piles import playable, wd4_allowed
 from uno_stats.engine.rng import shuffle
 from uno_stats.engine.rules import R_WD4_RESTRICTION
+from uno_stats.engine.search_lacks import (
+    LACK_ALONE,
+    LACK_BITS,
+    LACK_COUNT,
+    LACK_MASK,
+    LACKS_KEPT,
+    lacks_span,
+)
 from uno_stats.engine.state import (
     NEXT_SEATS,
     ST_DISC_N,
@@ -41,7 +50,7 @@ from uno_stats.engine.state import (
     deck_of,
 )
 from uno_stats.engine.strategies import FORCE_CARD, FORCE_SLOTS, LACKS_BASE
-from uno_stats.engine.strategy_table import RECORDS_PLAYS
+from uno_stats.engine.strategy_table import IN_ROLLOUT, RECORDS_PLAYS
 
 MEMORY_USED = FORCE_CARD + FORCE_SLOTS  # the memory row's entries a rollout needs
 
@@ -68,6 +77,7 @@ def copy_position(tab, sim, p):
         sim[T_ST, i] = st[i]
     sim[T_ST, ST_TRACE] = 0
     sim[T_ST, ST_OBSERVED] &= ~RECORDS_PLAYS  # a rollout's plays are never judged
+    sim[T_ST, ST_OBSERVED] |= IN_ROLLOUT if st[ST_OBSERVED] != 0 else 0
     for s in range(players + 1):
         sim[T_HN, s] = tab[T_HN, s]
     for i in range(st[ST_DISC_N]):
@@ -101,21 +111,29 @@ def unseen_pool(tab, p, counts, pool):
 
 
 @engine_jit
-def _excluded(card, known, size, wd4_color, wd4_key, rules):
-    """Whether ``card`` cannot be one of a seat's inferred cards: playable on the top card and
-    color it could not play on (``known``: its no-play record, 0 for none; ``size``: its
-    hand then), or (``wd4_color`` >= 0) blocking the Wild Draw Four it played legally."""
-    if known != 0 and playable(card, size, (known & 127) - 1, known >> 7 & 7, True, rules):
-        return True
+def _excluded(card, lacks, i, wd4_color, wd4_key, rules):
+    """Whether ``card`` cannot be a seat's ``i``-th inferred card (from 0): playable on the
+    top card and color of one of its no-play records (``lacks``) that bounds more than ``i``
+    of its cards, or (``wd4_color`` >= 0) blocking the Wild Draw Four it played legally.
+
+    The records are nested: the cards surely from an older no-play hand are among those of
+    every later one (each later turn without a play saw the whole hand), so its first
+    ``i`` cards are kept from the top cards of every record bounding more than ``i``."""
+    for j in range(LACKS_KEPT):
+        record = lacks >> (j * LACK_BITS) & LACK_MASK
+        if record != 0 and record >> LACK_COUNT > i:
+            alone = 1 if record & LACK_ALONE else 2  # its hand size then, as playable reads it
+            if playable(card, alone, (record & 127) - 1, record >> 7 & 7, True, rules):
+                return True
     return wd4_color >= 0 and blocks_wd4(card, wd4_color, wd4_key, rules[R_WD4_RESTRICTION])
 
 
 @engine_jit
-def _pick(pool, k, m, known, size, wd4_color, wd4_key, rules):
+def _pick(pool, k, m, lacks, i, wd4_color, wd4_key, rules):
     """Move the first card of ``pool[k:m]`` that is not :func:`_excluded` to position ``k``;
     False when there is none."""
     j = k
-    while j < m and _excluded(pool[j], known, size, wd4_color, wd4_key, rules):
+    while j < m and _excluded(pool[j], lacks, i, wd4_color, wd4_key, rules):
         j += 1
     if j == m:
         return False
@@ -128,10 +146,12 @@ def _pick(pool, k, m, known, size, wd4_color, wd4_key, rules):
 @engine_jit
 def deal(sim, p, pool, m, kept, legal_wd4, srng):
     """Shuffle the ``m`` unseen cards in ``pool`` (in place) and deal them in ``sim``. First
-    the inferred cards: to each seat seen unable to play, as many cards that would not have
-    fitted as are surely from that hand; with ``legal_wd4``, to the seat whose Wild Draw Four
-    is pending, a whole hand without a card that blocks it. Then the rest of every other
-    hand (sizes kept) and the draw pile, in a fresh random order."""
+    the inferred cards: to each seat seen unable to play, as many cards as are surely from
+    its last no-play hand, each of which would not have fitted on any of its no-play records
+    that bound more of its cards than were dealt it so far (the cards surely from an older
+    hand first: they fit on none); with ``legal_wd4``, to the seat whose Wild Draw Four is
+    pending, a whole hand without a card that blocks it. Then the rest of every other hand
+    (sizes kept) and the draw pile, in a fresh random order."""
     st = sim[T_ST]
     hands = sim[T_HANDS:]
     hn = sim[T_HN]
@@ -147,20 +167,11 @@ def deal(sim, p, pool, m, kept, legal_wd4, srng):
         kept[q] = 0
         if q == p:
             continue
-        known = memory[LACKS_BASE + q]
-        lacking = min(known >> 18, hn[q]) if known != 0 else 0
-        need = hn[q] if q == accused else lacking
-        while kept[q] < need:  # the cards surely from the no-play hand first, then the rest
-            both = kept[q] < lacking
+        lacks = memory[LACKS_BASE + q]
+        need = hn[q] if q == accused else min(lacks_span(lacks), hn[q])
+        while kept[q] < need:  # the most inferred cards first, then the rest
             if not _pick(
-                pool,
-                k,
-                m,
-                known if both else 0,
-                known >> 10 & 255,
-                wd4_color if q == accused else -1,
-                wd4_key,
-                rules,
+                pool, k, m, lacks, kept[q], wd4_color if q == accused else -1, wd4_key, rules
             ):
                 break  # no such card left: the rest of the hand is dealt freely
             k += 1

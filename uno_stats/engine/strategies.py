@@ -30,6 +30,7 @@ from uno_stats.engine.jit import engine_inline, engine_jit
 from uno_stats.engine.legal import blocks_wd4, is_opponent, wd4_top_key
 from uno_stats.engine.rng import NO_CANDIDATE, below, chance, pick_best, tie_pick
 from uno_stats.engine.rules import WD4_NONE
+from uno_stats.engine.search_lacks import lacks_after_draw, lacks_after_no_play, lacks_after_play
 from uno_stats.engine.strategy_table import (
     CHALLENGE_ALWAYS,
     CHALLENGE_SMART,
@@ -51,9 +52,7 @@ HOARDER = strategy_id("hoarder")
 COLOR_DENIER = strategy_id("color-denier")
 SEARCH = strategy_id("search")
 # In the memory row, past the seats' entries (20 at most): search's inferences, at
-# LACKS_BASE + q what it infers from seat q's last turn without a play (0: nothing):
-# 1 + the top card | the active color << 7 | q's hand size then << 10 | how many of its cards
-# now are surely from that hand << 18 (see _search_observe).
+# LACKS_BASE + q what it infers from seat q's last turns without a play (search_lacks).
 LACKS_BASE = 20
 # PLAYED_BASE + q: how many of seat q's last plays are recorded at PLAYS_BASE + q * PLAYS_KEPT
 # (most recent first; record_play): the card | the top card << 7 | the active color << 14 |
@@ -93,6 +92,8 @@ SEEN_NO_PLAY = 1  # seat took its turn without playing from hand, not by choice;
 # the active color | the top card << 3 | the seat's hand size << 10 (no_play_value)
 SEEN_PLAY = 2  # seat played card ``value``
 SEEN_HANDS_MOVED = 3  # hands changed seats (7, 0, Shuffle Hands)
+SEEN_DREW = 4  # right after its SEEN_NO_PLAY turn's draw: how many of the cards it drew
+# surely did not fit then or are about to be played (drew_value)
 
 
 @engine_jit
@@ -449,30 +450,25 @@ def _denier_observe(row, players, what, seat, value):
     elif what == SEEN_PLAY:
         if value < WILD:  # it holds that color after all
             row[seat] &= ~(1 << CARD_COLOR[value])
-    else:  # a new deal, or hands moved: what was known is lost
+    elif what != SEEN_DREW:  # a new deal, or hands moved: what was known is lost
         for q in range(players):
             row[q] = 0
 
 
 @engine_jit
 def _search_observe(row, players, what, seat, value):
-    """search's memory: ``row[LACKS_BASE + q]``, seat q's last turn without a play: the top
-    card and active color it could not play on and its hand size then, and a lower bound on
-    how many of its cards are still from that hand (each card it plays since lowers it by
-    one: the card may have been one of them; cards it draws since are new). Cleared for
-    everyone when hands move or a round starts: what was known is lost.
-
-    Inference, not a rule of the engine: a seat that draws without playing (not a voluntary
-    draw, which the engine shows as such) held no card it could play then."""
+    """search's memory: ``row[LACKS_BASE + q]``, seat q's last turns without a play and how
+    many of its cards are surely from those hands (search_lacks), and the plays recorded
+    (PLAYED_BASE, record_play). Cleared for everyone when hands move or a round starts:
+    what was known is lost."""
     if what == SEEN_NO_PLAY:
-        size = min(value >> 10, 255)
-        row[LACKS_BASE + seat] = 1 + (value >> 3 & 127) | (value & 7) << 7 | size << 10 | size << 18
+        row[LACKS_BASE + seat] = lacks_after_no_play(row[LACKS_BASE + seat], value)
     elif what == SEEN_PLAY:
         played = row[PLAYED_BASE + seat]
         row[PLAYED_BASE + seat] = UNRECORDED if played & UNRECORDED else played | UNRECORDED
-        known = row[LACKS_BASE + seat]
-        if known != 0 and known >> 18 > 0:
-            row[LACKS_BASE + seat] = known - (1 << 18)
+        row[LACKS_BASE + seat] = lacks_after_play(row[LACKS_BASE + seat], value)
+    elif what == SEEN_DREW:
+        row[LACKS_BASE + seat] = lacks_after_draw(row[LACKS_BASE + seat], value)
     else:
         for q in range(players):
             row[LACKS_BASE + q] = 0
@@ -501,3 +497,12 @@ def observe(memory, players, what, seat, value):
     strategies that keep one (color-denier's and search's) takes it in."""
     _denier_observe(memory, players, what, seat, value)
     _search_observe(memory, players, what, seat, value)
+
+
+@engine_jit
+def observe_in_rollout(memory, players, what, seat, value):
+    """:func:`observe` in a search's rollout (strategy_table.IN_ROLLOUT): color-denier's
+    memory only, the one a rollout's choices read (search's no-play records and plays are
+    read from the round's row when its worlds are dealt, and its moves' slots are emptied
+    by a round start, which no rollout reaches)."""
+    _denier_observe(memory, players, what, seat, value)

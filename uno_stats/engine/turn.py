@@ -76,6 +76,7 @@ from uno_stats.engine.rules import (
     STACK_OFF,
 )
 from uno_stats.engine.schema import STATUS_VOID
+from uno_stats.engine.search_lacks import drew_value
 from uno_stats.engine.state import (
     ST_BLUFF,
     ST_CHALLENGES,
@@ -111,6 +112,7 @@ from uno_stats.engine.state import (
     deck_of,
 )
 from uno_stats.engine.strategies import (
+    SEEN_DREW,
     SEEN_NO_PLAY,
     choose_card,
     choose_stack,
@@ -121,7 +123,7 @@ from uno_stats.engine.strategies import (
     strategy_of,
     wants_challenge,
 )
-from uno_stats.engine.strategy_table import S_MISTAKE
+from uno_stats.engine.strategy_table import S_KEEP_DRAWN, S_MISTAKE
 
 # What an activation owing a penalty leaves for the seat.
 CONTINUE_TURN, TURN_LOST, TURN_PLAYED = 0, 1, 2
@@ -369,14 +371,21 @@ def normal_turn(tab, p, seats, rng, ev):
             emit(st, ev, EV_VOLUNTARY, p, 0, 0, 0, 0)
         else:  # seen not playing, and not by choice: it lacks the active color
             announce(tab, SEEN_NO_PLAY, p, no_play_value(color, top, hn[p]))
+        drawn_before = st[ST_TURN_DRAW_CARDS]
         idx = _draw_for_turn(tab, p, top, color, rng, ev)
         if st[ST_STATUS] >= 0:  # S17 (the pile ran out) or S22 (one seat left): round over
             return
         # A playable drawn card is played unless the rules let the player keep it and it
         # does (its keep_drawn knob); either way no older card may be played after drawing.
-        if idx >= 0 and not (
-            rules[R_DRAWN_CARD] == DRAWN_MAY_PLAY and keeps_drawn(kind, seats[p], rng)
-        ):
+        may_keep = rules[R_DRAWN_CARD] == DRAWN_MAY_PLAY
+        plays_drawn = idx >= 0 and not (may_keep and keeps_drawn(kind, seats[p], rng))
+        # What its draw showed (search_lacks.drew_value). Reading: the scenario is public, so
+        # whether the seat may keep a playable drawn card (its declared keep_drawn) is too.
+        if not voluntary:
+            drawn = st[ST_TURN_DRAW_CARDS] - drawn_before
+            may_keep = may_keep and seats[p, S_KEEP_DRAWN] > 0.0
+            announce(tab, SEEN_DREW, p, drew_value(drawn, plays_drawn, may_keep))
+        if plays_drawn:
             if rules[R_MULTI_PLAY] != 0:  # S20: the drawn card may start a multi-play
                 multi_drawn(tab, p, idx, kind, seats, rng, ev)
             else:
