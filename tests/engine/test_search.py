@@ -20,6 +20,7 @@ from test_properties import scenarios
 from uno_stats.check.games import check_played_game
 from uno_stats.engine import EngineConfig, _new_table, engine_seats, simulate, trace_game
 from uno_stats.engine.cards import card_id
+from uno_stats.engine.memory_row import FORCE_CARD, FORCE_CHALLENGE, FORCE_SLOTS, record_play
 from uno_stats.engine.rules import preset_rules
 from uno_stats.engine.scripted import play_position
 from uno_stats.engine.search import (
@@ -54,7 +55,6 @@ from uno_stats.engine.state import (
     T_MEMORY,
     table_rows,
 )
-from uno_stats.engine.strategies import FORCE_CARD, FORCE_CHALLENGE, FORCE_SLOTS, record_play
 from uno_stats.engine.strategy_table import (
     HORIZONS,
     INFERENCES,

@@ -1,5 +1,5 @@
 """search's inference from the opponents' recent plays (``inference: last-play``): the memory
-of plays (strategies.record_play) and whether basic would have made them from a dealt hand
+of plays (memory_row.record_play) and whether basic would have made them from a dealt hand
 (search_infer.world_chance), on scripted hands."""
 
 from __future__ import annotations
@@ -9,10 +9,7 @@ import pytest
 
 from uno_stats.engine import EngineConfig, _new_table, engine_seats, simulate
 from uno_stats.engine.cards import card_id
-from uno_stats.engine.rules import preset_rules
-from uno_stats.engine.search_infer import UNLIKE, world_chance
-from uno_stats.engine.state import ST_OBSERVED, T_MEMORY
-from uno_stats.engine.strategies import (
+from uno_stats.engine.memory_row import (
     PLAYED_BASE,
     PLAYS_BASE,
     PLAYS_KEPT,
@@ -22,6 +19,9 @@ from uno_stats.engine.strategies import (
     observe,
     record_play,
 )
+from uno_stats.engine.rules import preset_rules
+from uno_stats.engine.search_infer import UNLIKE, world_chance
+from uno_stats.engine.state import ST_OBSERVED, T_MEMORY
 from uno_stats.engine.strategy_table import RECORDS_PLAYS, default_seat
 
 RED, YELLOW, GREEN, BLUE = range(4)

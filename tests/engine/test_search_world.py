@@ -11,6 +11,17 @@ from test_search import PLAYERS, _pending_wd4, _position
 
 from uno_stats.engine.cards import MAX_CARDS, card_id
 from uno_stats.engine.legal import blocks_wd4, wd4_top_key
+from uno_stats.engine.memory_row import (
+    LACKS_BASE,
+    SEEN_DREW,
+    SEEN_HANDS_MOVED,
+    SEEN_NO_PLAY,
+    SEEN_PLAY,
+    SEEN_ROUND_START,
+    no_play_value,
+    observe,
+    observe_in_rollout,
+)
 from uno_stats.engine.piles import playable
 from uno_stats.engine.rules import R_WD4_RESTRICTION
 from uno_stats.engine.scripted import play_position
@@ -44,17 +55,6 @@ from uno_stats.engine.state import (
     T_RULES,
     T_ST,
     table_rows,
-)
-from uno_stats.engine.strategies import (
-    LACKS_BASE,
-    SEEN_DREW,
-    SEEN_HANDS_MOVED,
-    SEEN_NO_PLAY,
-    SEEN_PLAY,
-    SEEN_ROUND_START,
-    no_play_value,
-    observe,
-    observe_in_rollout,
 )
 from uno_stats.engine.strategy_table import IN_ROLLOUT
 

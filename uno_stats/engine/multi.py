@@ -34,6 +34,7 @@ from uno_stats.engine.events import (
     emit,
 )
 from uno_stats.engine.jit import engine_jit
+from uno_stats.engine.memory_row import SEEN_PLAY
 from uno_stats.engine.multi_moves import MOVE_SHIFT, choose_move, picks_first
 from uno_stats.engine.piles import find_card, take_from_hand
 from uno_stats.engine.play import (
@@ -70,12 +71,7 @@ from uno_stats.engine.state import (
     T_RULES,
     T_ST,
 )
-from uno_stats.engine.strategies import (
-    SEEN_PLAY,
-    choose_card,
-    choose_stack,
-    strategy_of,
-)
+from uno_stats.engine.strategies import choose_card, choose_stack, strategy_of
 
 MOVE_OUT = 80  # the chosen move's cards, by card id, lie in the rank row from here
 if MOVE_OUT < N_CARD_TYPES or MOVE_OUT + N_CARD_TYPES > MAX_CARDS:

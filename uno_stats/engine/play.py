@@ -52,6 +52,13 @@ from uno_stats.engine.events import (
 from uno_stats.engine.hands import measure, rotate_hands, shuffle_hands, swap_hands
 from uno_stats.engine.jit import engine_inline, engine_jit
 from uno_stats.engine.legal import is_opponent
+from uno_stats.engine.memory_row import (
+    SEEN_HANDS_MOVED,
+    SEEN_PLAY,
+    observe,
+    observe_in_rollout,
+    record_play,
+)
 from uno_stats.engine.mercy import is_out
 from uno_stats.engine.piles import (
     draw_card,
@@ -114,14 +121,9 @@ from uno_stats.engine.state import (
     deck_of,
 )
 from uno_stats.engine.strategies import (
-    SEEN_HANDS_MOVED,
-    SEEN_PLAY,
     choose_color,
     choose_roulette_color,
     choose_swap_target,
-    observe,
-    observe_in_rollout,
-    record_play,
     strategy_of,
 )
 from uno_stats.engine.strategy_table import IN_ROLLOUT, RECORDS_PLAYS, S_CATCH_UNO, S_FORGET_UNO
@@ -137,7 +139,7 @@ def next_seat(st, p):
 
 @engine_inline
 def announce(tab, what, seat, value):
-    """Show every seat's strategy a public event (``strategies.SEEN_*``); a no-op unless
+    """Show every seat's strategy a public event (``memory_row.SEEN_*``); a no-op unless
     some seat's strategy keeps a memory (then the shared memory row is updated once; in a
     search's rollout only the part its strategies read there)."""
     st = tab[T_ST]

@@ -32,6 +32,7 @@ from uno_stats.engine.events import (
     emit,
 )
 from uno_stats.engine.jit import engine_inline, engine_jit
+from uno_stats.engine.memory_row import SEEN_ROUND_START
 from uno_stats.engine.piles import draw_cards
 from uno_stats.engine.play import announce
 from uno_stats.engine.rng import shuffle
@@ -80,13 +81,7 @@ from uno_stats.engine.state import (
     deck_of,
     link_seats,
 )
-from uno_stats.engine.strategies import (
-    SEEN_ROUND_START,
-    bluffs,
-    choose_color,
-    searches,
-    strategy_of,
-)
+from uno_stats.engine.strategies import bluffs, choose_color, searches, strategy_of
 from uno_stats.engine.turn import CONTINUE_TURN, normal_turn, resolve_penalty
 
 

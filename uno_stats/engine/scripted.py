@@ -74,7 +74,7 @@ class Position:
     knocked_out: list[int] = field(default_factory=list)  # by seat: 0, or k-th out (S22)
     trace: list[str] = field(default_factory=list)
     events: np.ndarray | None = None
-    memory: np.ndarray | None = None  # the memory row of public events (strategies.observe)
+    memory: np.ndarray | None = None  # the memory row of public events (memory_row.observe)
 
     def hand_sizes(self) -> list[int]:
         """Cards held by each seat."""

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from uno_stats.engine.events import EV_SEARCH, emit
 from uno_stats.engine.jit import engine_jit
+from uno_stats.engine.memory_row import FORCE_CARD, FORCE_SLOTS
 from uno_stats.engine.rng import below, chance, next_u64
 from uno_stats.engine.rules import R_MAX_TURNS, R_WD4_CHALLENGE
 from uno_stats.engine.schema import STATUS_CAPPED
@@ -68,14 +69,7 @@ from uno_stats.engine.state import (
     T_ST,
     table_rows,
 )
-from uno_stats.engine.strategies import (
-    BASIC,
-    FORCE_CARD,
-    FORCE_SLOTS,
-    SEARCH,
-    bluffs,
-    strategy_of,
-)
+from uno_stats.engine.strategies import BASIC, SEARCH, bluffs, strategy_of
 from uno_stats.engine.strategy_table import (
     S_ALLOCATION,
     S_BLUFF,

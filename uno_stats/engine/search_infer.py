@@ -2,7 +2,7 @@
 last-play`` (SCENARIO.md, "Strategies", ``search``).
 
 A seat's recent plays (the memory row's ``PLAYS_BASE`` entries, written by
-strategies.record_play) were made from the hand it holds now plus the cards it played
+memory_row.record_play) were made from the hand it holds now plus the cards it played
 since, as long as it has not drawn since (each hand size recorded is one less than the one
 before it). In a dealt world that hand is known, so whether the seat's model would have
 made each play from it can be judged. Only ``basic`` is judged (a seat its rollouts play
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from uno_stats.engine.cards import N_COLORS, WILD
 from uno_stats.engine.jit import engine_jit
+from uno_stats.engine.memory_row import PLAYED_BASE, PLAYS_BASE, PLAYS_KEPT, UNRECORDED
 from uno_stats.engine.mercy import is_out
 from uno_stats.engine.piles import collect_playable
 from uno_stats.engine.rng import chance
@@ -35,16 +36,7 @@ from uno_stats.engine.state import (
     T_RULES,
     T_ST,
 )
-from uno_stats.engine.strategies import (
-    BASIC,
-    PLAYED_BASE,
-    PLAYS_BASE,
-    PLAYS_KEPT,
-    UNRECORDED,
-    _basic_shed_rank,
-    colors_held,
-    strategy_of,
-)
+from uno_stats.engine.strategies import BASIC, _basic_shed_rank, colors_held, strategy_of
 
 UNLIKE = 0.02  # the chance left to a world for each play basic would not have made there
 MAX_TRIES = 64  # worlds dealt at most for one rollout; the last is kept

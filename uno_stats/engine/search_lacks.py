@@ -1,5 +1,5 @@
 """What ``search`` infers from a seat's turns without a play (SCENARIO.md, "Strategies",
-``search``): the records kept in the memory row at ``strategies.LACKS_BASE`` + the seat.
+``search``): the records kept in the memory row at ``memory_row.LACKS_BASE`` + the seat.
 
 Inference, not a rule of the engine: a seat that draws without playing (not a voluntary
 draw, which the engine shows as such) held no card it could play then. A seat's entry packs

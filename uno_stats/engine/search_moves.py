@@ -20,6 +20,15 @@ from uno_stats.engine.cards import (
 )
 from uno_stats.engine.events import SEARCH_CHALLENGE, SEARCH_DECLINE, SEARCH_DRAW
 from uno_stats.engine.jit import engine_jit
+from uno_stats.engine.memory_row import (
+    FORCE_CARD,
+    FORCE_CHALLENGE,
+    FORCE_COLOR,
+    FORCE_DECLINE,
+    FORCE_DRAW,
+    FORCE_SLOTS,
+    FORCE_TARGET,
+)
 from uno_stats.engine.piles import can_draw, collect_playable, find_card
 from uno_stats.engine.rules import (
     R_RESHUFFLE,
@@ -47,17 +56,7 @@ from uno_stats.engine.state import (
     T_RULES,
     T_ST,
 )
-from uno_stats.engine.strategies import (
-    FORCE_CARD,
-    FORCE_CHALLENGE,
-    FORCE_COLOR,
-    FORCE_DECLINE,
-    FORCE_DRAW,
-    FORCE_SLOTS,
-    FORCE_TARGET,
-    _basic_shed_rank,
-    _target,
-)
+from uno_stats.engine.strategies import _basic_shed_rank, _target
 from uno_stats.engine.turn import _collect_stackers
 
 # A move, one int64: what (a card id, or one of the three moves below), 1 + the color to

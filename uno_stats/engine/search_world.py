@@ -16,6 +16,7 @@ from __future__ import annotations
 from uno_stats.engine.cards import N_CARD_TYPES
 from uno_stats.engine.jit import engine_jit
 from uno_stats.engine.legal import blocks_wd4, wd4_top_key
+from uno_stats.engine.memory_row import FORCE_CARD, FORCE_SLOTS, LACKS_BASE
 from uno_stats.engine.piles import playable, wd4_allowed
 from uno_stats.engine.rng import shuffle
 from uno_stats.engine.rules import R_WD4_RESTRICTION
@@ -49,7 +50,6 @@ from uno_stats.engine.state import (
     T_ST,
     deck_of,
 )
-from uno_stats.engine.strategies import FORCE_CARD, FORCE_SLOTS, LACKS_BASE
 from uno_stats.engine.strategy_table import IN_ROLLOUT, RECORDS_PLAYS
 
 MEMORY_USED = FORCE_CARD + FORCE_SLOTS  # the memory row's entries a rollout needs

@@ -132,7 +132,7 @@ T_RULES = 7  # the encoded rules (rules.R_*)
 T_DECK = 8  # the deck's cards (ST_DECK_N of them)
 T_CHECKPOINTS = 9  # N_CHECKPOINTS rows: hand sizes by seat after turns 5, 10, ...
 # What memory-keeping strategies remember: one row for every seat, since each sees the same
-# public events (strategies.observe); kept once, it is updated once per event.
+# public events (memory_row.observe); kept once, it is updated once per event.
 T_MEMORY = T_CHECKPOINTS + N_CHECKPOINTS
 T_SEATING = T_MEMORY + 1  # by position, the scenario seat sitting there (S16)
 T_OUT = T_SEATING + 1  # by seat: 0, or k when it was the k-th knocked out this round (S22)

@@ -157,7 +157,7 @@ def encode_strategies(seats: Sequence[dict[str, Any]]) -> np.ndarray:
 
 RECORDS_PLAYS = 2  # the bit of state.ST_OBSERVED set when records_plays: play.record_play runs
 # The bit of state.ST_OBSERVED set in a rollout's copy (search_world.copy_position): there
-# only color-denier's memory is kept (strategies.observe_in_rollout), as nothing reads
+# only color-denier's memory is kept (memory_row.observe_in_rollout), as nothing reads
 # search's own before the rollout ends (its worlds are dealt from the round's at the start).
 IN_ROLLOUT = 4
 

@@ -38,6 +38,7 @@ from uno_stats.engine.events import (
 )
 from uno_stats.engine.hands import measure
 from uno_stats.engine.jit import engine_inline, engine_jit
+from uno_stats.engine.memory_row import SEEN_DREW, SEEN_NO_PLAY, no_play_value
 from uno_stats.engine.mercy import is_out
 from uno_stats.engine.multi import multi_answer, multi_drawn, multi_normal
 from uno_stats.engine.piles import (
@@ -112,14 +113,11 @@ from uno_stats.engine.state import (
     deck_of,
 )
 from uno_stats.engine.strategies import (
-    SEEN_DREW,
-    SEEN_NO_PLAY,
     choose_card,
     choose_stack,
     declines_stack,
     draws_instead,
     keeps_drawn,
-    no_play_value,
     strategy_of,
     wants_challenge,
 )
