@@ -38,6 +38,14 @@ def env() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONFAULTHANDLER": "1"}
 
 
+def default_stop_signals() -> None:
+    """In a test's command, before it starts: Ctrl-C, SIGTERM and SIGHUP act as they do for
+    a command typed in a terminal, whatever this test run inherited (a background job
+    ignores SIGINT; ``nohup make test`` ignores SIGHUP, which a run then keeps ignoring)."""
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
+
+
 ENDS_WITHIN_S = 120.0
 """How long a command of these tests may take to end once told to (a liveness bound: a run of
 a few seconds that hangs fails here, with its threads' stacks, instead of stalling CI)."""
@@ -148,7 +156,7 @@ def test_two_concurrent_cli_runs(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         env=env(),
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=default_stop_signals,
     )
     assert wait_for(lambda: (out / "tiny" / "manifest.json").exists() and is_locked(out / "tiny"))
     run_id = read_run_manifest(out / "tiny").run_id
@@ -326,7 +334,7 @@ def _start_pool_run(out: Path, scenario: Path) -> subprocess.Popen:
         stderr=subprocess.PIPE,
         text=True,
         env=env(),
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=default_stop_signals,
     )
 
 
@@ -618,7 +626,7 @@ def _start_stuck(tmp_path: Path, *args: str, stuck_from: int = 2000, **extra: st
         stderr=subprocess.PIPE,
         text=True,
         env={**env(), "STUCK_FROM": str(stuck_from), **extra},
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=default_stop_signals,
     )
 
 
@@ -640,9 +648,13 @@ def _stop(proc: subprocess.Popen, signum: int) -> tuple[str, float]:
     try:
         _, err = proc.communicate(timeout=10)
     except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.communicate()
-        pytest.fail("the stop signal was not answered within 10 s")
+        proc.send_signal(signal.SIGABRT)  # every thread's stack (PYTHONFAULTHANDLER, env)
+        try:
+            stacks = proc.communicate(timeout=10)[1]
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            stacks = proc.communicate()[1]
+        pytest.fail(f"the stop signal was not answered within 10 s; the stacks:\n{stacks}")
     return err, time.monotonic() - started
 
 
@@ -740,7 +752,7 @@ def test_a_stop_signal_ends_a_stuck_sweep(tmp_path, kind):
         stderr=subprocess.PIPE,
         text=True,
         env={**env(), "STUCK_FROM": "2000"},
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=default_stop_signals,
     )
     points = (
         2 if kind.startswith("sweep") else len(parse_scenario(scenario.read_text()).sweep_points())
@@ -778,7 +790,7 @@ def test_a_stop_signal_ends_settle(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         env={**env(), "STUCK_FROM": "1000"},
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=default_stop_signals,
     )
     assert wait_for(lambda: len(_parts(out)) >= 2)
     err, _ = _stop(proc, signal.SIGINT)
