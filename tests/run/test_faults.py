@@ -51,11 +51,11 @@ ENDS_WITHIN_S = 120.0
 a few seconds that hangs fails here, with its threads' stacks, instead of stalling CI)."""
 
 
-def ended(proc: subprocess.Popen) -> str:
-    """Wait for ``proc`` to end and return its stderr; if it has not ended within
-    :data:`ENDS_WITHIN_S`, fail with the stacks of its threads (SIGABRT under faulthandler)."""
+def ended(proc: subprocess.Popen, within: float = ENDS_WITHIN_S) -> str:
+    """Wait for ``proc`` to end and return its stderr; if it has not ended ``within`` seconds,
+    fail with the stacks of its threads (SIGABRT under faulthandler: see env)."""
     try:
-        return proc.communicate(timeout=ENDS_WITHIN_S)[1] or ""
+        return proc.communicate(timeout=within)[1] or ""
     except subprocess.TimeoutExpired:
         proc.send_signal(signal.SIGABRT)
         try:
@@ -63,7 +63,7 @@ def ended(proc: subprocess.Popen) -> str:
         except subprocess.TimeoutExpired:
             proc.kill()
             err = proc.communicate()[1] or ""
-        pytest.fail(f"pid {proc.pid} did not end within {ENDS_WITHIN_S:.0f} s; its stacks:\n{err}")
+        pytest.fail(f"pid {proc.pid} did not end within {within:.0f} s; its stacks:\n{err}")
 
 
 def frame(folder: Path) -> pl.DataFrame:
@@ -645,16 +645,7 @@ def _stop(proc: subprocess.Popen, signum: int) -> tuple[str, float]:
     """Send ``signum``; stderr and how long the command took to end (bounded: a hang fails)."""
     started = time.monotonic()
     proc.send_signal(signum)
-    try:
-        _, err = proc.communicate(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.send_signal(signal.SIGABRT)  # every thread's stack (PYTHONFAULTHANDLER, env)
-        try:
-            stacks = proc.communicate(timeout=10)[1]
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            stacks = proc.communicate()[1]
-        pytest.fail(f"the stop signal was not answered within 10 s; the stacks:\n{stacks}")
+    err = ended(proc, within=10)
     return err, time.monotonic() - started
 
 
