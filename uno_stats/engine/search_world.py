@@ -5,10 +5,10 @@ The unseen cards are the deck minus the seat's own hand minus the discard pile, 
 card-id order (:func:`unseen_pool`, once per decision). For each rollout they are shuffled
 with search's own random stream and dealt to the other hands, each keeping its size, and to
 the draw pile (:func:`deal`); a seat seen unable to play (its last LACKS_KEPT such turns:
-search_lacks) is dealt none of the cards it could have played then, for as
-many of its cards as are surely still from that hand, the cards surely from an older such
-hand fitting on none of the later ones either. Nothing here reads another seat's cards, the pile's order or whether
-a Wild Draw Four was legal: :func:`judge_wd4` judges it again on the dealt hand.
+search_lacks) is dealt none of the cards it could have played then, for as many of its
+cards as are surely still from that hand, the cards surely from an older such hand fitting
+on none of the later ones either. Nothing here reads another seat's cards, the pile's order
+or whether a Wild Draw Four was legal: :func:`judge_wd4` judges it again on the dealt hand.
 """
 
 from __future__ import annotations
