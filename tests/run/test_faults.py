@@ -3,6 +3,7 @@ disks, stale temporary files, huge plans, an unreachable Dask scheduler."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import multiprocessing as mp
 import os
@@ -11,6 +12,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -448,6 +450,45 @@ def test_pool_broken_before_a_submit_is_a_named_failure():
         assert "was killed by SIGKILL" in info.value.backend_problem
     finally:
         backend.close(cancel=True)
+
+
+def _nap(pid_file: str, seconds: float) -> None:
+    Path(pid_file).write_text(str(os.getpid()))
+    time.sleep(seconds)
+
+
+@pytest.mark.skipif(backends.START_METHOD != "fork", reason="forked workers see this module")
+def test_a_worker_killed_while_idle_does_not_hang_the_pool(tmp_path):
+    """An idle worker holds the call queue's read lock while it waits for work, so killed
+    there it never releases it. The executor then stops the busy worker with SIGTERM: forked
+    inside stop_on_signals, it must die of it, not catch it, go back for work and wait on
+    that lock for ever, and the pool's shutdown (and the run) with it."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    from uno_stats.run.interrupts import stop_on_signals
+
+    pid_file = tmp_path / "busy"
+    with stop_on_signals():
+        backend = backends.PoolBackend(2, warm_parent=False)
+        workers: list[int] = []
+        try:
+            busy = backend.submit(_nap, str(pid_file), 30.0)
+            assert wait_for(lambda: pid_file.exists() and pid_file.read_text() != "")
+            workers = list(backend.executor._processes)
+            idle = [pid for pid in workers if pid != int(pid_file.read_text())]
+            assert len(workers) == 2 and len(idle) == 1
+            time.sleep(0.5)  # the idle worker is waiting for work, the lock held
+            os.kill(idle[0], signal.SIGKILL)
+            with pytest.raises(BrokenProcessPool):
+                busy.result(timeout=20)
+            closing = threading.Thread(target=backend.close, args=(True,), daemon=True)
+            closing.start()
+            closing.join(timeout=20)
+            assert not closing.is_alive(), "the pool's shutdown waits for ever"
+        finally:
+            for pid in workers:  # a worker left waiting would keep the shutdown waiting
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
 
 
 class _LostResultFuture:

@@ -284,9 +284,18 @@ def die_with_parent(parent_pid: int) -> bool:
 
 def _init_worker(parent_pid: int) -> None:
     """Pool worker start-up: die with the parent; leave Ctrl-C to the parent, which stops
-    the pool cleanly."""
+    the pool cleanly; die at once of SIGTERM and SIGHUP (unless ignored, as under nohup).
+
+    Forked inside the run's ``stop_on_signals``, a worker inherits its handler, which turns
+    a signal into an exception the worker survives. The executor stops the others with
+    SIGTERM when one dies: had the dead one held the call queue's read lock (as an idle
+    worker does), a survivor went back for work and waited on that lock for ever, and the
+    run with it (``tests/run/test_faults.py``, a worker killed while idle)."""
     die_with_parent(parent_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if signum is not None and signal.getsignal(signum) is not signal.SIG_IGN:
+            signal.signal(signum, signal.SIG_DFL)
 
 
 def _death(exitcode: int | None) -> str:
