@@ -452,6 +452,14 @@ def test_pool_broken_before_a_submit_is_a_named_failure():
         backend.close(cancel=True)
 
 
+def _waiting_in(pid: int) -> str:
+    """The kernel function process ``pid`` sleeps in (``/proc/PID/wchan``), "" if unknown."""
+    try:
+        return Path(f"/proc/{pid}/wchan").read_text()
+    except OSError:
+        return ""
+
+
 def _nap(pid_file: str, seconds: float) -> None:
     Path(pid_file).write_text(str(os.getpid()))
     time.sleep(seconds)
@@ -477,7 +485,9 @@ def test_a_worker_killed_while_idle_does_not_hang_the_pool(tmp_path):
             workers = list(backend.executor._processes)
             idle = [pid for pid in workers if pid != int(pid_file.read_text())]
             assert len(workers) == 2 and len(idle) == 1
-            time.sleep(0.5)  # the idle worker is waiting for work, the lock held
+            # the idle worker is waiting for work, the lock held (where the kernel shows it)
+            wait_for(lambda: "pipe" in _waiting_in(idle[0]), timeout=5)
+            time.sleep(0.2)
             os.kill(idle[0], signal.SIGKILL)
             with pytest.raises(BrokenProcessPool):
                 busy.result(timeout=20)
