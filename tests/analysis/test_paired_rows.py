@@ -27,7 +27,7 @@ from uno_stats.analysis import methods as mt
 from uno_stats.analysis.compare import DEFAULT_METRICS, compare_metric, compare_runs
 from uno_stats.analysis.estimates import has_matches
 from uno_stats.analysis.metrics import metric_spec
-from uno_stats.analysis.paired_rows import Joint, PairedWindows, paired_joint
+from uno_stats.analysis.paired_rows import RATIO_COLUMNS, Joint, PairedWindows, paired_joint
 from uno_stats.cli import app
 from uno_stats.store.parts import PARTS_DIR
 from uno_stats.store.runs import Run, open_runs
@@ -140,6 +140,34 @@ def test_joint_of_rows_counts_distinct_rows() -> None:
     joint = Joint.of_rows(np.array([[1, 2, 1, 2], [0, 1, 0, 1], [1, 2, 1, 2]]))
     assert joint.frame.rows() == [(0.0, 1.0, 0.0, 1.0, 1), (1.0, 2.0, 1.0, 2.0, 2)]
     assert joint.n == 3 and joint.counts.dtype == np.int64
+    assert joint.frame.schema == {**dict.fromkeys(RATIO_COLUMNS, pl.Float64), "k": pl.Int64}
+    # as many rows as columns, in column-major memory (the transpose of the columns): still
+    # one row per game, never read as columns
+    columns = np.array([[0, 1, 2, 0], [1, 3, 4, 1], [0, 0, 1, 0], [2, 3, 5, 2]])
+    square = Joint.of_rows(columns.T)
+    assert square.frame.rows() == [
+        (0.0, 1.0, 0.0, 2.0, 2),
+        (1.0, 3.0, 0.0, 3.0, 1),
+        (2.0, 4.0, 1.0, 5.0, 1),
+    ]
+
+
+def test_an_empty_window_is_skipped() -> None:
+    """A window of ``a`` without a row is passed over; the windows after it are read."""
+    rows = synthetic_rows(30, 2, 1)
+    a = rows.lazy()
+    windows = PairedWindows(
+        [
+            a.filter(pl.col("game") < 0),
+            a.filter(pl.col("game") < 10),
+            a.filter(pl.col("game") >= 10),
+        ],
+        rows.lazy(),
+    )
+    joint = paired_joint(windows, metric_spec("mean_turns"))
+    whole = paired_joint(PairedWindows.whole(a, a), metric_spec("mean_turns"))
+    assert joint is not None and whole is not None and joint.n == 30
+    assert joint.frame.equals(whole.frame)
 
 
 def _chunked(root: Path, name: str, rows: pl.DataFrame, chunk: int, games: int = 0) -> Run:
