@@ -370,6 +370,23 @@ def test_paired_comeback_ratio_field_by_field() -> None:
     assert c.effect == pytest.approx(h)
 
 
+def test_paired_comeback_ratio_counts_each_distinct_row_as_often_as_it_was_seen() -> None:
+    """Games that repeat a row: the joint counts (rows seen 2 and 3 times) give the delta
+    method of the expanded games, not of the distinct rows."""
+    from uno_stats.analysis.two_sample import compare_paired_ratio
+
+    games = np.vstack([COUNTS, COUNTS, COUNTS[:2]])
+    c = compare_paired_ratio(metric_spec("comeback2_rate"), Joint.of_rows(games))
+    ra, rb, d, se, log_se = _delta_by_hand(games)
+    assert c.baseline == proportion(7, 35) and c.other == proportion(14, 39)
+    z = 1.959963984540054
+    assert c.difference.n == 14 and c.difference.value == pytest.approx(d, abs=1e-15)
+    assert (c.difference.low, c.difference.high) == pytest.approx((d - z * se, d + z * se))
+    assert (c.ratio.low, c.ratio.high) == pytest.approx(
+        (rb / ra * math.exp(-z * log_se), rb / ra * math.exp(z * log_se))
+    )
+
+
 def test_paired_comeback_ratio_lower_in_b_points_down() -> None:
     from uno_stats.analysis.two_sample import compare_paired_ratio
 
