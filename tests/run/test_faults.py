@@ -22,6 +22,7 @@ import pytest
 from uno_stats.errors import RunError
 from uno_stats.limits import MAX_GAMES
 from uno_stats.run import backends, tasks
+from uno_stats.run.interrupts import STOP_SIGNALS, stop_on_signals
 from uno_stats.run.plan import plan_run
 from uno_stats.run.runner import run_scenario
 from uno_stats.scenario.load import parse_scenario, with_overrides
@@ -44,7 +45,7 @@ def default_stop_signals() -> None:
     """In a test's command, before it starts: Ctrl-C, SIGTERM and SIGHUP act as they do for
     a command typed in a terminal, whatever this test run inherited (a background job
     ignores SIGINT; ``nohup make test`` ignores SIGHUP, which a run then keeps ignoring)."""
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    for signum in STOP_SIGNALS:
         signal.signal(signum, signal.SIG_DFL)
 
 
@@ -472,8 +473,6 @@ def test_a_worker_killed_while_idle_does_not_hang_the_pool(tmp_path):
     inside stop_on_signals, it must die of it, not catch it, go back for work and wait on
     that lock for ever, and the pool's shutdown (and the run) with it."""
     from concurrent.futures.process import BrokenProcessPool
-
-    from uno_stats.run.interrupts import stop_on_signals
 
     pid_file = tmp_path / "busy"
     with stop_on_signals():

@@ -41,6 +41,7 @@ from typing import Any, Protocol, TypeVar
 
 from uno_stats import engine
 from uno_stats.errors import RunError
+from uno_stats.run.interrupts import STOP_SIGNALS
 
 START_METHOD = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
 """How pool workers start. ``fork`` inherits the parent's already loaded engine, so a pool
@@ -293,8 +294,8 @@ def _init_worker(parent_pid: int) -> None:
     run with it (``tests/run/test_faults.py``, a worker killed while idle)."""
     die_with_parent(parent_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
-        if signum is not None and signal.getsignal(signum) is not signal.SIG_IGN:
+    for signum in STOP_SIGNALS:
+        if signal.getsignal(signum) is not signal.SIG_IGN:
             signal.signal(signum, signal.SIG_DFL)
 
 
