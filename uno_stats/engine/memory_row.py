@@ -31,10 +31,10 @@ UNRECORDED = 1 << 8
 PLAYS_KEPT = 4
 PLAYS_BASE = 70
 # Then the move search chose for the decision at hand (search.py writes it just before; the
-# choice functions of strategies.py take each slot when they use it, leaving 0): 1 + the card to play
-# (or to answer a pending draw with), 1 + the color to name for it, 1 + the seat to swap
-# hands with on its 7, 1 to draw instead of playing, 1 to challenge a Wild Draw Four (2 not
-# to), 1 to draw a pending total rather than stack or deflect.
+# choice functions of strategies.py take each slot when they use it, leaving 0): 1 + the
+# card to play (or to answer a pending draw with), 1 + the color to name for it, 1 + the
+# seat to swap hands with on its 7, 1 to draw instead of playing, 1 to challenge a Wild Draw
+# Four (2 not to), 1 to draw a pending total rather than stack or deflect.
 FORCE_CARD = 64
 FORCE_COLOR = 65
 FORCE_TARGET = 66

@@ -6,8 +6,9 @@ discard pile, the deck's composition, the seat after it, the encoded rules), its
 knobs (its row of the per-seat strategy array) and the memory row of public events,
 never the table or another seat's cards. Strategies that keep a memory remember only
 public events, which every seat sees alike, so one row serves them all
-(:mod:`uno_stats.engine.memory_row`, updated once per event the engine announces). This module imports no engine state: the
-engine asks, at each choice point, the function of the seat's strategy id.
+(:mod:`uno_stats.engine.memory_row`, updated once per event the engine announces). This
+module imports no engine state: the engine asks, at each choice point, the function of the
+seat's strategy id.
 """
 
 from __future__ import annotations
