@@ -295,22 +295,23 @@ STRATEGY_HELP: dict[str, str] = {
     ),
     "search": (
         "Thinks ahead (determinized Monte Carlo search): at each decision with two moves or "
-        "more (which card, a wild's color, the seat a 7 swaps with, a Wild Draw Four played "
-        "as a bluff when challenges are on, challenging, stacking or drawing a pending total; "
+        "more (which card, a wild's color, the seat a 7 swaps with, a Wild Draw Four played as "
+        "a bluff when challenges are on, challenging, stacking or drawing a pending total; "
         "drawing instead with search_moves: all) it plays each move in rollouts: copies of the "
         "round with the cards it cannot see (the deck minus its own hand and the discard pile) "
         "dealt afresh to the other hands (sizes kept) and the draw pile, a seat seen unable to "
         "play (its last 3 such turns, nested) dealt none of the cards it could have played "
-        "then; the round goes on with its "
-        "own seat playing rollout_policy and the others as declared (opponent_model), for "
-        "horizon turns a player, then scored by hand sizes. It makes basic's move unless "
-        "another is worth more and either basic likes it as well or it beat basic's by margin "
-        "standard errors over the same dealt worlds (prior: basic); rollouts a move on "
-        "average, shared by sequential halving (allocation). It never reads another hand, the "
-        "pile's order or whether a Wild Draw Four was legal, and samples from a random stream "
-        "of its own, so the game's stream is untouched. Not searched: keeping a drawn card and"
-        " jumping in (as basic); cards it knows are in another hand after a 7/0 swap are not "
-        "tracked. With inference: last-play the opponents' recent plays weigh the deal too. Its cost grows with rollouts x moves x horizon."
+        "then; the round goes on with its own seat playing rollout_policy and the others as "
+        "declared (opponent_model), for horizon turns a player, then scored by hand sizes "
+        "(action cards and wilds half). It makes basic's move unless another is worth more and "
+        "either basic likes it as well or it beat basic's by margin standard errors over the "
+        "same dealt worlds, a close call played on more worlds (prior: basic, close_calls); "
+        "rollouts a move (allocation). It never reads another hand, the pile's order or whether"
+        " a Wild Draw Four was legal, and samples from a random stream of its own, so the "
+        "game's stream is untouched. Not searched: keeping a drawn card and jumping in (as "
+        "basic); cards it knows are in another hand after a 7/0 swap are not tracked. With "
+        "inference: last-play the opponents' recent plays weigh the deal too. Its cost grows "
+        "with rollouts x moves x horizon."
     ),
 }
 
@@ -330,8 +331,8 @@ KNOB_HELP: dict[str, str] = {
         "them) or own-policy (all as its own rollout_policy and knobs: no model of them)"
     ),
     "allocation": (
-        "search only: halving (rounds that drop the worse half of the moves, basic's kept) "
-        "or equal (rollouts each)"
+        "search only: equal (rollouts each) or halving (rounds that drop the worse half of the "
+        "moves, basic's kept)"
     ),
     "prior": (
         "search only: basic (makes basic's move unless another is significantly better) or "
@@ -353,6 +354,10 @@ KNOB_HELP: dict[str, str] = {
         "search only: none deals its worlds as above; last-play also deals again (at most 64 "
         "times a rollout) a world whose hands the basic-modeled opponents would not have made "
         "their recent plays from (kept with chance 0.02 a play): random ones are not judged"
+    ),
+    "close_calls": (
+        "search only: how many times a close call (the best other move ahead of basic's, not "
+        "by margin) plays both moves rollouts more worlds (prior: basic)"
     ),
 }
 

@@ -19,14 +19,16 @@ from test_properties import scenarios
 
 from uno_stats.check.games import check_played_game
 from uno_stats.engine import EngineConfig, _new_table, engine_seats, simulate, trace_game
-from uno_stats.engine.cards import card_id
+from uno_stats.engine.cards import card_id, card_name
 from uno_stats.engine.memory_row import FORCE_CARD, FORCE_CHALLENGE, FORCE_SLOTS, record_play
 from uno_stats.engine.rules import preset_rules
 from uno_stats.engine.scripted import play_position
 from uno_stats.engine.search import (
     SCALE,
+    VALUE_POWER,
     W_MOVES,
     W_SQUARES,
+    effective_size,
     position_value,
     search_penalty,
     search_turn,
@@ -341,19 +343,37 @@ def test_search_challenges_a_bluffer_and_not_an_honest_player() -> None:
         assert forced[FORCE_CHALLENGE - FORCE_CARD] == wanted, opponent["strategy"]
 
 
+HALF_CARDS = {"Skip", "Draw Two", "Wild", "Wild Draw Four"}  # and heads-up, a Reverse
+
+
+def _effective(table, s: int, heads_up: bool) -> float:
+    """Seat ``s``'s hand size as SCENARIO.md weighs it: an action card or wild counts half."""
+    size = 0.0
+    for card in table.hands[s, : table.hn[s]]:
+        name = card_name(int(card))
+        kind = name if name.startswith("Wild") else name.split(" ", 1)[1]
+        size += 0.5 if kind in HALF_CARDS or (heads_up and kind == "Reverse") else 1.0
+    return size
+
+
+def _worth(sizes: list[float], s: int) -> int:
+    weights = [max(size, 0.5) ** -VALUE_POWER for size in sizes]
+    return round(SCALE * weights[s] / sum(weights))
+
+
 def test_position_value_scores_hand_sizes_and_results() -> None:
-    """Unfinished: the share of inverse hand sizes, the seat to move half a card lighter
-    and heavier by the draw it owes; finished: 1 for a win, 0 otherwise."""
+    """Unfinished: the share of the weights (effective hand sizes to the power -0.7), the
+    seat to move half a card lighter and heavier by the draw it owes; finished: 1 for a
+    win, 0 otherwise."""
     _config, table, _gen = _position(1)
-    sizes = [float(table.hn[s]) for s in range(PLAYERS)]
+    sizes = [_effective(table, s, False) for s in range(PLAYERS)]
+    assert sizes != [float(table.hn[s]) for s in range(PLAYERS)]  # some cards count half
     sizes[0] -= 0.5  # seat 0 is to move
-    inverse = [1 / s for s in sizes]
-    assert position_value(table.tab, 0) == round(SCALE * inverse[0] / sum(inverse))
-    assert position_value(table.tab, 2) == round(SCALE * inverse[2] / sum(inverse))
+    assert position_value(table.tab, 0) == _worth(sizes, 0)
+    assert position_value(table.tab, 2) == _worth(sizes, 2)
     table.st[ST_PENDING] = 4
     sizes[0] += 4
-    inverse = [1 / s for s in sizes]
-    assert position_value(table.tab, 0) == round(SCALE * inverse[0] / sum(inverse))
+    assert position_value(table.tab, 0) == _worth(sizes, 0)
     table.st[ST_STATUS] = 0
     table.st[ST_WINNER] = 0
     assert position_value(table.tab, 0) == SCALE
@@ -363,17 +383,63 @@ def test_position_value_scores_hand_sizes_and_results() -> None:
     assert position_value(table.tab, 0) == 0
 
 
+@pytest.mark.parametrize(
+    ("hand", "players", "size"),
+    [
+        (["red 5", "blue 7", "green 0"], 4, 3.0),
+        (["red Skip", "blue Draw Two", "Wild", "Wild Draw Four"], 4, 2.0),
+        (["red Reverse", "yellow 3"], 4, 2.0),  # a Reverse skips no one at 4 players
+        (["red Reverse", "yellow 3"], 2, 1.5),  # heads-up it acts as a Skip
+        (["Wild Shuffle Hands", "red 1"], 2, 2.0),  # the other wilds count whole
+    ],
+)
+def test_effective_size_counts_action_cards_and_wilds_half(hand, players, size) -> None:
+    cards = np.array([card_id(c) for c in hand] + [0] * 4, dtype=np.int64)
+    assert effective_size(cards, len(hand), players == 2) == size
+
+
 def test_position_value_gives_a_knocked_out_seat_no_share() -> None:
     """S22: a seat out by the mercy rule holds no cards and no chance: the others share."""
     _config, table, _gen = _position(1)
     table.st[ST_PENDING] = 0
     table.st[ST_OUT] = 1 << 3
     table.hn[3] = 0
-    sizes = [float(table.hn[s]) for s in range(3)]
+    sizes = [_effective(table, s, False) for s in range(3)]
     sizes[0] -= 0.5
-    inverse = [1 / s for s in sizes]
-    assert position_value(table.tab, 0) == round(SCALE * inverse[0] / sum(inverse))
+    assert position_value(table.tab, 0) == _worth(sizes, 0)
     assert position_value(table.tab, 3) == 0
+
+
+def test_close_calls_play_the_two_best_moves_on_more_worlds() -> None:
+    """Without close calls every move plays ``rollouts`` worlds (allocation: equal); with
+    them, where the best other move led basic's (second and first in the moves row) without
+    a significant lead, the two play ``rollouts`` more worlds up to 3 times, and the first
+    ``rollouts`` worlds are the same; elsewhere the search is the same."""
+    rollouts = 4
+    extended = 0
+    for seed in range(100):
+        runs = {}
+        for calls in (0, 3):
+            config, table, _gen = _position(seed, close_calls=calls)
+            runs[calls] = _search(config, table, 4242, False)
+        (moves, worth, played, diff, squares), _forced, _bluff = runs[0]
+        n = sum(1 for p in played if p > 0)
+        assert played[:n] == [rollouts] * n
+        close = (
+            n >= 2 and worth[1] > worth[0] and not significant(diff[1], squares[1], played[1], 1)
+        )
+        more = runs[3][0][2]
+        if more[:2] != played[:2]:
+            extended += 1
+            assert (
+                close
+                and more[0] == more[1]
+                and more[0] in (2 * rollouts, 3 * rollouts, 4 * rollouts)
+            )
+            assert runs[3][0][0][:2] == moves[:2]
+        elif not close:
+            assert runs[3] == runs[0]
+    assert extended >= 5
 
 
 @pytest.mark.parametrize(

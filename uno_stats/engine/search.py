@@ -6,19 +6,20 @@ answers a pending draw. Each lists the seat's moves (:mod:`uno_stats.engine.sear
 and plays each in rollouts: a copy of the round in which the cards the seat cannot see are
 dealt afresh (:mod:`uno_stats.engine.search_world`), the move is made, and play goes on
 with every seat playing its rollout strategy, to the round's end or for ``horizon`` turns a
-player, after which the hand sizes score the position (:func:`position_value`). The move
+player, after which the hand sizes (an action card or wild counting half) score the
+position (:func:`position_value`). The move
 chosen is written into the memory row's ``FORCE_*`` slots, which the choice functions of
 :mod:`uno_stats.engine.strategies` read when the engine asks them: a rollout makes its move
 through those same slots and the same turn code, so the game plays exactly the move weighed.
 
 Which move: under ``prior: basic``, basic's own move unless another one won more rollouts
 and either basic likes it as well (an equal rank) or it beat basic's move by more than
-``margin`` standard errors of their world-by-world difference; under ``prior: none``, the
-most wins. Rollouts are shared among the moves by sequential halving (``allocation:
-halving``): in rounds, every remaining move plays as many rollouts and the worse half is
-dropped (basic's move never), spending ``rollouts`` x moves in all; ``equal`` gives each
-move ``rollouts``. Every move of a round plays the same dealt worlds (common random
-numbers). Search draws only from its own random stream (``RNG_SEARCH``, seeded per game).
+``margin`` standard errors of their world-by-world difference, a close call (the best other
+move ahead, not by ``margin``) played on ``rollouts`` more worlds up to ``close_calls``
+times; under ``prior: none``, the most wins. ``allocation: equal`` gives each move
+``rollouts``; ``halving`` shares ``rollouts`` x moves in rounds of sequential halving, every
+remaining move playing as many rollouts and the worse half dropped (basic's move never).
+Every move of a round plays the same dealt worlds (common random numbers). Search draws only from its own random stream (``RNG_SEARCH``, seeded per game).
 
 Rollouts never search: the rollout seats (``seats[players:]``, rebuilt at each decision)
 play each ``search`` seat by its ``rollout_policy``, and each other seat as the scenario
@@ -29,6 +30,14 @@ the compiled code has no recursion.
 
 from __future__ import annotations
 
+from uno_stats.engine.cards import (
+    DRAW_TWO,
+    REVERSE,
+    SKIP,
+    SYMBOLS_PER_COLOR,
+    WILD,
+    WILD_DRAW_FOUR,
+)
 from uno_stats.engine.events import EV_SEARCH, emit
 from uno_stats.engine.jit import engine_jit
 from uno_stats.engine.memory_row import FORCE_CARD, FORCE_SLOTS
@@ -63,6 +72,7 @@ from uno_stats.engine.state import (
     ST_TURNS,
     ST_WD4_PLAYER,
     ST_WINNER,
+    T_HANDS,
     T_HN,
     T_MEMORY,
     T_RULES,
@@ -73,6 +83,7 @@ from uno_stats.engine.strategies import BASIC, SEARCH, bluffs, strategy_of
 from uno_stats.engine.strategy_table import (
     S_ALLOCATION,
     S_BLUFF,
+    S_CLOSE_CALLS,
     S_HORIZON,
     S_INFERENCE,
     S_KIND,
@@ -94,6 +105,9 @@ W_COUNTS, W_POOL, W_DEAL, W_MOVES, W_WORTH, W_PLAYED, W_DIFF, W_SQUARES, W_FIRST
 if SEARCH_WORK_ROWS != 9:
     raise ImportError("search's work rows are out of step")
 SCALE = 1 << 10  # a rollout's worth: SCALE for a win, 0 for a loss
+# How steeply a cut rollout's worth falls with hand size: measured 5 December, heads-up against
+# random at mattel-2001 (docs/PERFORMANCE.md), 0.7 beat 1, 1.5 and 2 on paired deals.
+VALUE_POWER = 0.7
 DECLARED = 0  # the encoded values of strategy_table.OPPONENT_MODELS, ALLOCATIONS, PRIORS
 HALVING = 0
 PRIOR_BASIC = 0
@@ -129,23 +143,42 @@ def _team(st, p, q):
 
 
 @engine_jit
+def effective_size(hand, n, heads_up):
+    """A hand's size as a rollout's score weighs it: each Skip, Draw Two, Wild and Wild Draw
+    Four (and heads-up, where it acts as a Skip, each Reverse) counts half a card, since it
+    plays whatever the other seat does or makes it draw; every other card counts one."""
+    size = float(n)
+    for i in range(n):
+        card = hand[i]
+        if card < WILD:
+            symbol = card % SYMBOLS_PER_COLOR
+            if symbol in (SKIP, DRAW_TWO) or (symbol == REVERSE and heads_up):
+                size -= 0.5
+        elif card in (WILD, WILD_DRAW_FOUR):
+            size -= 0.5
+    return size
+
+
+@engine_jit
 def position_value(sim, p):
     """What a rollout is worth to ``p``, in units of 1/SCALE of a win: the round's result
     when it is over (a round without a winner: nothing), else ``p``'s (team's) share of the
-    players' inverse hand sizes (two players with a and b cards: b / (a + b))."""
+    players' weights, a seat's weight its :func:`effective_size` to the power -VALUE_POWER
+    (two players with a and b cards: b^0.7 / (a^0.7 + b^0.7))."""
     st = sim[T_ST]
     if st[ST_STATUS] >= 0:
         return SCALE if st[ST_WINNER] >= 0 and _team(st, p, st[ST_WINNER]) else 0
     hn = sim[T_HN]
+    players = st[ST_PLAYERS]
     mine = 0.0
     total = 0.0
-    for q in range(st[ST_PLAYERS]):
+    for q in range(players):
         if (st[ST_OUT] >> q) & 1:  # knocked out by the mercy rule (S22): holds no share
             continue
-        size = float(hn[q])
+        size = effective_size(sim[T_HANDS + q], hn[q], players == 2)
         if q == st[ST_CUR]:  # it owes the pending draw, and moves first: half a card ahead
             size += st[ST_PENDING] - 0.5
-        w = 1.0 / max(size, 0.5)
+        w = max(size, 0.5) ** -VALUE_POWER
         total += w
         if _team(st, p, q):
             mine += w
@@ -262,19 +295,14 @@ def _rounds(n, halving):
 
 @engine_jit
 def _evaluate(tab, p, n, penalty, seats, rng, ev):
-    """Play the rollouts of the ``n`` moves in the moves row; returns how many are left in
-    the last round, sorted by worth after the first (basic's move under ``prior: basic``,
-    never dropped). Worlds come in blocks of at most a row's width, every move of a block
-    playing the same ones; each move sums its difference from the first move, world by
-    world, and its square."""
+    """Play the rollouts of the ``n`` moves in the moves row (:func:`_play_worlds`, round by
+    round), then any :func:`_close_calls`; returns how many are left in the last round,
+    sorted by worth after the first (basic's move under ``prior: basic``, never dropped)."""
     players = tab[T_ST, ST_PLAYERS]
     rows = table_rows(players)
-    sim = tab[rows : 2 * rows]
     work = tab[2 * rows :]
-    first = work[W_FIRST]
-    srng = rng[RNG_SEARCH : RNG_SEARCH + 1]
     m = unseen_pool(tab, p, work[W_COUNTS], work[W_POOL])
-    copy_fixed(tab, sim)
+    copy_fixed(tab, tab[rows : 2 * rows])
     start = 0
     if int(seats[p, S_PRIOR]) == PRIOR_BASIC:
         _put_first(tab, p, n, penalty)
@@ -287,27 +315,66 @@ def _evaluate(tab, p, n, penalty, seats, rng, ev):
             work[row, k] = 0
     for r in range(rounds):
         share = max(1, budget // (rounds * alive))
-        done = 0
-        while done < share:
-            block = min(share - done, first.shape[0])
-            worlds = srng[0]
-            for k in range(alive):
-                srng[0] = worlds  # the same dealt worlds for every move
-                move = work[W_MOVES, k]
-                for j in range(block):
-                    worth = _rollout(tab, sim, p, move, penalty, m, seats, rng, ev)
-                    work[W_WORTH, k] += worth
-                    if k == 0:
-                        first[j] = worth
-                    else:
-                        d = worth - first[j]
-                        work[W_DIFF, k] += d
-                        work[W_SQUARES, k] += d * d
-                work[W_PLAYED, k] += block
-            done += block
+        _play_worlds(tab, p, alive, share, penalty, m, seats, rng, ev)
         _sort_moves(work, start, alive)
         if r < rounds - 1:
             alive = max(2, (alive + 1) // 2)
+    if start == 1 and alive >= 2:
+        alive = _close_calls(tab, p, alive, penalty, m, seats, rng, ev)
+    return alive
+
+
+@engine_jit
+def _play_worlds(tab, p, moves, worlds, penalty, m, seats, rng, ev):
+    """Play the first ``moves`` moves of the moves row on ``worlds`` more dealt worlds, every
+    move the same ones (in blocks of at most a row's width), summing each move's worth and,
+    after the first, its difference from the first world by world and its square."""
+    rows = table_rows(tab[T_ST, ST_PLAYERS])
+    sim = tab[rows : 2 * rows]
+    work = tab[2 * rows :]
+    first = work[W_FIRST]
+    srng = rng[RNG_SEARCH : RNG_SEARCH + 1]
+    done = 0
+    while done < worlds:
+        block = min(worlds - done, first.shape[0])
+        start = srng[0]
+        for k in range(moves):
+            srng[0] = start  # the same dealt worlds for every move
+            move = work[W_MOVES, k]
+            for j in range(block):
+                worth = _rollout(tab, sim, p, move, penalty, m, seats, rng, ev)
+                work[W_WORTH, k] += worth
+                if k == 0:
+                    first[j] = worth
+                else:
+                    d = worth - first[j]
+                    work[W_DIFF, k] += d
+                    work[W_SQUARES, k] += d * d
+            work[W_PLAYED, k] += block
+        done += block
+
+
+@engine_jit
+def _close_calls(tab, p, alive, penalty, m, seats, rng, ev):
+    """Under ``prior: basic``, a close call: the best other move (second in the moves row)
+    worth more than basic's (first) in the same worlds, basic liking it less and its lead not
+    ``margin`` standard errors. The two then play ``rollouts`` more worlds, up to
+    ``close_calls`` times while the call stays close; returns the moves left (2 once played
+    on, the others having played fewer worlds)."""
+    work = tab[2 * table_rows(tab[T_ST, ST_PLAYERS]) :]
+    margin = int(seats[p, S_MARGIN])
+    liked = prior_rank(tab, p, work[W_MOVES, 0], penalty)
+    more = max(1, int(seats[p, S_ROLLOUTS]))
+    for _ in range(int(seats[p, S_CLOSE_CALLS])):
+        if (
+            work[W_WORTH, 1] <= work[W_WORTH, 0]
+            or work[W_PLAYED, 1] != work[W_PLAYED, 0]
+            or prior_rank(tab, p, work[W_MOVES, 1], penalty) >= liked
+            or significant(work[W_DIFF, 1], work[W_SQUARES, 1], work[W_PLAYED, 1], margin)
+        ):
+            break
+        alive = 2
+        _play_worlds(tab, p, 2, more, penalty, m, seats, rng, ev)
     return alive
 
 

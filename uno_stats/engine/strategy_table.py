@@ -81,6 +81,7 @@ OPPONENT_MODELS = ("declared", "own-policy")
 ALLOCATIONS = ("halving", "equal")
 PRIORS = ("basic", "none")
 MARGINS = (0, 1, 2, 3)
+CLOSE_CALLS = (0, 1, 2, 3)
 MOVE_SETS = ("plays", "all", "cards")
 HORIZONS = (0, 2, 4, 8, 16)
 INFERENCES = ("none", "last-play")
@@ -100,12 +101,13 @@ KNOBS: tuple[KnobSpec, ...] = (
     KnobSpec("rollout_policy", "enum", "basic", ROLLOUT_POLICIES, SEARCH_ONLY),
     KnobSpec("max_candidates", "enum", 8, CANDIDATE_CHOICES, SEARCH_ONLY),
     KnobSpec("opponent_model", "enum", "declared", OPPONENT_MODELS, SEARCH_ONLY),
-    KnobSpec("allocation", "enum", "halving", ALLOCATIONS, SEARCH_ONLY),
+    KnobSpec("allocation", "enum", "equal", ALLOCATIONS, SEARCH_ONLY),
     KnobSpec("prior", "enum", "basic", PRIORS, SEARCH_ONLY),
-    KnobSpec("margin", "enum", 2, MARGINS, SEARCH_ONLY),
+    KnobSpec("margin", "enum", 1, MARGINS, SEARCH_ONLY),
     KnobSpec("search_moves", "enum", "plays", MOVE_SETS, SEARCH_ONLY),
     KnobSpec("horizon", "enum", 8, HORIZONS, SEARCH_ONLY),
     KnobSpec("inference", "enum", "none", INFERENCES, SEARCH_ONLY),
+    KnobSpec("close_calls", "enum", 3, CLOSE_CALLS, SEARCH_ONLY),
 )
 KNOBS_BY_KEY: dict[str, KnobSpec] = {k.key: k for k in KNOBS}
 
@@ -132,6 +134,7 @@ S_MARGIN = 14
 S_SEARCH_MOVES = 15
 S_HORIZON = 16
 S_INFERENCE = 17
+S_CLOSE_CALLS = 18
 S_COUNT = 1 + len(KNOBS)
 check_slots(globals(), "S_", ["kind", *(k.key for k in KNOBS)], extra=("S_COUNT",))
 
