@@ -51,6 +51,31 @@ def test_integer_axes_get_integer_ticks_and_rotations_are_categories() -> None:
     assert [t.get_text() for t in ax.get_xticklabels()] == ["0", "1", "2", "3", "4"]
 
 
+def test_an_axis_spanning_sixteen_times_or_more_is_drawn_on_a_log_scale() -> None:
+    """Rollouts 4 to 1,024 sit evenly apart (their labels would overlap on a linear axis),
+    labelled with their values; players 2 to 6 stay linear."""
+    _fig, ax = _axes()
+    rollouts = [4, 16, 64, 256, 1024]
+    plots._sweep_panel(ax, ["rollouts"], MEAN, _points("rollouts", rollouts), False)
+    assert list(ax.get_xticks()) == [2.0, 4.0, 6.0, 8.0, 10.0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == [str(v) for v in rollouts]
+    assert ax.get_xlabel() == "rollouts (log scale)"
+    assert list(plots.numeric_positions([2, 4, 6])) == [2.0, 4.0, 6.0]
+    assert list(plots.numeric_positions([1, 15])) == [1.0, 15.0]  # short of 16 times
+    assert list(plots.numeric_positions([0, 100])) == [0.0, 100.0]  # no logarithm of 0
+
+
+def test_a_long_figure_title_is_wrapped_to_the_figure_and_a_short_one_kept() -> None:
+    fig, _ax = _axes()
+    fig.set_figwidth(8.0)
+    long = "Effect of each value of strategies.challenge against " * 3
+    plots.fitted_title(fig, long)
+    lines = fig.get_suptitle().split("\n")
+    assert len(lines) > 1 and max(len(line) for line in lines) <= 8.0 * 72 / 10 / 0.7 + 1
+    plots.fitted_title(fig, "Main answers")
+    assert fig.get_suptitle() == "Main answers"
+
+
 def test_an_edge_axis_holds_zero() -> None:
     _fig, ax = _axes()
     points = [

@@ -25,7 +25,7 @@ from uno_stats.analysis.effects import Effect, SweepEffects, ranked
 from uno_stats.analysis.metrics import RATE_KINDS, metric_spec
 from uno_stats.analysis.ratios import RATIO_KINDS, fair_share, game_counts
 from uno_stats.present.effects import short_name
-from uno_stats.present.plots import COLORS, STYLE
+from uno_stats.present.plots import COLORS, STYLE, fitted_title, geometric, numeric_positions
 
 DPI = 150
 INTERACTIONS_SHOWN = 4
@@ -268,10 +268,10 @@ def interaction_figure(result: SweepEffects, metric: str, cells: Sequence[Cells]
             ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7)
         for n in range(len(cells), rows * cols):
             axes[n // cols][n % cols].set_visible(False)
-        fig.suptitle(
+        fitted_title(
+            fig,
             f"Largest interactions on {short_name(metric)}: cell means (above each: the interaction "
             "and its 95% interval)",
-            fontsize=10,
         )
     return fig
 
@@ -335,7 +335,7 @@ def levels_figure(result: SweepEffects, axis: str, metrics: Sequence[str]) -> Fi
             pts = level_points(result, axis, metric)
             values = [p.value for p in pts]
             numeric = _numeric(values)
-            x = np.array(values, dtype=float) if numeric else np.arange(len(values), dtype=float)
+            x = numeric_positions(values) if numeric else np.arange(len(values), dtype=float)
             y = np.array([p.estimate for p in pts])
             err = np.array([[p.estimate - p.low for p in pts], [p.high - p.estimate for p in pts]])
             ax.errorbar(
@@ -349,15 +349,16 @@ def levels_figure(result: SweepEffects, axis: str, metrics: Sequence[str]) -> Fi
             )
             ax.axhline(0.0, color="black", linewidth=0.8)
             ax.set_xticks(x, [_show(v) for v in values])
-            ax.set_xlabel(axis)
+            log_scale = numeric and geometric(np.array(values, dtype=float))
+            ax.set_xlabel(f"{axis} (log scale)" if log_scale else axis)
             ax.set_ylabel(f"vs {axis} = {_show(values[0])} ({unit_label(metric)})", fontsize=8)
             ax.set_title(short_name(metric), fontsize=9)
         for n in range(len(metrics), rows * cols):
             axes[n // cols][n % cols].set_visible(False)
-        fig.suptitle(
+        fitted_title(
+            fig,
             f"Effect of each value of {axis} against {axis} = {_show(result.sweep.axes[axis][0])}, "
             "averaged over the other axes (95% intervals)",
-            fontsize=10,
         )
     return fig
 

@@ -12,6 +12,7 @@ axis is an edge around zero, which is marked.
 from __future__ import annotations
 
 import functools
+import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, ParamSpec
@@ -341,10 +342,35 @@ def _is_number(v: Any) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool)
 
 
+GEOMETRIC_SPAN = 16
+"""A numeric axis whose positive values span this factor or more is drawn on a log scale."""
+
+
+def numeric_positions(values: Sequence[float]) -> np.ndarray:
+    """x positions of a numeric axis's values: the values, or their base-2 logarithms when
+    all are positive and span :data:`GEOMETRIC_SPAN` times or more (rollouts 4, 16, 64, 256,
+    1024 evenly apart, so their tick labels do not overlap)."""
+    x = np.array(values, dtype=float)
+    return np.log2(x) if geometric(x) else x
+
+
+def geometric(x: np.ndarray) -> bool:
+    """Whether a numeric axis with values ``x`` is drawn on a log scale."""
+    return x.size > 1 and bool(x.min() > 0) and x.max() >= GEOMETRIC_SPAN * x.min()
+
+
+def fitted_title(fig: Figure, text: str, fontsize: float = 10) -> None:
+    """The figure's title, wrapped to its width so that a long one is not cut at the edges
+    (a character taken as 0.7 of the type size wide, wider than most: a margin to spare)."""
+    width = max(40, int(fig.get_figwidth() * 72 * 1.45 / fontsize))
+    fig.suptitle(textwrap.fill(text, width), fontsize=fontsize)
+
+
 def _sweep_x(values: Sequence[Any], categorical: bool) -> tuple[np.ndarray, bool]:
-    """x positions of an axis's values, and whether they are categories (evenly spaced)."""
+    """x positions of an axis's values (:func:`numeric_positions`), and whether they are
+    categories (evenly spaced)."""
     if not categorical and all(_is_number(v) for v in values):
-        return np.array(values, dtype=float), False
+        return numeric_positions(values), False
     return np.arange(len(values), dtype=float), True
 
 
@@ -382,12 +408,13 @@ def _sweep_panel(
             linewidth=1.2,
             label=label,
         )
-    if as_categories or all(isinstance(v, int) for v in xs):
+    log_scale = not as_categories and geometric(np.array(xs, dtype=float))
+    if as_categories or log_scale or all(isinstance(v, int) for v in xs):
         ax.set_xticks(x_pos, [str(v) for v in xs])
     if as_categories:
         ax.set_xlim(-0.5, len(xs) - 0.5)
     _value_axis(ax, measure)
-    ax.set_xlabel(axes[0], fontsize=8)
+    ax.set_xlabel(f"{axes[0]} (log scale)" if log_scale else axes[0], fontsize=8)
 
 
 def _value_axis(ax: Any, measure: Measure) -> None:
