@@ -7,10 +7,10 @@ and plays each in rollouts: a copy of the round in which the cards the seat cann
 dealt afresh (:mod:`uno_stats.engine.search_world`), the move is made, and play goes on
 with every seat playing its rollout strategy, to the round's end or for ``horizon`` turns a
 player, after which the hand sizes (an action card or wild counting half) score the
-position (:func:`position_value`). The move
-chosen is written into the memory row's ``FORCE_*`` slots, which the choice functions of
-:mod:`uno_stats.engine.strategies` read when the engine asks them: a rollout makes its move
-through those same slots and the same turn code, so the game plays exactly the move weighed.
+position (:func:`position_value`). The move chosen is written into the memory row's
+``FORCE_*`` slots, which the choice functions of :mod:`uno_stats.engine.strategies` read
+when the engine asks them: a rollout makes its move through those same slots and the same
+turn code, so the game plays exactly the move weighed.
 
 Which move: under ``prior: basic``, basic's own move unless another one won more rollouts
 and either basic likes it as well (an equal rank) or it beat basic's move by more than
@@ -19,7 +19,8 @@ move ahead, not by ``margin``) played on ``rollouts`` more worlds up to ``close_
 times; under ``prior: none``, the most wins. ``allocation: equal`` gives each move
 ``rollouts``; ``halving`` shares ``rollouts`` x moves in rounds of sequential halving, every
 remaining move playing as many rollouts and the worse half dropped (basic's move never).
-Every move of a round plays the same dealt worlds (common random numbers). Search draws only from its own random stream (``RNG_SEARCH``, seeded per game).
+Every move of a round plays the same dealt worlds (common random numbers). Search draws
+only from its own random stream (``RNG_SEARCH``, seeded per game).
 
 Rollouts never search: the rollout seats (``seats[players:]``, rebuilt at each decision)
 play each ``search`` seat by its ``rollout_policy``, and each other seat as the scenario

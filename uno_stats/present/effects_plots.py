@@ -270,8 +270,8 @@ def interaction_figure(result: SweepEffects, metric: str, cells: Sequence[Cells]
             axes[n // cols][n % cols].set_visible(False)
         fitted_title(
             fig,
-            f"Largest interactions on {short_name(metric)}: cell means (above each: the interaction "
-            "and its 95% interval)",
+            f"Largest interactions on {short_name(metric)}: cell means (above each: the "
+            "interaction and its 95% interval)",
         )
     return fig
 
