@@ -32,12 +32,12 @@ the compiled code has no recursion.
 from __future__ import annotations
 
 from uno_stats.engine.cards import (
+    CARD_SYMBOL,
     DRAW_TWO,
     REVERSE,
     SKIP,
-    SYMBOLS_PER_COLOR,
-    WILD,
-    WILD_DRAW_FOUR,
+    SYM_WILD,
+    SYM_WILD_DRAW_FOUR,
 )
 from uno_stats.engine.events import EV_SEARCH, emit
 from uno_stats.engine.jit import engine_jit
@@ -150,12 +150,10 @@ def effective_size(hand, n, heads_up):
     plays whatever the other seat does or makes it draw; every other card counts one."""
     size = float(n)
     for i in range(n):
-        card = hand[i]
-        if card < WILD:
-            symbol = card % SYMBOLS_PER_COLOR
-            if symbol in (SKIP, DRAW_TWO) or (symbol == REVERSE and heads_up):
-                size -= 0.5
-        elif card in (WILD, WILD_DRAW_FOUR):
+        symbol = CARD_SYMBOL[hand[i]]
+        if symbol in (SKIP, DRAW_TWO, SYM_WILD, SYM_WILD_DRAW_FOUR) or (
+            symbol == REVERSE and heads_up
+        ):
             size -= 0.5
     return size
 
@@ -358,10 +356,10 @@ def _play_worlds(tab, p, moves, worlds, penalty, m, seats, rng, ev):
 @engine_jit
 def _close_calls(tab, p, alive, penalty, m, seats, rng, ev):
     """Under ``prior: basic``, a close call: the best other move (second in the moves row)
-    worth more than basic's (first) in the same worlds, basic liking it less and its lead not
-    ``margin`` standard errors. The two then play ``rollouts`` more worlds, up to
-    ``close_calls`` times while the call stays close; returns the moves left (2 once played
-    on, the others having played fewer worlds)."""
+    worth more than basic's (first) in the same worlds (the moves left have all played the
+    same ones), basic liking it less and its lead not ``margin`` standard errors. The two
+    then play ``rollouts`` more worlds, up to ``close_calls`` times while the call stays
+    close; returns the moves left (2 once played on, the others having played fewer worlds)."""
     work = tab[2 * table_rows(tab[T_ST, ST_PLAYERS]) :]
     margin = int(seats[p, S_MARGIN])
     liked = prior_rank(tab, p, work[W_MOVES, 0], penalty)
@@ -369,7 +367,6 @@ def _close_calls(tab, p, alive, penalty, m, seats, rng, ev):
     for _ in range(int(seats[p, S_CLOSE_CALLS])):
         if (
             work[W_WORTH, 1] <= work[W_WORTH, 0]
-            or work[W_PLAYED, 1] != work[W_PLAYED, 0]
             or prior_rank(tab, p, work[W_MOVES, 1], penalty) >= liked
             or significant(work[W_DIFF, 1], work[W_SQUARES, 1], work[W_PLAYED, 1], margin)
         ):
