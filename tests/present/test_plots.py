@@ -60,9 +60,11 @@ def test_an_axis_spanning_sixteen_times_or_more_is_drawn_on_a_log_scale() -> Non
     assert list(ax.get_xticks()) == [2.0, 4.0, 6.0, 8.0, 10.0]
     assert [t.get_text() for t in ax.get_xticklabels()] == [str(v) for v in rollouts]
     assert ax.get_xlabel() == "rollouts (log scale)"
-    assert list(plots.numeric_positions([2, 4, 6])) == [2.0, 4.0, 6.0]
-    assert list(plots.numeric_positions([1, 15])) == [1.0, 15.0]  # short of 16 times
-    assert list(plots.numeric_positions([0, 100])) == [0.0, 100.0]  # no logarithm of 0
+    for values, log_scale in (([2, 4, 6], False), ([1, 15], False), ([0, 100], False)):
+        positions, on_log = plots.numeric_positions(values)  # short of 16 times; log of 0
+        assert list(positions) == [float(v) for v in values] and on_log == log_scale
+    positions, on_log = plots.numeric_positions(rollouts)
+    assert list(positions) == [2.0, 4.0, 6.0, 8.0, 10.0] and on_log
 
 
 def test_a_long_figure_title_is_wrapped_to_the_figure_and_a_short_one_kept() -> None:

@@ -25,7 +25,7 @@ from uno_stats.analysis.effects import Effect, SweepEffects, ranked
 from uno_stats.analysis.metrics import RATE_KINDS, metric_spec
 from uno_stats.analysis.ratios import RATIO_KINDS, fair_share, game_counts
 from uno_stats.present.effects import short_name
-from uno_stats.present.plots import COLORS, STYLE, fitted_title, geometric, numeric_positions
+from uno_stats.present.plots import COLORS, STYLE, fitted_title, numeric_positions
 
 DPI = 150
 INTERACTIONS_SHOWN = 4
@@ -335,7 +335,11 @@ def levels_figure(result: SweepEffects, axis: str, metrics: Sequence[str]) -> Fi
             pts = level_points(result, axis, metric)
             values = [p.value for p in pts]
             numeric = _numeric(values)
-            x = numeric_positions(values) if numeric else np.arange(len(values), dtype=float)
+            x, log_scale = (
+                numeric_positions(values)
+                if numeric
+                else (np.arange(len(values), dtype=float), False)
+            )
             y = np.array([p.estimate for p in pts])
             err = np.array([[p.estimate - p.low for p in pts], [p.high - p.estimate for p in pts]])
             ax.errorbar(
@@ -349,7 +353,6 @@ def levels_figure(result: SweepEffects, axis: str, metrics: Sequence[str]) -> Fi
             )
             ax.axhline(0.0, color="black", linewidth=0.8)
             ax.set_xticks(x, [_show(v) for v in values])
-            log_scale = numeric and geometric(np.array(values, dtype=float))
             ax.set_xlabel(f"{axis} (log scale)" if log_scale else axis)
             ax.set_ylabel(f"vs {axis} = {_show(values[0])} ({unit_label(metric)})", fontsize=8)
             ax.set_title(short_name(metric), fontsize=9)

@@ -346,32 +346,31 @@ GEOMETRIC_SPAN = 16
 """A numeric axis whose positive values span this factor or more is drawn on a log scale."""
 
 
-def numeric_positions(values: Sequence[float]) -> np.ndarray:
-    """x positions of a numeric axis's values: the values, or their base-2 logarithms when
-    all are positive and span :data:`GEOMETRIC_SPAN` times or more (rollouts 4, 16, 64, 256,
-    1024 evenly apart, so their tick labels do not overlap)."""
+def numeric_positions(values: Sequence[float]) -> tuple[np.ndarray, bool]:
+    """x positions of a numeric axis's values, and whether they are on a log scale: the
+    values, or their base-2 logarithms when all are positive and span
+    :data:`GEOMETRIC_SPAN` times or more (rollouts 4, 16, 64, 256, 1024 evenly apart, so
+    their tick labels do not overlap)."""
     x = np.array(values, dtype=float)
-    return np.log2(x) if geometric(x) else x
-
-
-def geometric(x: np.ndarray) -> bool:
-    """Whether a numeric axis with values ``x`` is drawn on a log scale."""
-    return x.size > 1 and bool(x.min() > 0) and x.max() >= GEOMETRIC_SPAN * x.min()
+    log_scale = x.size > 1 and bool(x.min() > 0) and x.max() >= GEOMETRIC_SPAN * x.min()
+    return (np.log2(x) if log_scale else x), log_scale
 
 
 def fitted_title(fig: Figure, text: str, fontsize: float = 10) -> None:
     """The figure's title, wrapped to its width so that a long one is not cut at the edges
-    (a character taken as 0.7 of the type size wide, wider than most: a margin to spare)."""
+    (a character taken as 1/1.45, about 0.69, of the type size wide, wider than most: a
+    margin to spare)."""
     width = max(40, int(fig.get_figwidth() * 72 * 1.45 / fontsize))
     fig.suptitle(textwrap.fill(text, width), fontsize=fontsize)
 
 
-def _sweep_x(values: Sequence[Any], categorical: bool) -> tuple[np.ndarray, bool]:
-    """x positions of an axis's values (:func:`numeric_positions`), and whether they are
-    categories (evenly spaced)."""
+def _sweep_x(values: Sequence[Any], categorical: bool) -> tuple[np.ndarray, bool, bool]:
+    """x positions of an axis's values, whether they are categories (evenly spaced), and
+    whether they are on a log scale (:func:`numeric_positions`)."""
     if not categorical and all(_is_number(v) for v in values):
-        return numeric_positions(values), False
-    return np.arange(len(values), dtype=float), True
+        positions, log_scale = numeric_positions(values)
+        return positions, False, log_scale
+    return np.arange(len(values), dtype=float), True, False
 
 
 def _sweep_panel(
@@ -383,7 +382,7 @@ def _sweep_panel(
 ) -> None:
     """One measure against the first swept key, one series per value of the other keys."""
     xs = list(dict.fromkeys(p[axes[0]] for p, _ in points))
-    x_pos, as_categories = _sweep_x(xs, categorical)
+    x_pos, as_categories, log_scale = _sweep_x(xs, categorical)
     groups: dict[tuple[Any, ...], list[tuple[Any, Estimate]]] = {}
     for point, e in points:
         if e is not None:
@@ -408,7 +407,6 @@ def _sweep_panel(
             linewidth=1.2,
             label=label,
         )
-    log_scale = not as_categories and geometric(np.array(xs, dtype=float))
     if as_categories or log_scale or all(isinstance(v, int) for v in xs):
         ax.set_xticks(x_pos, [str(v) for v in xs])
     if as_categories:
