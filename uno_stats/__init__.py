@@ -9,8 +9,8 @@ polars or numba::
     uno.summarise(results)  # a polars DataFrame
 
 :func:`load_scenario`, :func:`simulate`, :func:`open_results`, :func:`summarise`, :func:`compare`,
-:func:`settle` and :func:`effects` are defined in :mod:`uno_stats.api`; their names stay here when the
-modules behind them move.
+:func:`settle` and :func:`effects` are defined in :mod:`uno_stats.api`; their names stay here when
+the modules behind them move.
 """
 
 from uno_stats.api import (

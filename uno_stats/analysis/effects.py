@@ -664,8 +664,8 @@ def sweep_effects(
 ) -> SweepEffects:
     """Every term's effect on every metric of ``sweep``.
 
-    ``metrics``: default ``default``, :data:`DEFAULT_METRICS` (those the results lack a column for are
-    skipped with a note; a metric asked for by name never is). ``interactions``: None for
+    ``metrics``: default ``default``, :data:`DEFAULT_METRICS` (those the results lack a column for
+    are skipped with a note; a metric asked for by name never is). ``interactions``: None for
     the default (two-factor interactions when the sweep has at most
     :data:`INTERACTION_AXES` varying axes). ``three_factor`` adds the three-factor ones.
     """

@@ -1,4 +1,5 @@
-"""Interval and test primitives shared by :mod:`uno_stats.analysis.questions` and :mod:`uno_stats.analysis.compare`.
+"""Interval and test primitives shared by :mod:`uno_stats.analysis.questions` and
+:mod:`uno_stats.analysis.compare`.
 
 Everything here works on numbers that polars has already aggregated (counts, means,
 standard deviations, value counts); nothing loops over rounds. Critical values and

@@ -101,7 +101,8 @@ def newcombe(
 def two_proportion_z(
     x_a: Array | int, n_a: Array | int, x_b: Array | int, n_b: Array | int
 ) -> tuple[Array, Array]:
-    """Pooled two-proportion z test of p_b = p_a: (z, two-sided p); p = 1 when both rates are 0 or 1."""
+    """Pooled two-proportion z test of p_b = p_a: (z, two-sided p);
+    p = 1 when both rates are 0 or 1."""
     from scipy import stats as st  # lazy: scipy.stats costs ~1 s to import
 
     xa, na, xb, nb = _f(x_a), _f(n_a), _f(x_b), _f(n_b)
@@ -186,7 +187,8 @@ def log_ratio(
 def katz_ratio(
     x_a: Array | int, n_a: Array | int, x_b: Array | int, n_b: Array | int, level: float = LEVEL
 ) -> tuple[Array, Array, Array]:
-    """Katz log interval of the risk ratio (p_b / p_a), independent runs; NaN when x_a or x_b is 0."""
+    """Katz log interval of the risk ratio (p_b / p_a), independent runs;
+    NaN when x_a or x_b is 0."""
     xa, na, xb, nb = _f(x_a), _f(n_a), _f(x_b), _f(n_b)
     with np.errstate(invalid="ignore", divide="ignore"):
         ratio = np.where((xa > 0) & (xb > 0), (xb / nb) / (xa / na), np.nan)

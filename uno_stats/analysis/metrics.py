@@ -76,7 +76,8 @@ class MetricSpec:
 
 
 def metric_spec(key: str) -> MetricSpec:
-    """Parse a metric name such as ``mean_turns``, ``p90_turns``, ``void_rate``, ``seat0_win_rate``."""
+    """Parse a metric name such as ``mean_turns``, ``p90_turns``, ``void_rate``,
+    ``seat0_win_rate``."""
     if m := re.fullmatch(r"mean_(\w+)", key):
         return MetricSpec(key, f"mean {m[1].replace('_', ' ')}", "mean", m[1])
     if m := re.fullmatch(r"median_(\w+)", key):

@@ -180,7 +180,8 @@ def survival_curve(
 
 @dataclass(frozen=True, eq=False)
 class Histogram:
-    """Counts of ``column`` in bins ``[edges[i], edges[i+1])``; values past the last edge overflow."""
+    """Counts of ``column`` in bins ``[edges[i], edges[i+1])``;
+    values past the last edge overflow."""
 
     edges: np.ndarray
     counts: np.ndarray
@@ -191,7 +192,8 @@ class Histogram:
 def turns_histogram(
     lf: pl.LazyFrame, width: int = 1, max_value: int | None = None, column: str = "turns"
 ) -> Histogram:
-    """Histogram of ``column`` in bins of ``width`` from 0 up to ``max_value`` (default: the max)."""
+    """Histogram of ``column`` in bins of ``width`` from 0 up to ``max_value``
+    (default: the max)."""
     binned = (
         lf.select((pl.col(column).drop_nulls() // width).cast(pl.Int64).alias("bin"))
         .group_by("bin")

@@ -49,7 +49,8 @@ with rows."""
 
 @dataclass(frozen=True)
 class SeatWinRates:
-    """Share of won rounds won by each seat (Wilson intervals) and a chi-square test of 1/players."""
+    """Share of won rounds won by each seat (Wilson intervals)
+    and a chi-square test of 1/players."""
 
     players: int
     n_won: int
@@ -333,8 +334,8 @@ def deficit_win_table(lf: pl.LazyFrame, players: int) -> DeficitTable:
 
     Counts seat-rounds of won rounds still running at t (checkpoint reached). The rounds
     are read in slices of :data:`CHECKPOINT_BATCH` rows (:func:`won_batches`) and counted
-    with ``np.bincount`` over (t, d): memory stays bounded; a million rounds take about 1.5 s of CPU, reading
-    included (the polars group-bys before took 5 s).
+    with ``np.bincount`` over (t, d): memory stays bounded; a million rounds take about 1.5 s of
+    CPU, reading included (the polars group-bys before took 5 s).
     """
     columns = checkpoint_columns_in(lf.collect_schema().names())
     if not columns:

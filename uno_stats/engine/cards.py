@@ -327,9 +327,9 @@ def deck_cards(
     the kinds of ``counts`` changed, plus the special wilds asked for.
 
     One copy lists, per color, its zeros then each symbol's cards, then the wilds of
-    :data:`WILD_KINDS` in order, Shuffle Hands and Customizable wilds; copies follow each other. The classic deck
-    (no ``counts``, one copy) is the order every seed's games were played from. ``counts``
-    names kinds of :data:`DECK_KINDS` only (ValueError otherwise).
+    :data:`WILD_KINDS` in order, Shuffle Hands and Customizable wilds; copies follow each other. The
+    classic deck (no ``counts``, one copy) is the order every seed's games were played from.
+    ``counts`` names kinds of :data:`DECK_KINDS` only (ValueError otherwise).
     """
     unknown = sorted(set(counts or {}) - set(DECK_KINDS))
     if unknown:  # e.g. the scenario shorthand "numbers", which a scenario resolves first

@@ -7,8 +7,8 @@ condition, and the cards can be ordered with a legal first card and ``t`` last. 
 card is the move ``x = {f: 1}``, ``t = f``; identical cards are one move.
 
 Like :mod:`uno_stats.engine.strategies` this module sees only the deciding seat's own hand,
-public facts and the memory row of public events, and imports no engine state. Counts live in a scratch
-row the caller passes (``counts``: by card id; ``out``: the chosen ``x`` by card id), so
+public facts and the memory row of public events, and imports no engine state. Counts live in a
+scratch row the caller passes (``counts``: by card id; ``out``: the chosen ``x`` by card id), so
 nothing is allocated. A chosen move is returned as ``first * 64 + last``.
 """
 

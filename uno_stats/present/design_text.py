@@ -109,7 +109,8 @@ def alias_lines(factors: Sequence[str], words: Sequence[str], width: int = 100) 
     pairs = len(factors) * (len(factors) - 1) // 2
     if pairs and clear_two == pairs:
         lines += _wrap(
-            "every two-factor interaction is clear of main effects and the other two-factor interactions",
+            "every two-factor interaction is clear of main effects and the other "
+            "two-factor interactions",
             width,
             "    ",
         )

@@ -134,9 +134,15 @@ def metric_sentence(result: SweepEffects, effects: Sequence[Effect]) -> str:
     top = tested[0]
     text = change_text(result, top)
     if top.practical is False:
-        return f"{text}: the largest effect on {short}, and still inside the margin (no practical effect)."
+        return (
+            f"{text}: the largest effect on {short}, and still inside the margin "
+            "(no practical effect)."
+        )
     if not (top.p_holm < 0.05):
-        return f"No term clearly changes {short}: the largest, {text}, has Holm {format_p(top.p_holm)}."
+        return (
+            f"No term clearly changes {short}: the largest, {text}, "
+            f"has Holm {format_p(top.p_holm)}."
+        )
     return f"{text}: the largest effect on {short}."
 
 

@@ -1,7 +1,7 @@
 """Presentation only: terminal tables, Markdown/HTML reports with PNG plots, JSON and CSV.
 
-Every number comes from :mod:`uno_stats.analysis.questions` / :mod:`uno_stats.analysis.compare`; this module
-chooses what to show and how. Public API (called by the CLI and the runner):
+Every number comes from :mod:`uno_stats.analysis.questions` / :mod:`uno_stats.analysis.compare`;
+this module chooses what to show and how. Public API (called by the CLI and the runner):
 :func:`run_summary_text`, :func:`summary_text`, :func:`compare_text`, :func:`write_report`.
 """
 

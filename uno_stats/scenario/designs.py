@@ -2,8 +2,8 @@
 
 ``full`` is the cartesian product of the axes (first axis slowest). ``fractional`` is a
 regular two-level 2^(k-p) fractional factorial, looked up in :data:`TABLE`: the fewest runs
-that reach the requested resolution, with the tables' (minimum-aberration) generators. ``random`` is a
-Latin hypercube over the listed values of each axis, drawn from a seed.
+that reach the requested resolution, with the tables' (minimum-aberration) generators. ``random`` is
+a Latin hypercube over the listed values of each axis, drawn from a seed.
 
 Coding: an axis's first listed value is level 0 (coded -1), its second level 1 (+1). The
 factors are lettered A, B, ... in file order (I is skipped: it names the identity); the

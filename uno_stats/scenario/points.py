@@ -50,7 +50,8 @@ MAX_LABEL = 200
 
 
 def label_of(assignment: dict[str, Any]) -> str:
-    """``axis-value`` parts joined by ``_``; unique: an axis's values are distinct, none has ``_``."""
+    """``axis-value`` parts joined by ``_``;
+    unique: an axis's values are distinct, none has ``_``."""
     parts = []
     for axis, value in assignment.items():
         text = value if isinstance(value, str) else show_value(value)

@@ -10,8 +10,8 @@ Parquet part per chunk (one row group): integers keep their width, ``status`` be
 string, per-seat columns become ``list<uint8/uint16>`` and nullable columns are null where
 ``NAME__valid`` is false. The engine records the 20 hand-size checkpoints (after turns 5 ..
 100) directly as the bytes of one fixed-width binary column, ``hand_checkpoints`` (see
-:func:`checkpoint_array`); :func:`uno_stats.store.columns.checkpoint_hands` reads them back (and the 20 list columns
-``hands_t5`` .. ``hands_t100`` of results written by earlier versions).
+:func:`checkpoint_array`); :func:`uno_stats.store.columns.checkpoint_hands` reads them back (and the
+20 list columns ``hands_t5`` .. ``hands_t100`` of results written by earlier versions).
 
 numpy and pyarrow are imported inside the functions that use them: a run plans its folder
 (manifests, part metadata) and starts its workers before it needs either (README
@@ -374,8 +374,9 @@ def write_part(
     The file appears under its final name only once complete (written to a hidden temporary
     name, then renamed); ``commit``, when given, makes that rename (and may refuse it: the
     run was stopped meanwhile; None is returned and nothing is left behind). ``meta`` (with
-    ``rows`` filled in here) and the digest of the data go into the file's key-value metadata (every page also carries a checksum), so that
-    verification can tell a part of this run from a stray, truncated or garbled one.
+    ``rows`` filled in here) and the digest of the data go into the file's key-value metadata (every
+    page also carries a checksum), so that verification can tell a part of this run from a stray,
+    truncated or garbled one.
     """
     return write_table_part(run_dir, chunk_index, arrow_table(columns, players), meta, commit)
 

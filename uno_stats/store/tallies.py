@@ -241,7 +241,10 @@ def checkpoint_hands_of(table: pa.Table, players: int) -> tuple[list[int], np.nd
     else:  # the list columns of earlier versions: read through polars, as summaries did
         import polars as pl
 
-        turns, hands = checkpoint_arrays(pl.from_arrow(table.select(names)), players)  # type: ignore[arg-type]
+        turns, hands = checkpoint_arrays(
+            pl.from_arrow(table.select(names)),  # type: ignore[arg-type]
+            players,
+        )
     return [int(t) for t in turns], hands
 
 

@@ -3,8 +3,9 @@
 A part counts only when it is readable, its key-value metadata (:class:`PartMeta`) names the
 manifest's run id, seed and configuration hash and the chunk its file name claims, its game
 range and row count are the ones planned for that chunk, and (``deep``) the SHA-256 of its
-data is the one recorded when it was written. The runner redoes the chunks whose part fails; ``summary``, ``report`` and
-``compare`` read only the good parts and call a run with missing chunks incomplete.
+data is the one recorded when it was written. The runner redoes the chunks whose part fails;
+``summary``, ``report`` and ``compare`` read only the good parts and call a run with missing chunks
+incomplete.
 """
 
 from __future__ import annotations
